@@ -1,0 +1,3 @@
+"""Root conftest: loads the project's fixtures and nothing else."""
+
+pytest_plugins = ["fixtures.benchmark"]

@@ -1,0 +1,132 @@
+"""Loading a competition's answers (a CSV file or a DataFrame) into the form validation uses.
+
+Answers are the competition's responsibility, so every problem here raises
+:class:`~graders.errors.GraderError`. They are read with the same reader and value checks as
+submissions — one code path, so the validator and the grader cannot disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from graders.alignment import normalize_ids
+from graders.errors import GraderError, SubmissionRejected
+from graders.messages import show_names
+from graders.metrics.base import NUMERIC_KINDS, Metric
+from graders.reading import parse_text, read_columns, read_file
+from graders.spec import SubmissionSpec
+from graders.values import numeric_values
+
+
+@dataclass(frozen=True)
+class Answers:
+    """Answer ids and answer columns, in answer order.
+
+    Attributes:
+        ids: Normalized ids (text, stripped).
+        frame: The answer columns the metric reads, in spec order, with a RangeIndex.
+        size_bytes: Size of the answers file (or the frame's memory), for the size guard.
+    """
+
+    ids: pa.Array
+    frame: pd.DataFrame
+    size_bytes: int
+
+    def is_numeric(self, position: int) -> bool:
+        """Whether the answer column at ``position`` holds numbers."""
+        return bool(pd.api.types.is_float_dtype(self.frame.iloc[:, position].dtype))
+
+
+def load_answers(
+    source: Path | str | pd.DataFrame, spec: SubmissionSpec, metric: Metric
+) -> Answers:
+    """Load and check the answers for ``spec``.
+
+    Numeric value kinds need finite numeric answers; labels become numbers when every answer
+    label is a number, and stay text otherwise.
+
+    Raises:
+        GraderError: The answers are unreadable, lack a column, or hold unusable values.
+    """
+    columns = (spec.id_column, *spec.resolved_answer_columns)
+    try:
+        if isinstance(source, pd.DataFrame):
+            arrays, size = _from_frame(source, columns, metric), _frame_size(source)
+        else:
+            arrays, size = _from_file(Path(source), columns, metric), Path(source).stat().st_size
+        ids = normalize_ids(arrays[spec.id_column])
+        frame = pd.DataFrame(
+            {name: _convert(arrays[name], name, metric, ids) for name in columns[1:]}
+        )
+    except SubmissionRejected as error:
+        raise GraderError(f"answers {_describe(source)}: {error.reason}") from error
+    except OSError as error:
+        raise GraderError(f"answers {_describe(source)}: {error}") from error
+    return Answers(ids=ids, frame=frame, size_bytes=size)
+
+
+def _describe(source: Path | str | pd.DataFrame) -> str:
+    return "frame" if isinstance(source, pd.DataFrame) else f"file {source}"
+
+
+def _arrow_type(metric: Metric) -> pa.DataType:
+    return pa.float64() if metric.value_kind in NUMERIC_KINDS else pa.string()
+
+
+def _from_file(path: Path, columns: tuple[str, ...], metric: Metric) -> dict[str, pa.Array]:
+    text = parse_text(read_file(path, None))
+    position = {name: index for index, name in enumerate(text.header)}
+    _require(columns, position)
+    types = {position[name]: _arrow_type(metric) for name in columns[1:]}
+    types[position[columns[0]]] = pa.string()
+    arrays = read_columns(text, types)
+    return {name: arrays[position[name]] for name in columns}
+
+
+def _from_frame(
+    frame: pd.DataFrame, columns: tuple[str, ...], metric: Metric
+) -> dict[str, pa.Array]:
+    _require(columns, {str(name): 0 for name in frame.columns})
+    arrays = {}
+    for name in columns:
+        series = frame[name]
+        if series.isna().any():
+            raise SubmissionRejected(f"column {name!r} has missing values")
+        numeric = name != columns[0] and metric.value_kind in NUMERIC_KINDS
+        if numeric and pd.api.types.is_numeric_dtype(series.dtype):
+            arrays[name] = pa.array(series.to_numpy(dtype=np.float64), type=pa.float64())
+        else:
+            arrays[name] = pa.array(series.astype(str).to_numpy(dtype=object), type=pa.string())
+    return arrays
+
+
+def _frame_size(frame: pd.DataFrame) -> int:
+    return int(frame.memory_usage(index=False).sum())
+
+
+def _require(columns: tuple[str, ...], present: dict[str, int]) -> None:
+    missing = [name for name in columns if name not in present]
+    if missing:
+        raise SubmissionRejected(
+            f"missing column {missing[0]!r}; it has columns {show_names(list(present))}"
+        )
+
+
+def _convert(values: pa.Array, name: str, metric: Metric, ids: pa.Array) -> object:
+    if metric.value_kind in NUMERIC_KINDS:
+        return numeric_values(values, name, "real", ids)
+    text = pc.utf8_trim_whitespace(values.cast(pa.string()))
+    if metric.value_kind == "label":
+        try:
+            numbers = np.asarray(text.cast(pa.float64()).to_numpy(zero_copy_only=False), np.float64)
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            return text.to_pandas()
+        if np.isfinite(numbers).all():
+            return numbers
+    return text.to_pandas()

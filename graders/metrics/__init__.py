@@ -1,0 +1,169 @@
+"""The metric registry: every metric the graders library scores with, by name.
+
+:data:`METRICS` is read-only; a competition needing another metric ships its own ``grade.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from graders.errors import UnknownMetricError
+from graders.metrics.base import NUMERIC_KINDS, Arity, Metric, ValueKind
+from graders.metrics.classification import accuracy, macro_f1, quadratic_weighted_kappa
+from graders.metrics.probabilistic import (
+    log_loss,
+    mean_column_roc_auc,
+    multi_class_log_loss,
+    roc_auc,
+)
+from graders.metrics.ranking import map_at_k
+from graders.metrics.regression import mae, mean_column_rmsle, rmse, rmse_log, rmsle, smape
+from graders.metrics.survival import concordance_index
+
+__all__ = ["METRICS", "NUMERIC_KINDS", "Arity", "Metric", "ValueKind", "get_metric"]
+
+_ALL = (
+    Metric(
+        name="accuracy",
+        lower_is_better=False,
+        value_kind="label",
+        rows_sum_to_one=False,
+        compute=accuracy,
+        description="share of exactly matching labels",
+    ),
+    Metric(
+        name="roc-auc",
+        lower_is_better=False,
+        value_kind="real",
+        rows_sum_to_one=False,
+        compute=roc_auc,
+        description="area under the ROC curve of one score column against 0/1 answers",
+        arity="one",
+    ),
+    Metric(
+        name="mean-column-roc-auc",
+        lower_is_better=False,
+        value_kind="real",
+        rows_sum_to_one=False,
+        compute=mean_column_roc_auc,
+        description="mean over target columns of each column's ROC AUC",
+    ),
+    Metric(
+        name="log-loss",
+        lower_is_better=True,
+        value_kind="probability",
+        rows_sum_to_one=False,
+        compute=log_loss,
+        description="binary cross-entropy of one probability column, clipped at 1e-15",
+        arity="one",
+    ),
+    Metric(
+        name="multi-class-log-loss",
+        lower_is_better=True,
+        value_kind="probability",
+        rows_sum_to_one=True,
+        compute=multi_class_log_loss,
+        description="cross-entropy of class probabilities against one-hot answers",
+    ),
+    Metric(
+        name="rmse",
+        lower_is_better=True,
+        value_kind="real",
+        rows_sum_to_one=False,
+        compute=rmse,
+        description="root mean squared error",
+    ),
+    Metric(
+        name="mae",
+        lower_is_better=True,
+        value_kind="real",
+        rows_sum_to_one=False,
+        compute=mae,
+        description="mean absolute error",
+    ),
+    Metric(
+        name="rmsle",
+        lower_is_better=True,
+        value_kind="nonnegative",
+        rows_sum_to_one=False,
+        compute=rmsle,
+        description="root mean squared error of log(1 + x)",
+    ),
+    Metric(
+        name="mean-column-rmsle",
+        lower_is_better=True,
+        value_kind="nonnegative",
+        rows_sum_to_one=False,
+        compute=mean_column_rmsle,
+        description="mean over target columns of each column's RMSLE",
+    ),
+    Metric(
+        name="rmse-log",
+        lower_is_better=True,
+        value_kind="positive",
+        rows_sum_to_one=False,
+        compute=rmse_log,
+        description="RMSE between log(prediction) and log(answer)",
+    ),
+    Metric(
+        name="quadratic-weighted-kappa",
+        lower_is_better=False,
+        value_kind="integer-label",
+        rows_sum_to_one=False,
+        compute=quadratic_weighted_kappa,
+        description="Cohen's kappa with quadratic weights over integer ratings",
+        arity="one",
+    ),
+    Metric(
+        name="macro-f1",
+        lower_is_better=False,
+        value_kind="label",
+        rows_sum_to_one=False,
+        compute=macro_f1,
+        description="unweighted mean of per-class F1",
+        arity="one",
+    ),
+    Metric(
+        name="map-at-k",
+        lower_is_better=False,
+        value_kind="ranking",
+        rows_sum_to_one=False,
+        compute=map_at_k,
+        description="mean average precision at k (default 10) of space-separated rankings",
+        arity="one",
+        parameters=("k",),
+    ),
+    Metric(
+        name="smape",
+        lower_is_better=True,
+        value_kind="real",
+        rows_sum_to_one=False,
+        compute=smape,
+        description="symmetric mean absolute percentage error, 0 to 200",
+    ),
+    Metric(
+        name="c-index",
+        lower_is_better=False,
+        value_kind="risk",
+        rows_sum_to_one=False,
+        compute=concordance_index,
+        description="Harrell's concordance of risk scores with (time, event) answers",
+        arity="survival",
+    ),
+)
+
+METRICS: Mapping[str, Metric] = MappingProxyType({metric.name: metric for metric in _ALL})
+"""Every metric by name."""
+
+
+def get_metric(name: str) -> Metric:
+    """Look up a metric by name.
+
+    Raises:
+        UnknownMetricError: ``name`` is not in :data:`METRICS`; the message lists the names.
+    """
+    try:
+        return METRICS[name]
+    except KeyError:
+        raise UnknownMetricError(name, METRICS) from None

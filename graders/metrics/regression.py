@@ -1,0 +1,68 @@
+"""Metrics over real-valued predictions: RMSE, MAE, RMSLE and variants, SMAPE.
+
+Metrics without ``mean-column`` in their name score all target cells as one flat list; the
+``mean-column`` variants score each column on its own and average.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from graders.errors import GraderError
+from graders.metrics.base import FloatArray, float_matrix, require_same_shape
+
+
+def rmse(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:
+    """Root mean squared error: ``sqrt(mean((p − t)²))``."""
+    truth, pred = _pair(y_true, y_pred, "rmse")
+    return float(np.sqrt(np.mean((pred - truth) ** 2)))
+
+
+def mae(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:
+    """Mean absolute error: ``mean(|p − t|)``."""
+    truth, pred = _pair(y_true, y_pred, "mae")
+    return float(np.mean(np.abs(pred - truth)))
+
+
+def rmsle(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:
+    """Root mean squared logarithmic error: ``sqrt(mean((log(1 + p) − log(1 + t))²))``."""
+    truth, pred = _pair(y_true, y_pred, "rmsle")
+    return _rmsle(truth, pred)
+
+
+def mean_column_rmsle(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:
+    """Mean over target columns of each column's RMSLE."""
+    truth, pred = _pair(y_true, y_pred, "mean-column-rmsle")
+    return float(np.mean([_rmsle(truth[:, j], pred[:, j]) for j in range(truth.shape[1])]))
+
+
+def _rmsle(truth: FloatArray, pred: FloatArray) -> float:
+    if np.any(truth < 0):
+        raise GraderError("rmsle: answers must be >= 0")
+    return float(np.sqrt(np.mean((np.log1p(pred) - np.log1p(truth)) ** 2)))
+
+
+def rmse_log(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:
+    """RMSE between logarithms: ``sqrt(mean((log p − log t)²))`` (Kaggle House Prices)."""
+    truth, pred = _pair(y_true, y_pred, "rmse-log")
+    if np.any(truth <= 0):
+        raise GraderError("rmse-log: answers must be > 0")
+    return float(np.sqrt(np.mean((np.log(pred) - np.log(truth)) ** 2)))
+
+
+def smape(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:
+    """Symmetric mean absolute percentage error in percent, 0 to 200.
+
+    ``mean(200 · |p − t| / (|t| + |p|))`` where a term with ``t = p = 0`` counts as 0, as in
+    Kaggle's Web Traffic Time Series Forecasting.
+    """
+    truth, pred = _pair(y_true, y_pred, "smape")
+    denominator = np.abs(truth) + np.abs(pred)
+    safe = np.where(denominator == 0.0, 1.0, denominator)
+    return float(np.mean(200.0 * np.abs(pred - truth) / safe))
+
+
+def _pair(y_true: pd.DataFrame, y_pred: pd.DataFrame, metric: str) -> tuple[FloatArray, FloatArray]:
+    require_same_shape(y_true, y_pred, metric)
+    return float_matrix(y_true), float_matrix(y_pred)

@@ -1,0 +1,145 @@
+"""Validating a submission against the answers — the one code path behind scoring and the
+sandbox validator.
+
+The order of checks: the spec (the competition's fault, raised), the answers (likewise), then the
+submission file — size, text, header, columns by name, rows, ids as an exact set, values per the
+metric's value kind, row sums. What comes out is two frames aligned row by row through the ids,
+so a metric never sees reordered columns, shuffled rows or foreign ids.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from graders.alignment import IntArray, match_ids, normalize_ids
+from graders.answers import Answers, load_answers
+from graders.columns import locate_columns
+from graders.errors import GraderError
+from graders.messages import show_names
+from graders.metrics import Metric, get_metric
+from graders.metrics.base import NUMERIC_KINDS, FloatArray
+from graders.reading import parse_text, read_columns, read_file
+from graders.spec import SubmissionSpec
+from graders.values import check_row_sums, label_values, numeric_values
+
+SIZE_FLOOR_BYTES = 50_000_000
+"""A submission may always be this large ..."""
+SIZE_FACTOR = 20
+"""... or this many times the size of the answers file, whichever is larger."""
+
+_ARITY_NEEDS = {
+    "one": "one target column and one answer column",
+    "paired": "as many answer columns as target columns",
+    "survival": "one target column and two answer columns (time, event)",
+}
+
+
+@dataclass(frozen=True)
+class AlignedSubmission:
+    """A valid submission, aligned with its answers.
+
+    Attributes:
+        metric: The spec's metric.
+        y_true: Answer columns, in spec order, in answer row order.
+        y_pred: Target columns, in spec order, in the same row order.
+    """
+
+    metric: Metric
+    y_true: pd.DataFrame
+    y_pred: pd.DataFrame
+
+
+def check_spec(spec: SubmissionSpec) -> Metric:
+    """Return the spec's metric after checking the spec can be graded.
+
+    Raises:
+        GraderError: Unknown metric, impossible columns or unknown metric parameters.
+    """
+    metric = get_metric(spec.metric)
+    targets, answers = spec.target_columns, spec.resolved_answer_columns
+    names = (spec.id_column, *targets)
+    if not targets or len(set(names)) != len(names) or spec.id_column in answers:
+        raise GraderError(
+            f"spec columns must be an id column and distinct target columns; got id "
+            f"{spec.id_column!r}, targets {show_names(targets)}, answers {show_names(answers)}"
+        )
+    shape = {
+        "one": len(targets) == 1 and len(answers) == 1,
+        "paired": len(answers) == len(targets),
+        "survival": len(targets) == 1 and len(answers) == 2,
+    }
+    if not shape[metric.arity]:
+        raise GraderError(
+            f"metric {metric.name!r} needs {_ARITY_NEEDS[metric.arity]}; the spec has targets "
+            f"{show_names(targets)} and answers {show_names(answers)}"
+        )
+    unknown = sorted(set(spec.metric_params) - set(metric.parameters))
+    if unknown:
+        known = ", ".join(metric.parameters) or "none"
+        raise GraderError(
+            f"metric {metric.name!r} has no parameter {unknown[0]!r} (parameters: {known})"
+        )
+    return metric
+
+
+def max_submission_bytes(answers_bytes: int) -> int:
+    """The size guard: the largest submission read, given the size of the answers."""
+    return max(SIZE_FLOOR_BYTES, SIZE_FACTOR * answers_bytes)
+
+
+def align_submission(
+    submission: Path | str, answers: Path | str | pd.DataFrame, spec: SubmissionSpec
+) -> AlignedSubmission:
+    """Validate a submission and align it with the answers.
+
+    Raises:
+        SubmissionRejected: The submission is invalid; the reason says why.
+        GraderError: The spec or the answers are broken.
+    """
+    metric = check_spec(spec)
+    truth = load_answers(answers, spec, metric)
+    raw = read_file(
+        Path(submission), max_submission_bytes(truth.size_bytes), expected_bytes=truth.size_bytes
+    )
+    text = parse_text(raw)
+    required = (spec.id_column, *spec.target_columns)
+    position = locate_columns(text.header, required, spec.extra_columns)
+    target_type = pa.float64() if metric.value_kind in NUMERIC_KINDS else pa.string()
+    types = {position[name]: target_type for name in spec.target_columns}
+    types[position[spec.id_column]] = pa.string()
+    arrays = read_columns(text, types)
+    del raw, text
+    ids = normalize_ids(arrays[position[spec.id_column]])
+    rows = match_ids(ids, truth.ids)
+    columns = [
+        _checked(arrays[position[name]], name, index, metric, truth, ids)
+        for index, name in enumerate(spec.target_columns)
+    ]
+    if metric.rows_sum_to_one:
+        check_row_sums([column for column in columns if isinstance(column, np.ndarray)], ids)
+    aligned = [_reorder(column, rows) for column in columns]
+    y_pred = pd.DataFrame(dict(zip(spec.target_columns, aligned, strict=True)))
+    return AlignedSubmission(metric=metric, y_true=truth.frame, y_pred=y_pred)
+
+
+def _checked(
+    values: pa.Array, name: str, index: int, metric: Metric, truth: Answers, ids: pa.Array
+) -> FloatArray | pa.Array:
+    """One target column, checked per the metric's value kind, in submission order."""
+    if metric.value_kind in NUMERIC_KINDS:
+        return numeric_values(values, name, metric.value_kind, ids)
+    if metric.value_kind == "label":
+        return label_values(values, name, truth.is_numeric(index), ids)
+    return values
+
+
+def _reorder(column: FloatArray | pa.Array, rows: IntArray) -> FloatArray | pd.Series:
+    if isinstance(column, np.ndarray):
+        return column[rows]
+    series: pd.Series = column.take(pa.array(rows)).to_pandas()
+    return series

@@ -1,0 +1,129 @@
+"""Agents: the built-ins and agents defined by an mle-bench-style ``config.yaml`` folder.
+
+``load_agent(name)`` accepts a built-in name (``dummy``, ``baseline``) or the path of a folder
+holding ``config.yaml`` (format in ``docs/agents.md``). Built-ins are single Python scripts copied
+into the sandbox's agent folder and run with the sandbox's Python, so they behave the same in the
+local and Docker backends.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pytest_mlebench.agents.base import Agent, AgentTask
+from pytest_mlebench.errors import AgentError
+from pytest_mlebench.sandbox.base import ExecResult, Sandbox
+
+SCRIPTS = Path(__file__).with_name("scripts")
+BUILTIN_AGENTS: Mapping[str, str] = {
+    "dummy": "copies the sample submission and asks the validator about it",
+    "baseline": "a generic scikit-learn solver for every embedded data layout",
+}
+SECRET = re.compile(r"\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+
+__all__ = ["Agent", "AgentTask", "BUILTIN_AGENTS", "ScriptAgent", "FolderAgent", "load_agent"]
+
+
+@dataclass(frozen=True)
+class ScriptAgent:
+    """A built-in agent: one Python script run with the sandbox's interpreter."""
+
+    name: str
+    script: Path
+    privileged: bool = False
+
+    def run(self, sandbox: Sandbox, task: AgentTask) -> ExecResult:
+        target = f"{sandbox.paths.agent}/{self.script.name}"
+        sandbox.copy_in(self.script, target)
+        return sandbox.exec(
+            [sandbox.python, target], timeout=task.time_limit, log_path=task.log_path
+        )
+
+
+@dataclass(frozen=True)
+class FolderAgent:
+    """An agent folder in mle-bench's format: ``start`` script, kwargs, env vars, privileged."""
+
+    name: str
+    folder: Path
+    start: str
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    privileged: bool = False
+
+    def run(self, sandbox: Sandbox, task: AgentTask) -> ExecResult:
+        sandbox.copy_in(self.folder, sandbox.paths.agent)
+        start = f"{sandbox.paths.agent}/{self.start}"
+        return sandbox.exec(
+            ["bash", start, *self.args], timeout=task.time_limit, env=self.env,
+            log_path=task.log_path,
+        )
+
+
+def load_agent(name: str) -> Agent:
+    """A built-in agent by name, or an agent folder by path (``path/to/folder[:agent-id]``)."""
+    if name in BUILTIN_AGENTS:
+        return ScriptAgent(name=name, script=SCRIPTS / f"{name}.py")
+    folder_text, _, agent_id = name.partition(":")
+    folder = Path(folder_text).expanduser()
+    if (folder / "config.yaml").is_file():
+        return load_folder_agent(folder, agent_id or None)
+    known = ", ".join(sorted(BUILTIN_AGENTS))
+    raise AgentError(
+        f"unknown agent {name!r}: built-in agents are {known}; "
+        "or pass the path of a folder with config.yaml (see docs/agents.md)"
+    )
+
+
+def load_folder_agent(folder: Path, agent_id: str | None) -> FolderAgent:
+    config_path = folder / "config.yaml"
+    try:
+        entries = yaml.safe_load(config_path.read_text("utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise AgentError(f"{config_path}: cannot be read ({exc})") from None
+    if not isinstance(entries, dict) or not entries:
+        raise AgentError(f"{config_path}: expected a mapping of agent ids to their settings")
+    chosen = agent_id or next(iter(entries))
+    if chosen not in entries:
+        raise AgentError(f"{config_path}: no agent {chosen!r}; it defines {', '.join(entries)}")
+    entry: dict[str, Any] = entries[chosen] or {}
+    if "start" not in entry:
+        raise AgentError(f"{config_path}: agent {chosen!r} needs a 'start' script")
+    return FolderAgent(
+        name=chosen,
+        folder=folder,
+        start=str(entry["start"]),
+        args=_kwargs_args(entry.get("kwargs") or {}, entry.get("kwargs_type", "argparse")),
+        env=_resolve_env(entry.get("env_vars") or {}, config_path),
+        privileged=bool(entry.get("privileged", False)),
+    )
+
+
+def _kwargs_args(kwargs: Mapping[str, Any], style: str) -> tuple[str, ...]:
+    if style == "omegaconf":
+        return tuple(f"{key}={value}" for key, value in kwargs.items())
+    if style != "argparse":
+        raise AgentError(f"kwargs_type {style!r} must be 'argparse' or 'omegaconf'")
+    return tuple(part for key, value in kwargs.items() for part in (f"--{key}", str(value)))
+
+
+def _resolve_env(env_vars: Mapping[str, Any], config_path: Path) -> dict[str, str]:
+    resolved: dict[str, str] = {}
+    for key, value in env_vars.items():
+        text = str(value)
+        missing = [m for m in SECRET.findall(text) if m not in os.environ]
+        if missing:
+            raise AgentError(
+                f"{config_path}: env var {key} needs the secret(s) {', '.join(missing)}; "
+                f"export {shlex.quote(missing[0])}=... on the host"
+            )
+        resolved[key] = SECRET.sub(lambda m: os.environ[m.group(1)], text)
+    return resolved

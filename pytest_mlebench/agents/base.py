@@ -1,0 +1,33 @@
+"""The ``Agent`` role and what an agent is told about its task."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from pytest_mlebench.sandbox.base import ExecResult, Sandbox
+
+
+@dataclass(frozen=True)
+class AgentTask:
+    """One agent run: which competition, which seed, how long, where the host keeps its log."""
+
+    competition_id: str
+    seed: int
+    time_limit: float
+    log_path: Path
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Something that works on a competition inside a started sandbox.
+
+    ``run`` must leave ``/home/submission/submission.csv`` (``SUBMISSION_DIR``) behind and return
+    the :class:`ExecResult` of its main process; the harness, not the agent, enforces the deadline.
+    """
+
+    name: str
+    privileged: bool
+
+    def run(self, sandbox: Sandbox, task: AgentTask) -> ExecResult: ...

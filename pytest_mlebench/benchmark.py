@@ -1,0 +1,18 @@
+"""The benchmark test. Import it into a test module to run competitions with pytest.
+
+In this repository ``benchmarks/test_competitions.py`` does exactly that; an agent's own project
+does the same (or runs ``pytest --pyargs pytest_mlebench.benchmark``). See ``docs/usage.md``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_mlebench.runner import BenchmarkRun
+
+
+def test_competition(mle_run: BenchmarkRun) -> None:
+    """Run the agent on one competition, grade its submission, and apply the medal gate."""
+    record = mle_run.execute()
+    if record.outcome == "failed":
+        pytest.fail(record.reason or "the run did not reach the gate", pytrace=False)

@@ -1,0 +1,275 @@
+"""The ``mlebench`` command: list, prepare, grade, grade-sample, agents, sandbox, doctor.
+
+Each subcommand reuses the functions the pytest plugin calls, and the shared options (data dir,
+extra competition folders) resolve through the same table as the ``--mle-*`` options.
+Exit status: 0 success, 1 the command ran but found a problem (invalid submission, failed
+prepare), 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from pytest_mlebench.data import default_data_dir, prepare_competition
+from pytest_mlebench.errors import MLEBenchError
+from pytest_mlebench.grading import grade_submission
+from pytest_mlebench.registry import Competition, Registry, load_registry
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return 2
+    try:
+        code: int = args.handler(args)
+    except MLEBenchError as exc:
+        print(f"mlebench: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("mlebench: interrupted", file=sys.stderr)
+        return 130
+    return code
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mlebench", description="Prepare, list and grade MLE-bench competitions."
+    )
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    _add_list(commands)
+    _add_prepare(commands)
+    _add_grade_sample(commands)
+    _add_grade(commands)
+    _add_agents(commands)
+    _add_sandbox(commands)
+    return parser
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help=f"data folder [env MLEBENCH_DATA_DIR; default {default_data_dir()}]",
+    )
+    parser.add_argument(
+        "--competitions-dir",
+        type=Path,
+        action="append",
+        default=[],
+        help="extra folder of competition definitions (repeatable)",
+    )
+
+
+def _data_dir(args: argparse.Namespace) -> Path:
+    chosen = args.data_dir or os.environ.get("MLEBENCH_DATA_DIR") or default_data_dir()
+    return Path(chosen).expanduser().resolve()
+
+
+def _registry(args: argparse.Namespace) -> Registry:
+    extra = list(args.competitions_dir)
+    env = os.environ.get("MLEBENCH_COMPETITIONS_DIRS")
+    if env and not extra:
+        extra = [Path(p) for p in env.split(os.pathsep) if p]
+    return load_registry(extra)
+
+
+# -- list ---------------------------------------------------------------------------------------
+
+
+def _add_list(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser("list", help="list competitions and splits")
+    _common(parser)
+    parser.add_argument("--split", help="only competitions of this split")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.set_defaults(handler=cmd_list)
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    registry = _registry(args)
+    chosen = registry.split(args.split) if args.split else list(registry)
+    if args.json:
+        print(json.dumps([_competition_row(c) for c in chosen], indent=2))
+        return 0
+    header = f"{'id':<28} {'complexity':<10} {'source':<9} {'modality':<15} {'metric':<28} direction"
+    print(header)
+    for comp in chosen:
+        direction = "lower is better" if comp.lower_is_better else "higher is better"
+        print(
+            f"{comp.id:<28} {comp.complexity:<10} {comp.source:<9} {comp.modality:<15} "
+            f"{comp.metric:<28} {direction}"
+        )
+    print(f"\n{len(chosen)} competitions")
+    for name, ids in sorted(registry.splits.items()):
+        missing = registry.unavailable.get(name, ())
+        note = f", {len(missing)} listed but not in this release" if missing else ""
+        print(f"split {name}: {len(ids)} available{note}")
+    return 0
+
+
+def _competition_row(comp: Competition) -> dict[str, object]:
+    return {
+        "id": comp.id,
+        "name": comp.name,
+        "complexity": comp.complexity,
+        "source": comp.source,
+        "modality": comp.modality,
+        "metric": comp.metric,
+        "lower_is_better": comp.lower_is_better,
+        "splits": sorted(comp.splits),
+        "time_limit": comp.time_limit,
+    }
+
+
+# -- prepare ------------------------------------------------------------------------------------
+
+
+def _add_prepare(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser("prepare", help="download (Kaggle) and prepare competition data")
+    _common(parser)
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("-c", "--competition", action="append", help="competition id (repeatable)")
+    which.add_argument("--split", help="every competition of a split, e.g. embedded or lite")
+    which.add_argument("--lite", action="store_const", const="lite", dest="split",
+                       help="same as --split lite")
+    which.add_argument("--all", action="store_true", help="every competition")
+    parser.add_argument("--force", action="store_true", help="prepare again even if up to date")
+    parser.set_defaults(handler=cmd_prepare)
+
+
+def cmd_prepare(args: argparse.Namespace) -> int:
+    registry = _registry(args)
+    if args.all:
+        chosen = list(registry)
+    elif args.split:
+        chosen = registry.split(args.split)
+    else:
+        chosen = [registry.get(cid) for cid in args.competition]
+    data_dir = _data_dir(args)
+    failures = 0
+    for index, comp in enumerate(chosen, start=1):
+        print(f"[{index}/{len(chosen)}] {comp.id}", flush=True)
+        try:
+            paths = prepare_competition(
+                comp, data_dir, force=args.force, allow_download=True,
+                progress=lambda message: print(f"  {message}", flush=True),
+            )
+        except MLEBenchError as exc:
+            failures += 1
+            print(f"  FAILED: {exc}", flush=True)
+            continue
+        print(f"  ready: {paths.public.parent}", flush=True)
+    print(f"{len(chosen) - failures} of {len(chosen)} prepared in {data_dir}")
+    return 1 if failures else 0
+
+
+# -- grading ------------------------------------------------------------------------------------
+
+
+def _add_grade_sample(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser(
+        "grade-sample", help="grade one submission file and print the report as JSON"
+    )
+    _common(parser)
+    parser.add_argument("submission", type=Path, help="the submission CSV")
+    parser.add_argument("competition_id", help="the competition it was made for")
+    parser.set_defaults(handler=cmd_grade_sample)
+
+
+def cmd_grade_sample(args: argparse.Namespace) -> int:
+    comp = _registry(args).get(args.competition_id)
+    paths = prepare_competition(comp, _data_dir(args))
+    report = grade_submission(args.submission, comp, paths.answers)
+    print(json.dumps(report.to_dict(), indent=2))
+    return 0 if report.valid_submission else 1
+
+
+def _add_grade(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser(
+        "grade", help="grade every submission listed in a submission.jsonl file"
+    )
+    _common(parser)
+    parser.add_argument("--submission", type=Path, required=True,
+                        help="JSON lines: competition_id, submission_path per line")
+    parser.add_argument("--output-dir", type=Path, required=True,
+                        help="folder for the aggregated grading report")
+    parser.set_defaults(handler=cmd_grade)
+
+
+def cmd_grade(args: argparse.Namespace) -> int:
+    from pytest_mlebench.bulk import grade_many, read_submission_list
+
+    entries = read_submission_list(args.submission)
+    report = grade_many(entries, _registry(args), _data_dir(args))
+    args.output_dir.mkdir(parents=True, exist_ok=True)
+    out = args.output_dir / "grading_report.json"
+    out.write_text(json.dumps(report, indent=2), "utf-8")
+    print(
+        f"graded {report['total_runs']} submissions: {report['total_valid_submissions']} valid, "
+        f"{report['total_medals']} medals; report written to {out}"
+    )
+    return 0
+
+
+# -- agents and sandbox -------------------------------------------------------------------------
+
+
+def _add_agents(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser("agents", help="list the built-in agents")
+    parser.set_defaults(handler=cmd_agents)
+
+
+def cmd_agents(args: argparse.Namespace) -> int:
+    from pytest_mlebench.agents import BUILTIN_AGENTS
+
+    for name, text in BUILTIN_AGENTS.items():
+        print(f"{name:<10} {text}")
+    print("or pass --mle-agent PATH for an agent folder with config.yaml (docs/agents.md)")
+    return 0
+
+
+def _add_sandbox(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser("sandbox", help="build the Docker image or clean up containers")
+    actions = parser.add_subparsers(title="actions", metavar="ACTION")
+    build = actions.add_parser("build", help="build the agent image (offline-capable)")
+    build.add_argument("--force", action="store_true", help="rebuild even if the image exists")
+    build.set_defaults(handler=cmd_sandbox_build)
+    cleanup = actions.add_parser("cleanup", help="remove every container this tool started")
+    cleanup.set_defaults(handler=cmd_sandbox_cleanup)
+    status = actions.add_parser("status", help="say whether a Docker engine answers")
+    status.set_defaults(handler=cmd_sandbox_status)
+
+
+def cmd_sandbox_status(args: argparse.Namespace) -> int:
+    from pytest_mlebench.sandbox import docker_status
+
+    ok, why = docker_status()
+    print("docker: available" if ok else f"docker: not available ({why})")
+    return 0 if ok else 1
+
+
+def cmd_sandbox_build(args: argparse.Namespace) -> int:
+    from pytest_mlebench.sandbox.docker import build_image
+
+    image = build_image(force=args.force, progress=lambda line: print(line, flush=True))
+    print(f"image ready: {image}")
+    return 0
+
+
+def cmd_sandbox_cleanup(args: argparse.Namespace) -> int:
+    from pytest_mlebench.sandbox.docker import reap_containers
+
+    removed = reap_containers(None)
+    print(f"removed {removed} container(s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,245 @@
+"""Prepare a competition's data once: cache layout, checksums, and a lock shared by xdist workers.
+
+Layout under the data dir::
+
+    <data_dir>/<id>/raw/                      downloaded source files (Kaggle competitions)
+    <data_dir>/<id>/prepared/public/          what the agent sees (+ description.md)
+    <data_dir>/<id>/prepared/private/         the answers; never mounted into a sandbox
+    <data_dir>/<id>/prepared/manifest.json    SHA-256 and size of every prepared file
+
+``prepare`` writes into a temporary sibling folder and renames it into place only when the
+manifest is complete, so a crash never leaves half-written data that looks prepared. A later call
+re-hashes the files against the manifest and prepares again on any difference, or when the
+competition's ``config.yaml``/``prepare.py``/``description.md`` changed (the *fingerprint*).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from filelock import FileLock
+
+from pytest_mlebench.errors import DataNotPrepared, PrepareError
+from pytest_mlebench.registry import Competition
+
+MANIFEST_VERSION = 1
+LOCK_TIMEOUT_SECONDS = 6 * 3600
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class PreparedData:
+    """Where a prepared competition's files are."""
+
+    competition_id: str
+    public: Path
+    private: Path
+    manifest: Path
+
+    @property
+    def answers(self) -> Path:
+        return self.private / "answers.csv"
+
+
+def default_data_dir() -> Path:
+    """``$XDG_CACHE_HOME/mlebench`` (``~/.cache/mlebench`` when unset)."""
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "mlebench"
+
+
+def prepare_command(competition: Competition, data_dir: Path) -> str:
+    """The exact shell command that prepares ``competition`` into ``data_dir``."""
+    return f"mlebench prepare -c {competition.id} --data-dir {data_dir}"
+
+
+def prepared_paths(competition: Competition, data_dir: Path) -> PreparedData:
+    base = data_dir / competition.id / "prepared"
+    return PreparedData(
+        competition_id=competition.id,
+        public=base / "public",
+        private=base / "private",
+        manifest=base / "manifest.json",
+    )
+
+
+def prepare_competition(
+    competition: Competition,
+    data_dir: Path,
+    *,
+    force: bool = False,
+    allow_download: bool = False,
+    progress: Progress | None = None,
+) -> PreparedData:
+    """Make sure ``competition`` is prepared under ``data_dir``; prepare it at most once.
+
+    Safe to call from many processes at once (pytest-xdist workers): a file lock serialises them
+    and only the first one does the work. Raises :class:`DataNotPrepared` (with the command that
+    fixes it) when the data is missing and cannot be made offline.
+    """
+    say = progress or (lambda _message: None)
+    paths = prepared_paths(competition, data_dir)
+    folder = data_dir / competition.id
+    folder.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(folder / ".prepare.lock"), timeout=LOCK_TIMEOUT_SECONDS):
+        if not force:
+            problem = check_prepared(competition, paths)
+            if problem is None:
+                return paths
+            if paths.manifest.parent.exists():
+                say(f"{competition.id}: preparing again ({problem})")
+        raw = _raw_folder(competition, folder, allow_download, data_dir)
+        _check_requirements(competition, data_dir)
+        say(f"{competition.id}: preparing")
+        started = time.monotonic()
+        _build(competition, raw, paths)
+        say(f"{competition.id}: prepared in {time.monotonic() - started:.1f} s")
+    return paths
+
+
+def check_prepared(competition: Competition, paths: PreparedData) -> str | None:
+    """``None`` when the prepared data matches its manifest; else why it must be prepared."""
+    if not paths.manifest.is_file():
+        return "not prepared yet"
+    try:
+        manifest = json.loads(paths.manifest.read_text("utf-8"))
+        recorded: dict[str, dict[str, Any]] = manifest["files"]
+        fingerprint = manifest["fingerprint"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return "manifest is unreadable"
+    if fingerprint != competition_fingerprint(competition):
+        return "the competition's definition changed"
+    actual = _files_under(paths.manifest.parent)
+    if set(actual) != set(recorded):
+        return "prepared files were added or removed"
+    for rel, entry in recorded.items():
+        if actual[rel].stat().st_size != entry["size"] or sha256_file(actual[rel]) != entry["sha256"]:
+            return f"{rel} does not match its checksum"
+    return None
+
+
+def competition_fingerprint(competition: Competition) -> str:
+    digest = hashlib.sha256()
+    for path in (competition.folder / "config.yaml", competition.prepare_path,
+                 competition.description_path):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _files_under(base: Path) -> dict[str, Path]:
+    """Prepared files by path relative to ``base``, without the manifest itself."""
+    return {
+        path.relative_to(base).as_posix(): path
+        for path in sorted(base.rglob("*"))
+        if path.is_file() and path.name != "manifest.json"
+    }
+
+
+def _raw_folder(competition: Competition, folder: Path, allow_download: bool, data_dir: Path) -> Path:
+    raw = folder / "raw"
+    if competition.source == "embedded":
+        raw.mkdir(exist_ok=True)
+        return raw
+    from pytest_mlebench import kaggle
+
+    if kaggle.raw_is_complete(raw):
+        return raw
+    if not allow_download:
+        raise DataNotPrepared(
+            f"{competition.id}: Kaggle data is not downloaded", prepare_command(competition, data_dir)
+        )
+    kaggle.download_competition(competition.id, raw)
+    return raw
+
+
+def _check_requirements(competition: Competition, data_dir: Path) -> None:
+    missing = [name for name in competition.requires if importlib.util.find_spec(name) is None]
+    if missing:
+        raise DataNotPrepared(
+            f"{competition.id}: needs the package(s) {', '.join(missing)} to prepare its data "
+            "(pip install 'pytest-mlebench[embedded]', see docs/embedded.md)",
+            prepare_command(competition, data_dir),
+        )
+
+
+def _build(competition: Competition, raw: Path, paths: PreparedData) -> None:
+    final = paths.manifest.parent
+    staging = final.with_name(f"prepared.tmp-{os.getpid()}")
+    shutil.rmtree(staging, ignore_errors=True)
+    public, private = staging / "public", staging / "private"
+    public.mkdir(parents=True)
+    private.mkdir()
+    try:
+        _run_prepare(competition, raw, public, private)
+        shutil.copy2(competition.description_path, public / "description.md")
+        _check_output(competition, public, private)
+        _write_manifest(competition, staging)
+        private.chmod(0o700)
+        shutil.rmtree(final, ignore_errors=True)
+        staging.rename(final)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def _run_prepare(competition: Competition, raw: Path, public: Path, private: Path) -> None:
+    spec = importlib.util.spec_from_file_location(
+        f"mlebench_prepare_{competition.id.replace('-', '_')}", competition.prepare_path
+    )
+    if spec is None or spec.loader is None:
+        raise PrepareError(f"{competition.prepare_path}: cannot be imported")
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+        prepare = module.prepare
+    except AttributeError:
+        raise PrepareError(
+            f"{competition.prepare_path}: defines no prepare(raw, public, private) function"
+        ) from None
+    except Exception as exc:
+        raise PrepareError(f"{competition.prepare_path}: failed to import: {exc!r}") from exc
+    try:
+        prepare(raw, public, private)
+    except Exception as exc:
+        raise PrepareError(f"{competition.id}: prepare() failed: {exc}") from exc
+
+
+def _check_output(competition: Competition, public: Path, private: Path) -> None:
+    for required in (public / "sample_submission.csv", private / "answers.csv"):
+        if not required.is_file():
+            raise PrepareError(
+                f"{competition.id}: prepare() did not write {required.relative_to(public.parent)}"
+            )
+
+
+def _write_manifest(competition: Competition, staging: Path) -> None:
+    files = {
+        rel: {"sha256": sha256_file(path), "size": path.stat().st_size}
+        for rel, path in _files_under(staging).items()
+    }
+    manifest = {
+        "version": MANIFEST_VERSION,
+        "competition": competition.id,
+        "fingerprint": competition_fingerprint(competition),
+        "prepared_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "files": files,
+    }
+    (staging / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True), "utf-8")

@@ -1,0 +1,32 @@
+"""The medal gate: what a graded run must reach to pass (``--mle-require``). Pure."""
+
+from __future__ import annotations
+
+from pytest_mlebench.grading import GradeReport
+from pytest_mlebench.settings import REQUIRE_LEVELS, Require
+
+MEDAL_RANK = {"bronze": 1, "silver": 2, "gold": 3}
+
+
+def gate_failure(report: GradeReport, require: Require) -> str | None:
+    """Why ``report`` falls short of ``require``, or ``None`` when it passes."""
+    if require not in REQUIRE_LEVELS:
+        raise ValueError(f"unknown gate level {require!r}")
+    if require == "none":
+        return None
+    if not report.submission_exists:
+        return "no submission: the agent wrote no submission.csv"
+    if not report.valid_submission:
+        return f"invalid submission: {report.invalid_reason}"
+    if require == "valid":
+        return None
+    if require == "above-median":
+        if report.above_median:
+            return None
+        return f"score {report.score:.5g} is not above the leaderboard median {report.median_threshold:.5g}"
+    earned = MEDAL_RANK.get(report.medal or "", 0)
+    if earned >= MEDAL_RANK[require]:
+        return None
+    threshold = getattr(report, f"{require}_threshold")
+    got = report.medal or "no medal"
+    return f"score {report.score:.5g} earns {got}; {require} needs {threshold:.5g}"

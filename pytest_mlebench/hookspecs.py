@@ -1,0 +1,37 @@
+"""Hooks users implement in a conftest to extend the harness instead of forking it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from pytest_mlebench.agents.base import Agent
+    from pytest_mlebench.results import RunRecord
+    from pytest_mlebench.sandbox.base import Sandbox, SandboxSpec
+    from pytest_mlebench.settings import Settings
+
+
+@pytest.hookspec(firstresult=True)
+def mlebench_make_sandbox(spec: SandboxSpec, backend: str, settings: Settings) -> Sandbox | None:
+    """Create (do not start) the sandbox for one run.
+
+    Return a :class:`~pytest_mlebench.sandbox.base.Sandbox` to replace the built-in backends,
+    or ``None`` to let the next implementation decide. ``backend`` is the resolved backend name.
+    """
+
+
+@pytest.hookspec(firstresult=True)
+def mlebench_make_agent(name: str, settings: Settings) -> Agent | None:
+    """Create the agent named by ``--mle-agent``; ``None`` lets the built-in lookup decide."""
+
+
+@pytest.hookspec
+def mlebench_graded(record: RunRecord) -> None:
+    """Called on the process that ran it with each finished run's record, before it is written."""
+
+
+@pytest.hookspec
+def mlebench_update_environment(environment: dict[str, Any]) -> None:
+    """Add or change entries of the run environment written to reports (agent, versions, …)."""

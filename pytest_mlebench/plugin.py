@@ -1,0 +1,143 @@
+"""pytest hooks of pytest-mlebench. Hooks only: each one delegates.
+
+Loaded through the ``pytest11`` entry point. The benchmark test (``pytest_mlebench.benchmark``)
+requests the ``mle_case`` fixture; :func:`pytest_generate_tests` parametrises it over
+``registry × seeds`` with the marks users select on (``-m lite``, ``-m embedded``,
+``-m "complexity(level='low')"``, a modality such as ``-m image``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pytest_mlebench import hookspecs
+from pytest_mlebench.errors import MLEBenchError
+from pytest_mlebench.registry import COMPLEXITIES, MODALITIES, SOURCES, Competition, load_registry
+from pytest_mlebench.runner import RunCase
+from pytest_mlebench.sandbox import resolve_backend
+from pytest_mlebench.session import SESSION_KEY, MLEBenchSession, get_session
+from pytest_mlebench.settings import add_options, resolve_settings
+from pytest_mlebench.summary import terminal_lines
+
+pytest_plugins = ["fixtures.benchmark"]
+
+TIMEOUT_GRACE_SECONDS = 600
+FIXED_MARKERS = {
+    "complexity(level)": "competition complexity: 'low' (< 2 h for an expert), 'medium' "
+    "(2-10 h) or 'high' (> 10 h); select with -m \"complexity(level='low')\"",
+    "mlebench": "a benchmark run of one competition (every parametrisation of the benchmark test)",
+    **{source: f"competition whose data source is {source}" for source in SOURCES},
+    **{modality: f"competition of modality {modality}" for modality in MODALITIES},
+}
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    pluginmanager.add_hookspecs(hookspecs)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    add_options(parser)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config: pytest.Config) -> None:
+    for marker, text in FIXED_MARKERS.items():
+        config.addinivalue_line("markers", f"{marker}: {text}")
+    try:
+        settings = resolve_settings(config)
+        registry = load_registry(settings.competitions_dirs)
+    except MLEBenchError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    for split in registry.splits:
+        if split not in FIXED_MARKERS:
+            config.addinivalue_line("markers", f"{split}: competition in the {split} split")
+    session = MLEBenchSession(settings=settings, registry=registry)
+    workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
+    if workerinput is not None:
+        session.worker = str(workerinput["workerid"])
+        session.session_id = str(workerinput.get("mle_session_id", session.session_id))
+        session.backend = str(workerinput.get("mle_backend", "local"))
+    config.stash[SESSION_KEY] = session
+
+
+def _resolve_backend_once(config: pytest.Config) -> None:
+    """Controller only: pick the backend (``auto`` → docker or local) the workers will share."""
+    session = get_session(config)
+    if not session.is_controller or getattr(config.option, "collectonly", False):
+        return
+    try:
+        backend, notice = resolve_backend(session.settings.sandbox)
+    except MLEBenchError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    session.backend = backend
+    if notice:
+        session.notices.append(notice)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    _resolve_backend_once(session.config)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """xdist controller: hand the session id and backend to each worker."""
+    session = get_session(node.config)
+    node.workerinput["mle_session_id"] = session.session_id
+    node.workerinput["mle_backend"] = session.backend
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    session = get_session(config)
+    settings = session.settings
+    lines = [
+        f"mlebench: agent {settings.agent}, sandbox {session.backend} "
+        f"(requested {settings.sandbox}), {len(session.registry)} competitions, "
+        f"seeds {settings.seeds}, gate {settings.require}",
+        f"mlebench: data {settings.data_dir}, results {settings.results_path}",
+    ]
+    return lines + [f"mlebench WARNING: {notice}" for notice in session.notices]
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "mle_case" not in metafunc.fixturenames:
+        return
+    session = get_session(metafunc.config)
+    seeds = session.settings.seeds
+    params = [
+        pytest.param(
+            RunCase(competition.id, seed),
+            id=RunCase(competition.id, seed).test_id(seeds),
+            marks=marks_for(competition, session.settings.time_limit),
+        )
+        for competition in session.registry
+        for seed in range(seeds)
+    ]
+    metafunc.parametrize("mle_case", params, indirect=True)
+
+
+def marks_for(competition: Competition, time_limit: int | None) -> list[pytest.MarkDecorator]:
+    """The marks of a competition's test: its splits, source, modality, complexity, timeout."""
+    marks = [
+        pytest.mark.mlebench,
+        pytest.mark.complexity(level=competition.complexity),
+        getattr(pytest.mark, competition.source),
+        getattr(pytest.mark, competition.modality),
+        *(getattr(pytest.mark, split) for split in sorted(competition.splits)),
+    ]
+    backstop = (time_limit or competition.time_limit) + TIMEOUT_GRACE_SECONDS
+    marks.append(pytest.mark.timeout(backstop, method="signal"))
+    return marks
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    session = get_session(config)
+    if not session.is_controller:
+        return
+    lines = terminal_lines(session)
+    if not lines:
+        return
+    terminalreporter.write_sep("=", "mlebench results")
+    for line in lines:
+        terminalreporter.write_line(line)

@@ -1,0 +1,103 @@
+"""The per-run record and its JSON-lines file, appended atomically as each run ends.
+
+Each finished run is one line, written with a single ``write`` on a file opened for appending and
+under a file lock, so concurrent xdist workers never interleave and a crash loses nothing that
+already finished. Records carry their own ids (session, run, competition, seed, agent); readers
+merge by those, never by file order.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from filelock import FileLock
+
+Outcome = Literal["passed", "failed", "error", "skipped"]
+RECORD_VERSION = 1
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """Everything known about one (competition, seed, agent) run."""
+
+    session_id: str
+    run_id: str
+    test_id: str
+    competition_id: str
+    seed: int
+    agent: str
+    outcome: Outcome
+    reason: str | None
+    sandbox: str
+    isolated: bool
+    started_at: str
+    finished_at: str
+    time_limit: float | None = None
+    network: str | None = None
+    resources: dict[str, Any] = field(default_factory=dict)
+    wall_seconds: float | None = None
+    cpu_seconds: float | None = None
+    peak_memory_bytes: int | None = None
+    exit_code: int | None = None
+    timed_out: bool = False
+    oom_killed: bool = False
+    grade: dict[str, Any] | None = None
+    validation_calls: list[dict[str, Any]] = field(default_factory=list)
+    splits: list[str] = field(default_factory=list)
+    complexity: str | None = None
+    modality: str | None = None
+    run_dir: str | None = None
+    worker: str = "master"
+    version: int = RECORD_VERSION
+
+    def to_json(self) -> str:
+        return json.dumps(_finite(asdict(self)), sort_keys=True, allow_nan=False)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RunRecord:
+        known = {name for name in cls.__dataclass_fields__}
+        return cls(**{key: value for key, value in data.items() if key in known})
+
+
+def append_record(path: Path, record: RunRecord) -> None:
+    """Append ``record`` as one line; safe against concurrent writers and crashes."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    line = (record.to_json() + "\n").encode("utf-8")
+    with FileLock(str(path) + ".lock", timeout=60):
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, line)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def read_records(paths: Iterable[Path]) -> Iterator[RunRecord]:
+    """Records from JSON-lines files; a torn last line (crash mid-write) is skipped."""
+    for path in paths:
+        with path.open(encoding="utf-8") as handle:
+            for line in handle:
+                line = line.strip()
+                if not line:
+                    continue
+                try:
+                    yield RunRecord.from_dict(json.loads(line))
+                except (ValueError, TypeError):
+                    continue
+
+
+def _finite(value: Any) -> Any:
+    """Replace NaN/inf by ``None`` so the JSON stays standard."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_finite(item) for item in value]
+    return value

@@ -1,0 +1,265 @@
+"""One benchmark run, end to end: sandbox → agent under the deadline → copy out → grade → record.
+
+:class:`BenchmarkRun` is what the benchmark test's body drives. It always writes a record — also
+when the sandbox or agent breaks (outcome ``error``) — and keeps the run's artifacts (submission,
+agent log, grade report) in ``<results dir>/runs/<run id>/``.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_mlebench.agents import load_agent
+from pytest_mlebench.agents.base import Agent, AgentTask
+from pytest_mlebench.data import PreparedData
+from pytest_mlebench.gate import gate_failure
+from pytest_mlebench.grading import GradeReport, grade_submission
+from pytest_mlebench.registry import Competition
+from pytest_mlebench.results import Outcome, RunRecord, append_record
+from pytest_mlebench.sandbox import create_sandbox
+from pytest_mlebench.sandbox.base import ExecResult, ResourceGrant, Sandbox, SandboxSpec
+from pytest_mlebench.session import MLEBenchSession
+
+INSTRUCTIONS = Path(__file__).with_name("instructions.md")
+
+
+@dataclass(frozen=True)
+class RunCase:
+    """One parametrisation of the benchmark test: a competition and a seed."""
+
+    competition_id: str
+    seed: int
+
+    def test_id(self, seeds: int) -> str:
+        return self.competition_id if seeds == 1 else f"{self.competition_id}-s{self.seed}"
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+class BenchmarkRun:
+    """Drives one run and records it. Create one per test; call :meth:`execute` once."""
+
+    def __init__(
+        self,
+        session: MLEBenchSession,
+        competition: Competition,
+        prepared: PreparedData,
+        case: RunCase,
+        test_id: str,
+        pluginmanager: pytest.PytestPluginManager,
+    ) -> None:
+        self.session = session
+        self.competition = competition
+        self.prepared = prepared
+        self.case = case
+        self.test_id = test_id
+        self.hooks = pluginmanager.hook
+        self.run_id = f"{competition.id}-s{case.seed}-{uuid.uuid4().hex[:8]}"
+        self.run_dir = session.settings.results_path.parent / "runs" / self.run_id
+        self.started_at = now()
+
+    @property
+    def time_limit(self) -> int:
+        return self.session.settings.time_limit or self.competition.time_limit
+
+    def resources(self) -> ResourceGrant:
+        settings, wanted = self.session.settings, self.competition.resources
+        return ResourceGrant(
+            cpus=settings.cpus or wanted.cpus,
+            memory=settings.memory or wanted.memory,
+            shm=settings.shm or wanted.shm,
+            pids=1024,
+        )
+
+    def execute(self) -> RunRecord:
+        """Run the agent and grade it; the record is written before this returns or raises."""
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            agent = self._make_agent()
+            exec_result, calls, grant = self._run_agent(agent)
+            report = self._grade()
+        except Exception as exc:
+            self._write(self._record("error", f"{type(exc).__name__}: {exc}"))
+            raise
+        gate = gate_failure(report, self.session.settings.require)
+        reason = gate
+        if exec_result.timed_out:
+            reason = f"timeout after {self.time_limit} s" + (f"; {gate}" if gate else "")
+        record = self._record(
+            "failed" if gate else "passed",
+            reason,
+            exec_result=exec_result,
+            report=report,
+            calls=calls,
+            grant=grant,
+        )
+        self._write(record)
+        return record
+
+    def _make_agent(self) -> Agent:
+        settings = self.session.settings
+        agent: Agent | None = self.hooks.mlebench_make_agent(name=settings.agent, settings=settings)
+        return agent if agent is not None else load_agent(settings.agent)
+
+    def _spec(self) -> SandboxSpec:
+        instructions = INSTRUCTIONS.read_text("utf-8")
+        return SandboxSpec(
+            run_id=self.run_id,
+            competition_id=self.competition.id,
+            seed=self.case.seed,
+            public_dir=self.prepared.public,
+            instructions=instructions,
+            time_limit=self.time_limit,
+            resources=self.resources(),
+            network=self.session.settings.network,  # type: ignore[arg-type]
+            validator=self._validate,
+            labels={
+                "pytest-mlebench.session": self.session.session_id,
+                "pytest-mlebench.worker": self.session.worker,
+            },
+        )
+
+    def _validate(self, path: Path) -> Any:
+        import graders
+
+        return graders.validate_submission(path, self.prepared.answers, self.competition.submission)
+
+    def _run_agent(self, agent: Agent) -> tuple[ExecResult, list[dict[str, Any]], ResourceGrant]:
+        spec = self._spec()
+        sandbox = self._make_sandbox(spec)
+        with sandbox:
+            rendered = _render_instructions(spec.instructions, sandbox, self.time_limit)
+            instructions = self.run_dir / "instructions.md"
+            instructions.write_text(rendered, "utf-8")
+            sandbox.copy_in(instructions, sandbox.paths.instructions)
+            task = AgentTask(
+                competition_id=self.competition.id,
+                seed=self.case.seed,
+                time_limit=self.time_limit,
+                log_path=self.run_dir / "agent.log",
+            )
+            result = agent.run(sandbox, task)
+            sandbox.copy_out(sandbox.paths.submission_file, self.run_dir / "submission.csv")
+            sandbox.copy_out(sandbox.paths.logs, self.run_dir / "logs")
+            calls = [asdict(call) for call in sandbox.validation_calls]
+            grant = sandbox.spec.resources
+        return result, calls, grant
+
+    def _make_sandbox(self, spec: SandboxSpec) -> Sandbox:
+        settings = self.session.settings
+        custom: Sandbox | None = self.hooks.mlebench_make_sandbox(
+            spec=spec, backend=self.session.backend, settings=settings
+        )
+        return custom if custom is not None else create_sandbox(self.session.backend, spec)
+
+    def _grade(self) -> GradeReport:
+        report = grade_submission(
+            self.run_dir / "submission.csv", self.competition, self.prepared.answers
+        )
+        (self.run_dir / "grade.json").write_text(json.dumps(report.to_dict(), indent=2), "utf-8")
+        return report
+
+    def _record(
+        self,
+        outcome: Outcome,
+        reason: str | None,
+        *,
+        exec_result: ExecResult | None = None,
+        report: GradeReport | None = None,
+        calls: list[dict[str, Any]] | None = None,
+        grant: ResourceGrant | None = None,
+    ) -> RunRecord:
+        return make_record(
+            self.session,
+            self.competition,
+            test_id=self.test_id,
+            seed=self.case.seed,
+            outcome=outcome,
+            reason=reason,
+            started_at=self.started_at,
+            run_id=self.run_id,
+            run_dir=str(self.run_dir),
+            time_limit=self.time_limit,
+            resources=asdict(grant or self.resources()),
+            exec_result=exec_result,
+            report=report,
+            calls=calls or [],
+        )
+
+    def _write(self, record: RunRecord) -> None:
+        self.hooks.mlebench_graded(record=record)
+        (self.run_dir / "record.json").write_text(record.to_json(), "utf-8")
+        append_record(self.session.settings.results_path, record)
+
+
+def make_record(
+    session: MLEBenchSession,
+    competition: Competition,
+    *,
+    test_id: str,
+    seed: int,
+    outcome: Outcome,
+    reason: str | None,
+    started_at: str | None = None,
+    run_id: str | None = None,
+    run_dir: str | None = None,
+    time_limit: float | None = None,
+    resources: dict[str, Any] | None = None,
+    exec_result: ExecResult | None = None,
+    report: GradeReport | None = None,
+    calls: list[dict[str, Any]] | None = None,
+) -> RunRecord:
+    """A :class:`RunRecord` for ``competition`` in ``session`` (also for skips and errors)."""
+    settings = session.settings
+    return RunRecord(
+        session_id=session.session_id,
+        run_id=run_id or f"{competition.id}-s{seed}-{uuid.uuid4().hex[:8]}",
+        test_id=test_id,
+        competition_id=competition.id,
+        seed=seed,
+        agent=settings.agent,
+        outcome=outcome,
+        reason=reason,
+        sandbox=session.backend,
+        isolated=session.backend != "local",
+        started_at=started_at or now(),
+        finished_at=now(),
+        time_limit=time_limit,
+        network=settings.network,
+        resources=resources or {},
+        wall_seconds=exec_result.wall_seconds if exec_result else None,
+        cpu_seconds=exec_result.cpu_seconds if exec_result else None,
+        peak_memory_bytes=exec_result.peak_memory_bytes if exec_result else None,
+        exit_code=exec_result.exit_code if exec_result else None,
+        timed_out=exec_result.timed_out if exec_result else False,
+        oom_killed=exec_result.oom_killed if exec_result else False,
+        grade=report.to_dict() if report else None,
+        validation_calls=calls or [],
+        splits=sorted(competition.splits),
+        complexity=competition.complexity,
+        modality=competition.modality,
+        run_dir=run_dir,
+        worker=session.worker,
+    )
+
+
+def _render_instructions(template: str, sandbox: Sandbox, time_limit: int) -> str:
+    paths = sandbox.paths
+    return template.format(
+        data=paths.data,
+        submission_file=paths.submission_file,
+        validate=paths.validate,
+        code=paths.code,
+        logs=paths.logs,
+        time_limit=time_limit,
+    )
+

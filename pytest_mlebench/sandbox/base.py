@@ -1,0 +1,191 @@
+"""The ``Sandbox`` ABC: where an agent runs, and the values that go in and come out of it.
+
+Every backend (``local``, ``docker``) implements the same lifecycle — ``start``, ``exec`` with a
+harness-owned timeout, ``copy_in`` / ``copy_out``, ``stop`` — and the same *contract paths* so one
+agent runs unchanged everywhere. The conformance suite in ``tests/sandbox/`` holds every backend to it.
+"""
+
+from __future__ import annotations
+
+import logging
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import ClassVar, Literal
+
+from graders import ScoreResult
+
+log = logging.getLogger(__name__)
+
+Network = Literal["none", "bridge"]
+SubmissionValidator = Callable[[Path], ScoreResult]
+
+
+@dataclass(frozen=True)
+class ContractPaths:
+    """Paths as the agent sees them inside the sandbox (``/home/...`` in Docker)."""
+
+    home: str
+    data: str
+    submission: str
+    logs: str
+    code: str
+    agent: str
+    instructions: str
+    validate: str
+
+    @property
+    def submission_file(self) -> str:
+        return f"{self.submission}/submission.csv"
+
+
+@dataclass(frozen=True)
+class ResourceGrant:
+    """What a sandbox is granted; recorded in every result. ``None`` means "no limit set"."""
+
+    cpus: float | None = None
+    memory: str | None = None
+    shm: str | None = None
+    pids: int | None = None
+    gpus: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SandboxSpec:
+    """Everything a backend needs to start one sandbox for one run.
+
+    Attributes:
+        run_id: Unique id of this run (also used in container names and labels).
+        competition_id: The competition the agent works on.
+        seed: The run's seed, passed to the agent as ``MLEBENCH_SEED``.
+        public_dir: Host folder with the competition's public data (mounted read-only).
+        instructions: Text of the instructions file the agent finds at ``paths.instructions``.
+        time_limit: Seconds the agent gets; the harness kills it at the deadline.
+        resources: Limits to apply.
+        network: ``none`` (default, isolated) or ``bridge``.
+        validator: Host-side check behind ``validate_submission.sh`` (never returns a score).
+        labels: Extra labels for the sandbox (Docker labels; informational for local).
+        env: Extra environment variables for the agent.
+    """
+
+    run_id: str
+    competition_id: str
+    seed: int
+    public_dir: Path
+    instructions: str
+    time_limit: float
+    resources: ResourceGrant = field(default_factory=ResourceGrant)
+    network: Network = "none"
+    validator: SubmissionValidator | None = None
+    labels: Mapping[str, str] = field(default_factory=dict)
+    env: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ExecResult:
+    """What one command in the sandbox did."""
+
+    exit_code: int | None
+    timed_out: bool
+    wall_seconds: float
+    output_tail: str = ""
+    cpu_seconds: float | None = None
+    peak_memory_bytes: int | None = None
+    oom_killed: bool = False
+
+
+@dataclass(frozen=True)
+class ValidationCall:
+    """One call of the in-sandbox validator, as logged in the run record."""
+
+    time: str
+    valid: bool
+    reason: str | None
+
+
+class Sandbox(ABC):
+    """An isolated place for one agent run. Use as a context manager: it always stops."""
+
+    backend: ClassVar[str]
+    isolated: ClassVar[bool]
+
+    def __init__(self, spec: SandboxSpec) -> None:
+        self.spec = spec
+
+    @property
+    @abstractmethod
+    def paths(self) -> ContractPaths:
+        """The contract paths inside this sandbox."""
+
+    @property
+    @abstractmethod
+    def python(self) -> str:
+        """The Python interpreter agents should run inside this sandbox."""
+
+    @abstractmethod
+    def start(self) -> None:
+        """Create the sandbox: data visible read-only, empty submission/logs/code folders."""
+
+    @abstractmethod
+    def exec(
+        self,
+        command: Sequence[str],
+        *,
+        timeout: float | None = None,
+        env: Mapping[str, str] | None = None,
+        log_path: Path | None = None,
+    ) -> ExecResult:
+        """Run ``command`` inside the sandbox as the agent user.
+
+        The whole process tree is killed when ``timeout`` seconds have passed
+        (``timed_out`` is then True). Output is streamed to ``log_path`` (host side) when given.
+        """
+
+    @abstractmethod
+    def copy_in(self, source: Path, destination: str) -> None:
+        """Copy a host file or folder to ``destination`` inside the sandbox."""
+
+    @abstractmethod
+    def copy_out(self, source: str, destination: Path) -> bool:
+        """Copy ``source`` from inside the sandbox to the host; False if it does not exist."""
+
+    @abstractmethod
+    def stop(self, interrupted: bool = False) -> None:
+        """Stop and remove everything this sandbox created. Safe to call twice."""
+
+    @property
+    def validation_calls(self) -> list[ValidationCall]:
+        """Calls the agent made to the validator so far."""
+        return []
+
+    def contract_env(self) -> dict[str, str]:
+        """Environment variables every agent gets, pointing at the contract paths."""
+        paths = self.paths
+        return {
+            "COMPETITION_ID": self.spec.competition_id,
+            "MLEBENCH_SEED": str(self.spec.seed),
+            "TIME_LIMIT_SECS": str(int(self.spec.time_limit)),
+            "DATA_DIR": paths.data,
+            "SUBMISSION_DIR": paths.submission,
+            "LOGS_DIR": paths.logs,
+            "CODE_DIR": paths.code,
+            "AGENT_DIR": paths.agent,
+            "INSTRUCTIONS_FILE": paths.instructions,
+            "VALIDATE_SUBMISSION": paths.validate,
+            **self.spec.env,
+        }
+
+    def __enter__(self) -> Sandbox:
+        self.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        interrupted = exc_type is not None and issubclass(exc_type, KeyboardInterrupt)
+        self.stop(interrupted=interrupted)

@@ -1,0 +1,317 @@
+"""``DockerSandbox``: one container per run, the agent as ``nonroot``, answers never inside.
+
+The container idles (``sleep infinity`` under an init) while the harness runs the agent's
+commands in it as Docker execs (:mod:`.execution`). Public data is bind-mounted read-only at
+``/home/data`` (copied in, root-owned, when the engine is remote); the private answers are never
+mounted or copied. ``/home/validate_submission.sh`` reaches the host-side validator through a
+unix socket whose folder is mounted read-only at ``/run/mlebench``. No network unless the spec
+asks for ``bridge``; limits on CPUs, memory, shared memory and processes; GPUs by explicit id.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import shutil
+import tarfile
+import tempfile
+import uuid
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from pytest_mlebench.errors import SandboxError
+from pytest_mlebench.sandbox.base import (
+    ContractPaths,
+    ExecResult,
+    ResourceGrant,
+    Sandbox,
+    SandboxSpec,
+    ValidationCall,
+)
+from pytest_mlebench.sandbox.docker.cleanup import ownership_labels, remember, remove_container
+from pytest_mlebench.sandbox.docker.engine import docker_client, engine_is_remote, import_docker
+from pytest_mlebench.sandbox.docker.execution import run_exec
+from pytest_mlebench.sandbox.docker.image import image_exists, image_tag
+from pytest_mlebench.sandbox.validator import ValidatorServer
+
+log = logging.getLogger(__name__)
+
+AGENT_USER = "nonroot"
+AGENT_UID = 1000
+AGENT_HOME = "/home/nonroot"
+VALIDATOR_DIR = "/run/mlebench"
+DEFAULT_PIDS_LIMIT = 4096
+SPOOL_BYTES = 16 * 1024**2
+PATHS = ContractPaths(
+    home="/home",
+    data="/home/data",
+    submission="/home/submission",
+    logs="/home/logs",
+    code="/home/code",
+    agent="/home/agent",
+    instructions="/home/instructions.md",
+    validate="/home/validate_submission.sh",
+)
+
+
+class DockerSandbox(Sandbox):
+    """A container for one agent run. See the module docstring for what it isolates."""
+
+    backend = "docker"
+    isolated = True
+
+    def __init__(
+        self, spec: SandboxSpec, *, image: str | None = None, privileged: bool = False
+    ) -> None:
+        """Args:
+        spec: The run to host.
+        image: Image to run; default the tag :func:`~.image.ensure_image` builds.
+        privileged: Run privileged. Only for an agent config that asks for it *and* a user who
+            allowed it explicitly; never a default.
+        """
+        super().__init__(spec)
+        self.image = image or image_tag()
+        self.privileged = privileged
+        self.container: Any = None
+        self._client: Any = None
+        self._socket_dir: Path | None = None
+        self._server: ValidatorServer | None = None
+
+    @property
+    def paths(self) -> ContractPaths:
+        return PATHS
+
+    @property
+    def python(self) -> str:
+        return "python3"
+
+    @property
+    def validation_calls(self) -> list[ValidationCall]:
+        return list(self._server.calls) if self._server else []
+
+    def start(self) -> None:
+        if self.container is not None:
+            return
+        try:
+            self._client = docker_client()
+            self._check_inputs()
+            self._start_validator()
+            self.container = self._create_container()
+            remember(self.container)
+            self.container.start()
+            self._seed_files()
+        except (import_docker().errors.DockerException, OSError) as exc:
+            self.stop()
+            raise SandboxError(f"could not start the Docker sandbox: {exc}") from exc
+        except SandboxError:
+            self.stop()
+            raise
+
+    def _check_inputs(self) -> None:
+        if not self.spec.public_dir.is_dir():
+            raise SandboxError(f"public data folder {self.spec.public_dir} does not exist")
+        if not image_exists(self._client, self.image):
+            raise SandboxError(
+                f"the agent image {self.image} is missing: build it with `mlebench sandbox build`"
+            )
+
+    def _start_validator(self) -> None:
+        self._socket_dir = Path(tempfile.mkdtemp(prefix="mlebench-validator-"))
+        self._socket_dir.chmod(0o755)  # the agent user must reach the socket inside
+        if self.spec.validator is not None:
+            socket_path = self._socket_dir / "validator.sock"
+            self._server = ValidatorServer(socket_path, self.spec.validator)
+            self._server.start()
+
+    def _create_container(self) -> Any:
+        docker = import_docker()
+        return self._client.containers.create(
+            self.image,
+            command=["sleep", "infinity"],
+            name=container_name(self.spec),
+            hostname="sandbox",
+            labels=self._labels(),
+            user="root",
+            init=True,
+            network_mode=self.spec.network,
+            mounts=self._mounts(docker),
+            log_config=docker.types.LogConfig(type="none"),
+            **_security(self.privileged),
+            **resource_options(self.spec.resources, docker),
+        )
+
+    def _labels(self) -> dict[str, str]:
+        # The spec's session/worker labels (the harness's ids) win over the process defaults.
+        return {**ownership_labels(self.spec.run_id, self.spec.competition_id), **self.spec.labels}
+
+    def _mounts(self, docker: Any) -> list[Any]:
+        if engine_is_remote():
+            return []  # host paths mean nothing to a remote engine: data is copied in instead
+        mount = docker.types.Mount
+        return [
+            mount(PATHS.data, str(self.spec.public_dir.resolve()), type="bind", read_only=True),
+            mount(VALIDATOR_DIR, str(self._socket_dir), type="bind", read_only=True),
+        ]
+
+    def _seed_files(self) -> None:
+        if engine_is_remote():
+            self._put(self.spec.public_dir, PATHS.data, owner=0)
+        with tempfile.TemporaryDirectory(prefix="mlebench-seed-") as folder:
+            instructions = Path(folder) / "instructions.md"
+            instructions.write_text(self.spec.instructions, encoding="utf-8")
+            self._put(instructions, PATHS.instructions, owner=0)
+
+    def exec(
+        self,
+        command: Sequence[str],
+        *,
+        timeout: float | None = None,
+        env: Mapping[str, str] | None = None,
+        log_path: Path | None = None,
+    ) -> ExecResult:
+        container = self._running_container()
+        return run_exec(
+            container,
+            command,
+            user=AGENT_USER,
+            env=self._agent_env(env),
+            workdir=PATHS.agent,
+            timeout=timeout,
+            log_path=log_path,
+        )
+
+    def _running_container(self) -> Any:
+        if self.container is None:
+            raise SandboxError("the Docker sandbox is not started")
+        return self.container
+
+    def _agent_env(self, extra: Mapping[str, str] | None) -> dict[str, str]:
+        return {
+            "HOME": AGENT_HOME,
+            "PYTHONUNBUFFERED": "1",
+            "MLEBENCH_VALIDATOR_SOCKET": f"{VALIDATOR_DIR}/validator.sock",
+            **self.contract_env(),
+            **(extra or {}),
+        }
+
+    def copy_in(self, source: Path, destination: str) -> None:
+        self._running_container()
+        self._put(source, destination, owner=AGENT_UID)
+
+    def _put(self, source: Path, destination: str, *, owner: int) -> None:
+        """Copy ``source`` to ``destination`` through a tar stream, owned by uid/gid ``owner``."""
+        parent, _, name = destination.rstrip("/").rpartition("/")
+        self._make_folder(parent or "/", owner)
+        with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as archive:
+            _write_tar(archive, source, name, owner)
+            archive.seek(0)
+            if not self.container.put_archive(parent or "/", archive):
+                raise SandboxError(f"could not copy {source} to {destination} in the sandbox")
+
+    def _make_folder(self, folder: str, owner: int) -> None:
+        user = AGENT_USER if owner == AGENT_UID else "root"
+        code, output = self.container.exec_run(["mkdir", "-p", folder], user=user)
+        if code != 0:
+            raise SandboxError(f"cannot create {folder} in the sandbox: {output.decode().strip()}")
+
+    def copy_out(self, source: str, destination: Path) -> bool:
+        container = self._running_container()
+        try:
+            stream, _ = container.get_archive(source)
+        except import_docker().errors.NotFound:
+            return False
+        with tempfile.TemporaryFile() as archive:
+            for chunk in stream:
+                archive.write(chunk)
+            archive.seek(0)
+            return _extract(archive, destination)
+
+    def stop(self, interrupted: bool = False) -> None:
+        if self.container is not None:
+            remove_container(self.container, graceful=not interrupted)
+            self.container = None
+        if self._server is not None:
+            self._server.stop()
+        if self._socket_dir is not None:
+            shutil.rmtree(self._socket_dir, ignore_errors=True)
+            self._socket_dir = None
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+
+def container_name(spec: SandboxSpec) -> str:
+    """Unique, readable and valid as a Docker name: ``mlebench-<competition>-<run>-<random>``."""
+    raw = f"mlebench-{spec.competition_id}-{spec.run_id}"
+    slug = re.sub(r"[^a-zA-Z0-9_.-]+", "-", raw)[:100].strip("-.")
+    return f"{slug}-{uuid.uuid4().hex[:6]}"
+
+
+def _security(privileged: bool) -> dict[str, Any]:
+    if privileged:
+        return {"privileged": True}
+    # KILL lets the harness's root helpers end agent processes; the agent itself has no caps.
+    return {
+        "privileged": False,
+        "security_opt": ["no-new-privileges:true"],
+        "cap_drop": ["ALL"],
+        "cap_add": ["KILL", "CHOWN", "DAC_OVERRIDE", "FOWNER"],
+    }
+
+
+def resource_options(resources: ResourceGrant, docker: Any) -> dict[str, Any]:
+    """Container-create keywords that enforce ``resources``."""
+    options: dict[str, Any] = {"pids_limit": resources.pids or DEFAULT_PIDS_LIMIT}
+    if resources.cpus:
+        options["nano_cpus"] = int(resources.cpus * 1e9)
+    if resources.memory:
+        # Equal memory and memory+swap limits: no swap to hide an overrun in.
+        options["mem_limit"] = options["memswap_limit"] = resources.memory
+    if resources.shm:
+        options["shm_size"] = resources.shm
+    if resources.gpus:
+        request = docker.types.DeviceRequest(
+            device_ids=list(resources.gpus), capabilities=[["gpu"]]
+        )
+        options["device_requests"] = [request]
+    return options
+
+
+def _write_tar(archive: IO[bytes], source: Path, name: str, owner: int) -> None:
+    def own(info: tarfile.TarInfo) -> tarfile.TarInfo:
+        info.uid = info.gid = owner
+        info.uname = info.gname = ""
+        return info
+
+    with tarfile.open(fileobj=archive, mode="w") as tar:
+        tar.add(source, arcname=name, filter=own)
+
+
+def _extract(archive: IO[bytes], destination: Path) -> bool:
+    """Unpack a ``get_archive`` tar (its one top entry) to ``destination``, safely."""
+    with tarfile.open(fileobj=archive, mode="r") as tar:
+        members = tar.getmembers()
+        if not members:
+            return False
+        top = members[0]
+        if top.isfile():
+            return _extract_file(tar, top, destination)
+        if not top.isdir():
+            log.warning("not copying %s out of the sandbox: not a file or folder", top.name)
+            return False
+        with tempfile.TemporaryDirectory(prefix="mlebench-copy-out-") as staging:
+            tar.extractall(staging, filter="data")
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copytree(Path(staging) / top.name, destination, dirs_exist_ok=True)
+        return True
+
+
+def _extract_file(tar: tarfile.TarFile, member: tarfile.TarInfo, destination: Path) -> bool:
+    source = tar.extractfile(member)
+    if source is None:
+        return False
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    with source, destination.open("wb") as target:
+        shutil.copyfileobj(source, target)
+    return True

@@ -1,0 +1,179 @@
+"""The local backend: a per-run temp folder and a host process tree. No isolation.
+
+The contract paths are folders under a fresh temp root; public data is hard-linked (or copied) in
+with read-only modes, the private answers never are. The agent gets a minimal environment (no host
+secrets) and runs in its own process group, killed with all its children at the deadline. File
+modes do not stop an agent running as root, and nothing limits memory or network: use the Docker
+backend for untrusted agents. ``docs/sandbox.md`` spells out the difference.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from pytest_mlebench.errors import SandboxError
+from pytest_mlebench.sandbox.base import (
+    ContractPaths,
+    ExecResult,
+    Sandbox,
+    SandboxSpec,
+    ValidationCall,
+)
+from pytest_mlebench.sandbox.process import run_process_tree
+from pytest_mlebench.sandbox.validator import CLIENT_SCRIPT, ValidatorServer, validate_script
+
+PASS_THROUGH_ENV = ("PATH", "LANG", "LC_ALL", "TZ", "TMPDIR")
+
+
+class LocalSandbox(Sandbox):
+    """Runs the agent as a host subprocess under a temp root."""
+
+    backend = "local"
+    isolated = False
+
+    def __init__(self, spec: SandboxSpec) -> None:
+        super().__init__(spec)
+        self._root: Path | None = None
+        self._server: ValidatorServer | None = None
+        self._exec_count = 0
+
+    @property
+    def root(self) -> Path:
+        if self._root is None:
+            raise SandboxError("the local sandbox is not started")
+        return self._root
+
+    @property
+    def paths(self) -> ContractPaths:
+        root = self.root
+        return ContractPaths(
+            home=str(root),
+            data=str(root / "data"),
+            submission=str(root / "submission"),
+            logs=str(root / "logs"),
+            code=str(root / "code"),
+            agent=str(root / "agent"),
+            instructions=str(root / "instructions.md"),
+            validate=str(root / "validate_submission.sh"),
+        )
+
+    @property
+    def python(self) -> str:
+        return sys.executable
+
+    @property
+    def validation_calls(self) -> list[ValidationCall]:
+        return list(self._server.calls) if self._server else []
+
+    def start(self) -> None:
+        if self._root is not None:
+            return
+        self._root = Path(tempfile.mkdtemp(prefix=f"mlebench-{self.spec.run_id}-"))
+        try:
+            for name in ("submission", "logs", "code", "agent", "home"):
+                (self._root / name).mkdir()
+            link_read_only(self.spec.public_dir, self._root / "data")
+            (self._root / "instructions.md").write_text(self.spec.instructions, "utf-8")
+            self._start_validator()
+        except (OSError, SandboxError) as exc:
+            self.stop()
+            raise SandboxError(f"could not set up the local sandbox: {exc}") from exc
+
+    def _start_validator(self) -> None:
+        root = self.root
+        shutil.copy2(CLIENT_SCRIPT, root / "agent" / "validate_client.py")
+        script = root / "validate_submission.sh"
+        script.write_text(validate_script(str(root / "agent" / "validate_client.py"), self.python))
+        script.chmod(0o755)
+        if self.spec.validator is not None:
+            self._server = ValidatorServer(root / ".validator" / "validator.sock", self.spec.validator)
+            self._server.start()
+
+    def exec(
+        self,
+        command: Sequence[str],
+        *,
+        timeout: float | None = None,
+        env: Mapping[str, str] | None = None,
+        log_path: Path | None = None,
+    ) -> ExecResult:
+        root = self.root
+        self._exec_count += 1
+        log_path = log_path or root / "logs" / f".exec-{self._exec_count}.log"
+        return run_process_tree(
+            command, cwd=root, env=self._agent_env(env), timeout=timeout, log_path=log_path
+        )
+
+    def _agent_env(self, extra: Mapping[str, str] | None) -> dict[str, str]:
+        env = {key: os.environ[key] for key in PASS_THROUGH_ENV if key in os.environ}
+        env["HOME"] = str(self.root / "home")
+        env["PYTHONUNBUFFERED"] = "1"
+        env["CUDA_VISIBLE_DEVICES"] = ",".join(self.spec.resources.gpus)
+        env["MLEBENCH_VALIDATOR_SOCKET"] = str(self.root / ".validator" / "validator.sock")
+        env.update(self.contract_env())
+        env.update(extra or {})
+        return env
+
+    def copy_in(self, source: Path, destination: str) -> None:
+        target = Path(destination)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_dir():
+            shutil.copytree(source, target, dirs_exist_ok=True)
+        else:
+            shutil.copy2(source, target)
+
+    def copy_out(self, source: str, destination: Path) -> bool:
+        origin = Path(source)
+        if not origin.exists():
+            return False
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        if origin.is_dir():
+            shutil.copytree(origin, destination, dirs_exist_ok=True)
+        else:
+            shutil.copy2(origin, destination)
+        return True
+
+    def stop(self, interrupted: bool = False) -> None:
+        if self._server is not None:
+            self._server.stop()
+        if self._root is not None:
+            _make_writable(self._root)
+            shutil.rmtree(self._root, ignore_errors=True)
+            self._root = None
+
+
+def link_read_only(source: Path, destination: Path) -> None:
+    """Mirror ``source`` at ``destination`` with hard links (copies across filesystems), read-only.
+
+    Hard links share the prepared files' inodes, so the 0444 modes land on the prepared data too,
+    which is what it should be anyway; the manifest check catches any change to them.
+    """
+    if not source.is_dir():
+        raise SandboxError(f"public data folder {source} does not exist")
+    shutil.copytree(source, destination, copy_function=_link_or_copy)
+    for folder, _, files in os.walk(destination):
+        for name in files:
+            os.chmod(os.path.join(folder, name), 0o444)
+        os.chmod(folder, 0o555)
+
+
+def _link_or_copy(source: str, destination: str) -> None:
+    try:
+        os.link(source, destination)
+    except OSError:
+        shutil.copy2(source, destination)
+
+
+def _make_writable(root: Path) -> None:
+    for folder, _, _ in os.walk(root):
+        try:
+            mode = os.stat(folder).st_mode
+            os.chmod(folder, mode | stat.S_IWUSR | stat.S_IXUSR | stat.S_IRUSR)
+        except OSError:
+            continue

@@ -1,0 +1,160 @@
+"""Run a host process tree under a deadline, with capped output and resource accounting.
+
+Used by the local backend. The process starts in its own session/process group; at the deadline
+the group and every descendant found in ``/proc`` are killed with SIGKILL, so children that
+double-fork or call ``setsid`` do not outlive the run. Output goes through a pipe to a reader
+thread that keeps at most ``max_log_bytes`` on disk (a 1 GB log cannot fill the host's disk).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import threading
+import time
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from pytest_mlebench.sandbox.base import ExecResult
+
+MAX_LOG_BYTES = 50 * 1024**2
+TAIL_BYTES = 8 * 1024
+POLL_SECONDS = 0.05
+
+
+@dataclass
+class _Capture:
+    """Output kept by the reader thread."""
+
+    written: int = 0
+    dropped: int = 0
+    tail: deque[bytes] | None = None
+
+
+def run_process_tree(
+    command: Sequence[str],
+    *,
+    cwd: Path,
+    env: Mapping[str, str],
+    timeout: float | None,
+    log_path: Path,
+    max_log_bytes: int = MAX_LOG_BYTES,
+) -> ExecResult:
+    """Run ``command`` and wait for it, killing its whole tree at ``timeout`` seconds."""
+    started = time.monotonic()
+    try:
+        proc = subprocess.Popen(
+            list(command),
+            cwd=cwd,
+            env=dict(env),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    except OSError as exc:
+        return ExecResult(
+            exit_code=127, timed_out=False, wall_seconds=0.0, output_tail=f"cannot start: {exc}"
+        )
+    capture = _Capture(tail=deque())
+    reader = threading.Thread(
+        target=_pump, args=(proc, log_path, max_log_bytes, capture), daemon=True
+    )
+    reader.start()
+    status, rusage, timed_out = _wait(proc.pid, started, timeout)
+    reader.join(timeout=5)
+    wall = time.monotonic() - started
+    return ExecResult(
+        exit_code=_exit_code(status),
+        timed_out=timed_out,
+        wall_seconds=round(wall, 3),
+        output_tail=_tail_text(capture),
+        cpu_seconds=round(rusage.ru_utime + rusage.ru_stime, 3) if rusage else None,
+        peak_memory_bytes=rusage.ru_maxrss * 1024 if rusage else None,
+    )
+
+
+def _wait(
+    pid: int, started: float, timeout: float | None
+) -> tuple[int, os.struct_rusage | None, bool]:
+    deadline = None if timeout is None else started + timeout
+    while True:
+        done, status, rusage = os.wait4(pid, os.WNOHANG)
+        if done:
+            kill_tree(pid)  # reap stragglers the agent left in the background
+            return status, rusage, False
+        if deadline is not None and time.monotonic() >= deadline:
+            kill_tree(pid)
+            _, status, rusage = os.wait4(pid, 0)
+            return status, rusage, True
+        time.sleep(POLL_SECONDS)
+
+
+def kill_tree(pid: int) -> None:
+    """SIGKILL the process group of ``pid`` and every descendant of ``pid``."""
+    victims = descendants(pid)
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    for child in victims:
+        try:
+            os.kill(child, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def descendants(pid: int) -> list[int]:
+    """All live descendants of ``pid`` (Linux ``/proc``; empty elsewhere)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(parent, []).append(int(entry.name))
+    found: list[int] = []
+    stack = [pid]
+    while stack:
+        for child in children.get(stack.pop(), []):
+            found.append(child)
+            stack.append(child)
+    return found
+
+
+def _pump(proc: subprocess.Popen[bytes], log_path: Path, limit: int, capture: _Capture) -> None:
+    assert proc.stdout is not None  # we asked Popen for a pipe
+    tail = capture.tail if capture.tail is not None else deque()
+    kept = 0
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with log_path.open("ab") as log:
+        while chunk := proc.stdout.read1(1 << 16):
+            room = max(0, limit - capture.written)
+            if room:
+                log.write(chunk[:room])
+                capture.written += min(room, len(chunk))
+            capture.dropped += max(0, len(chunk) - room)
+            tail.append(chunk)
+            kept += len(chunk)
+            while kept - len(tail[0]) >= TAIL_BYTES:
+                kept -= len(tail.popleft())
+        if capture.dropped:
+            log.write(f"\n[mlebench: {capture.dropped} more bytes of output dropped]\n".encode())
+
+
+def _tail_text(capture: _Capture) -> str:
+    data = b"".join(capture.tail or ())[-TAIL_BYTES:]
+    text = data.decode("utf-8", errors="replace")
+    if capture.dropped:
+        text += f"\n[mlebench: {capture.dropped} bytes of output were not kept in the log]"
+    return text
+
+
+def _exit_code(status: int) -> int:
+    if os.WIFSIGNALED(status):
+        return -os.WTERMSIG(status)
+    return os.WEXITSTATUS(status)

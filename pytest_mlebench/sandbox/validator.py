@@ -1,0 +1,128 @@
+"""Host side of ``validate_submission.sh``: a unix-socket server that checks, never scores.
+
+The answers stay on the host. The agent's client streams its file over a socket mounted into the
+sandbox; the server saves it to a private temp file, runs the same validation code path as grading
+(:func:`graders.validate_submission`), and answers ``{"valid": bool, "reason": str | null}``.
+Calls are rate-limited (``min_interval`` seconds apart) and every answered call is logged with a
+timestamp, so the run record shows how the agent used it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import socket
+import tempfile
+import threading
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+from pytest_mlebench.sandbox.base import SubmissionValidator, ValidationCall
+
+log = logging.getLogger(__name__)
+
+CLIENT_SCRIPT = Path(__file__).with_name("validate_client.py")
+MAX_UPLOAD_BYTES = 2 * 1024**3
+CHUNK = 1 << 16
+
+
+class ValidatorServer:
+    """Serve validation over ``socket_path`` in a background thread until :meth:`stop`."""
+
+    def __init__(
+        self, socket_path: Path, validate: SubmissionValidator, min_interval: float = 1.0
+    ) -> None:
+        self.socket_path = socket_path
+        self.validate = validate
+        self.min_interval = min_interval
+        self.calls: list[ValidationCall] = []
+        self._last_call = float("-inf")
+        self._listener: socket.socket | None = None
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+
+    def start(self) -> None:
+        self.socket_path.parent.mkdir(parents=True, exist_ok=True)
+        self.socket_path.unlink(missing_ok=True)
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        listener.bind(str(self.socket_path))
+        os.chmod(self.socket_path, 0o666)  # the agent runs as another, unprivileged user
+        listener.listen(4)
+        listener.settimeout(0.2)
+        self._listener = listener
+        self._thread = threading.Thread(
+            target=self._serve, args=(listener,), name="mlebench-validator", daemon=True
+        )
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        if self._listener is not None:
+            self._listener.close()
+        self.socket_path.unlink(missing_ok=True)
+
+    def _serve(self, listener: socket.socket) -> None:
+        while not self._stopping.is_set():
+            try:
+                conn, _ = listener.accept()
+            except (TimeoutError, socket.timeout):
+                continue
+            except OSError:
+                return
+            with conn:
+                conn.settimeout(60)
+                try:
+                    reply = self._handle(conn)
+                except (OSError, ValueError) as exc:
+                    reply = {"error": f"bad request ({exc})"}
+                try:
+                    conn.sendall(json.dumps(reply).encode())
+                except OSError:
+                    log.debug("validator client went away before the reply")
+
+    def _handle(self, conn: socket.socket) -> dict[str, object]:
+        wait = self._last_call + self.min_interval - time.monotonic()
+        if wait > 0:
+            return {"error": f"rate limited: try again in {wait:.1f} s"}
+        self._last_call = time.monotonic()
+        with tempfile.TemporaryDirectory(prefix="mlebench-validate-") as tmp:
+            upload = Path(tmp) / "submission.csv"
+            _receive(conn, upload)
+            result = self.validate(upload)
+        stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        self.calls.append(ValidationCall(time=stamp, valid=result.valid, reason=result.reason))
+        return {"valid": result.valid, "reason": result.reason}
+
+
+def _receive(conn: socket.socket, destination: Path) -> None:
+    """Read the JSON header line, then the file body, into ``destination``."""
+    buffer = b""
+    while b"\n" not in buffer:
+        data = conn.recv(CHUNK)
+        if not data:
+            raise ValueError("connection closed before the header")
+        buffer += data
+        if len(buffer) > CHUNK:
+            raise ValueError("header too long")
+    header_line, body = buffer.split(b"\n", 1)
+    size = int(json.loads(header_line)["size"])
+    if size > MAX_UPLOAD_BYTES:
+        raise ValueError(f"file of {size} bytes is larger than the {MAX_UPLOAD_BYTES} byte limit")
+    with destination.open("wb") as handle:
+        handle.write(body)
+        received = len(body)
+        while received < size:
+            data = conn.recv(min(CHUNK, size - received))
+            if not data:
+                break
+            handle.write(data)
+            received += len(data)
+
+
+def validate_script(client_path: str, python: str = "python3") -> str:
+    """Text of ``validate_submission.sh`` running the client at ``client_path``."""
+    return f'#!/bin/sh\nexec {python} {client_path} "$@"\n'

@@ -1,0 +1,122 @@
+"""The real plugin on a tiny example project (pytester subprocess runs)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from tests.plugin.conftest import ExampleProject
+
+GOLDEN_HELP = Path(__file__).with_name("golden_help.txt")
+
+
+def records(project: ExampleProject) -> list[dict[str, object]]:
+    path = project.root / "reports" / "results.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_selection_by_split_marker(project: ExampleProject) -> None:
+    result = project.run("-m", "toys", "--collect-only", "-q")
+    result.stdout.fnmatch_lines(["*test_competition[[]toy-a[]]", "*test_competition[[]toy-b[]]"])
+    assert "digits" not in result.stdout.str()
+
+
+def test_selection_by_complexity_and_modality(project: ExampleProject) -> None:
+    result = project.run("-m", "toys and complexity(level='high')", "--collect-only", "-q")
+    result.stdout.fnmatch_lines(["*test_competition[[]toy-high[]]", "1/* tests collected*"])
+    result = project.run("-m", "toys and text", "--collect-only", "-q")
+    result.stdout.fnmatch_lines(["*test_competition[[]toy-high[]]"])
+
+
+def test_seeds_make_suffixed_ids(project: ExampleProject) -> None:
+    result = project.run("-m", "toys", "--mle-seeds", "2", "--collect-only", "-q")
+    result.stdout.fnmatch_lines(["*[[]toy-a-s0[]]", "*[[]toy-a-s1[]]"])
+
+
+def test_dummy_agent_end_to_end(project: ExampleProject) -> None:
+    result = project.run("-m", "toys", "-k", "toy-a or toy-b", "-v")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines([
+        "*mlebench: agent dummy, sandbox local*",
+        "*mlebench WARNING: sandbox: local*no isolation*",
+        "*mlebench results*",
+        "toy-a*passed*score 0.5*medal none*",
+        "toy-b*passed*score 1*medal gold*",
+        "2 runs: 2 passed*any medal 1 (50.0 %)*",
+    ])
+    by_id = {r["competition_id"]: r for r in records(project)}
+    assert by_id["toy-b"]["grade"]["gold_medal"] is True  # type: ignore[index]
+    assert by_id["toy-a"]["grade"]["valid_submission"] is True  # type: ignore[index]
+    assert by_id["toy-a"]["validation_calls"][0]["valid"] is True  # type: ignore[index]
+    assert by_id["toy-a"]["sandbox"] == "local"
+    run_dir = Path(str(by_id["toy-a"]["run_dir"]))
+    assert (run_dir / "submission.csv").is_file()
+    assert (run_dir / "grade.json").is_file()
+
+
+def test_gate_option_fails_below_the_gate(project: ExampleProject) -> None:
+    result = project.run("-m", "toys", "-k", "toy-a or toy-b", "--mle-require", "bronze")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["*toy-a*score 0.5 earns no medal; bronze needs 0.7*"])
+
+
+def test_bad_gate_value_is_a_usage_error(project: ExampleProject) -> None:
+    result = project.run("--mle-require", "platinum")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*invalid choice: 'platinum'*"])
+
+
+def test_bad_seeds_from_environment_names_the_source(
+    project: ExampleProject, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MLEBENCH_SEEDS", "zero")
+    result = project.run("-m", "toys")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*invalid mle-seeds 'zero' from environment variable MLEBENCH_SEEDS*"])
+
+
+def test_unprepared_data_is_skipped_with_the_command(project: ExampleProject) -> None:
+    result = project.run("-m", "toys", "-k", "toy-missing", "-rs")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(["*no_such_mod_mlebench*mlebench prepare -c toy-missing --data-dir*"])
+    assert records(project)[0]["outcome"] == "skipped"
+
+
+def test_unknown_agent_lists_the_built_ins(project: ExampleProject) -> None:
+    result = project.run("-m", "toys", "-k", "toy-a", "--mle-agent", "nobody")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*unknown agent 'nobody': built-in agents are baseline, dummy*"])
+    assert records(project)[0]["outcome"] == "error"
+
+
+def test_xdist_prepares_each_competition_once(project: ExampleProject) -> None:
+    result = project.run("-m", "toys", "-k", "toy-a or toy-b", "-n", "2", "--mle-seeds", "3")
+    result.assert_outcomes(passed=6)
+    assert Counter(project.prepare_calls()) == {"toy-a": 1, "toy-b": 1}
+    assert len(records(project)) == 6
+    assert len({r["session_id"] for r in records(project)}) == 1
+    result.stdout.fnmatch_lines(["6 runs: 6 passed*"])
+
+
+def test_last_failed_reruns_only_failures(project: ExampleProject) -> None:
+    first = project.run("-m", "toys", "-k", "toy-a or toy-b", "--mle-require", "gold")
+    first.assert_outcomes(passed=1, failed=1)
+    again = project.run("-m", "toys", "-k", "toy-a or toy-b", "--mle-require", "gold", "--lf")
+    again.assert_outcomes(failed=1)
+    again.stdout.fnmatch_lines(["*rerun previous 1 failure*", "toy-a*failed*"])
+    assert "toy-b" not in again.stdout.str()
+
+
+def test_help_section_matches_golden(project: ExampleProject, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "100")
+    result = project.pytester.runpytest_subprocess("--help")
+    text = result.stdout.str()
+    start = text.index("pytest-mlebench:")
+    end = text.index("\n\n", start)
+    section = "\n".join(line.rstrip() for line in text[start:end].splitlines()) + "\n"
+    section = section.replace(str(Path.home()), "~")
+    # After an intended change of the options, paste the new section into golden_help.txt.
+    assert section == GOLDEN_HELP.read_text()
