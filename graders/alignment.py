@@ -20,12 +20,12 @@ from graders.messages import count, show_value
 IntArray = npt.NDArray[np.int64]
 
 
-def normalize_ids(ids: pa.Array) -> pa.Array:
+def normalize_ids(ids: pa.ChunkedArray) -> pa.ChunkedArray:
     """Ids as text without surrounding whitespace (the form every comparison uses)."""
     return pc.utf8_trim_whitespace(ids.cast(pa.string()))
 
 
-def match_ids(submission_ids: pa.Array, answer_ids: pa.Array) -> IntArray:
+def match_ids(submission_ids: pa.ChunkedArray, answer_ids: pa.ChunkedArray) -> IntArray:
     """Return, for each answer row, the submission row that holds its id.
 
     Args:
@@ -37,8 +37,11 @@ def match_ids(submission_ids: pa.Array, answer_ids: pa.Array) -> IntArray:
         GraderError: The answers repeat an id.
     """
     answers = len(answer_ids)
-    both = pa.concat_arrays([answer_ids, submission_ids])
-    codes = np.asarray(pc.dictionary_encode(both).indices.to_numpy(), dtype=np.int64)
+    both = pa.chunked_array(answer_ids.chunks + submission_ids.chunks, type=pa.string())
+    encoded = pc.dictionary_encode(both).chunks
+    codes = np.concatenate(
+        [np.zeros(0, dtype=np.int64)] + [chunk.indices.to_numpy() for chunk in encoded]
+    ).astype(np.int64, copy=False)
     answer_codes, rows_of = codes[:answers], codes[answers:]
     if not np.array_equal(answer_codes, np.arange(answers)):
         repeated = int(np.flatnonzero(answer_codes != np.arange(answers))[0])
@@ -63,7 +66,9 @@ def match_ids(submission_ids: pa.Array, answer_ids: pa.Array) -> IntArray:
     return submission_row
 
 
-def _unknown(submission_ids: pa.Array, unknown: npt.NDArray[np.bool_], found: IntArray) -> str:
+def _unknown(
+    submission_ids: pa.ChunkedArray, unknown: npt.NDArray[np.bool_], found: IntArray
+) -> str:
     number = int(unknown.sum())
     example = submission_ids[int(np.argmax(unknown))].as_py()
     reason = f"{count(number, 'id')} {_are(number)} not in the test set, e.g. {show_value(example)}"
@@ -73,7 +78,7 @@ def _unknown(submission_ids: pa.Array, unknown: npt.NDArray[np.bool_], found: In
     return reason
 
 
-def _repeated(answer_ids: pa.Array, found: IntArray) -> str:
+def _repeated(answer_ids: pa.ChunkedArray, found: IntArray) -> str:
     repeated = found > 1
     first = int(np.argmax(repeated))
     example = f"{show_value(answer_ids[first].as_py())} ({found[first]} times)"

@@ -19,7 +19,7 @@ from graders.alignment import normalize_ids
 from graders.errors import GraderError, SubmissionRejected
 from graders.messages import show_names
 from graders.metrics.base import NUMERIC_KINDS, Metric
-from graders.reading import parse_text, read_columns, read_file
+from graders.reading import open_text, read_columns
 from graders.spec import SubmissionSpec
 from graders.values import numeric_values
 
@@ -34,7 +34,7 @@ class Answers:
         size_bytes: Size of the answers file (or the frame's memory), for the size guard.
     """
 
-    ids: pa.Array
+    ids: pa.ChunkedArray
     frame: pd.DataFrame
     size_bytes: int
 
@@ -79,8 +79,8 @@ def _arrow_type(metric: Metric) -> pa.DataType:
     return pa.float64() if metric.value_kind in NUMERIC_KINDS else pa.string()
 
 
-def _from_file(path: Path, columns: tuple[str, ...], metric: Metric) -> dict[str, pa.Array]:
-    text = parse_text(read_file(path, None))
+def _from_file(path: Path, columns: tuple[str, ...], metric: Metric) -> dict[str, pa.ChunkedArray]:
+    text = open_text(path, None)
     position = {name: index for index, name in enumerate(text.header)}
     _require(columns, position)
     types = {position[name]: _arrow_type(metric) for name in columns[1:]}
@@ -91,7 +91,7 @@ def _from_file(path: Path, columns: tuple[str, ...], metric: Metric) -> dict[str
 
 def _from_frame(
     frame: pd.DataFrame, columns: tuple[str, ...], metric: Metric
-) -> dict[str, pa.Array]:
+) -> dict[str, pa.ChunkedArray]:
     _require(columns, {str(name): 0 for name in frame.columns})
     arrays = {}
     for name in columns:
@@ -100,9 +100,11 @@ def _from_frame(
             raise SubmissionRejected(f"column {name!r} has missing values")
         numeric = name != columns[0] and metric.value_kind in NUMERIC_KINDS
         if numeric and pd.api.types.is_numeric_dtype(series.dtype):
-            arrays[name] = pa.array(series.to_numpy(dtype=np.float64), type=pa.float64())
+            arrays[name] = pa.chunked_array([series.to_numpy(dtype=np.float64)], type=pa.float64())
         else:
-            arrays[name] = pa.array(series.astype(str).to_numpy(dtype=object), type=pa.string())
+            arrays[name] = pa.chunked_array(
+                [series.astype(str).to_numpy(dtype=object)], type=pa.string()
+            )
     return arrays
 
 
@@ -118,7 +120,7 @@ def _require(columns: tuple[str, ...], present: dict[str, int]) -> None:
         )
 
 
-def _convert(values: pa.Array, name: str, metric: Metric, ids: pa.Array) -> object:
+def _convert(values: pa.ChunkedArray, name: str, metric: Metric, ids: pa.ChunkedArray) -> object:
     if metric.value_kind in NUMERIC_KINDS:
         return numeric_values(values, name, "real", ids)
     text = pc.utf8_trim_whitespace(values.cast(pa.string()))

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from graders.errors import SubmissionRejected
-from graders.messages import count, show_names, show_quoted, show_value
+from graders.messages import show_names, show_quoted, show_value
 from graders.spec import ExtraColumns
 
 _OTHER_DELIMITERS = (";", "\t", "|")
@@ -38,9 +38,9 @@ def locate_columns(
     wanted = set(required)
     unexpected = [name for name in header if name not in wanted]
     if unexpected and extra == "reject":
+        what = "column" if len(unexpected) == 1 else f"{len(unexpected)} columns"
         raise SubmissionRejected(
-            f"unexpected {count(len(unexpected), 'column')} {show_quoted(unexpected)}; "
-            f"expected columns: {show_names(required)}"
+            f"unexpected {what} {show_quoted(unexpected)}; expected columns: {show_names(required)}"
         )
     return {name: position[name] for name in required}
 

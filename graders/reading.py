@@ -1,9 +1,10 @@
 """Reading a CSV file into typed Arrow columns, rejecting what is not a readable CSV.
 
-The file is read once into memory (after a size guard), checked to be UTF-8 text, its header is
-parsed with the :mod:`csv` module, and the data rows are parsed by ``pyarrow.csv`` with explicit
-column types — the fast path. A value that does not convert makes the reader parse again with
-every requested column as text, so that :mod:`graders.values` can say which value is wrong.
+Two passes over the file, neither holding it whole in memory: :func:`open_text` streams it in
+chunks to check that it is UTF-8 text (no NUL bytes) and parses the header with the :mod:`csv`
+module; :func:`read_columns` then lets ``pyarrow.csv`` parse the rows after the header with
+explicit column types — the fast path. A value that does not convert makes the reader parse again
+with every requested column as text, so that :mod:`graders.values` can say which value is wrong.
 
 Every problem raises :class:`~graders.errors.SubmissionRejected`; the answers loader re-raises it
 as a :class:`~graders.errors.GraderError`.
@@ -14,7 +15,6 @@ from __future__ import annotations
 import codecs
 import csv
 import io
-import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,43 +26,65 @@ from graders.errors import SubmissionRejected
 from graders.messages import describe_size, show_value
 
 HEADER_LIMIT_BYTES = 1 << 20
-_UTF8_BOM = codecs.BOM_UTF8
+"""The header must end within the first megabyte."""
+
+_CHUNK_BYTES = 1 << 22
 _UTF16_BOMS = (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)
-_DECODE_CHUNK = 1 << 22
+_NO_ROWS = "no data rows (the file has only a header)"
 
 
 @dataclass(frozen=True)
 class CsvText:
-    """A CSV file that passed the text checks: its header and the bytes after it."""
+    """A file that passed the text checks: its header and where the data rows start.
 
+    Attributes:
+        path: The file.
+        header: Column names, stripped of surrounding whitespace, in file order.
+        data_offset: Byte offset of the first data row.
+    """
+
+    path: Path
     header: tuple[str, ...]
-    data: pa.Buffer
+    data_offset: int
 
 
-def read_file(path: Path, max_bytes: int | None, *, expected_bytes: int | None = None) -> bytes:
-    """Return the bytes of a regular file no larger than ``max_bytes``.
+def open_text(path: Path, max_bytes: int | None, *, expected_bytes: int | None = None) -> CsvText:
+    """Check that ``path`` is a UTF-8 CSV file with a header, and parse the header.
 
     Args:
-        path: The file to read.
+        path: The file to check.
         max_bytes: Size limit, checked before reading; ``None`` for no limit.
         expected_bytes: Size of the answers file, only to explain the limit in the message.
 
     Raises:
-        SubmissionRejected: The path is missing, not a regular file, too large or unreadable.
+        SubmissionRejected: Missing, not a regular file, too large, unreadable, empty, binary,
+            not UTF-8, or without a header.
     """
     try:
-        if path.is_dir():
-            raise SubmissionRejected(f"submission is a directory, not a CSV file: {path}")
-        if not path.exists():
-            raise SubmissionRejected(f"file not found: {path}")
-        if not path.is_file():
-            raise SubmissionRejected(f"not a regular file: {path}")
-        size = path.stat().st_size
+        size = _regular_file_size(path)
         if max_bytes is not None and size > max_bytes:
             raise SubmissionRejected(_too_large(size, max_bytes, expected_bytes))
-        return path.read_bytes()
-    except OSError as error:
-        raise SubmissionRejected(f"cannot read {path}: {error.strerror or error}") from error
+        if size == 0:
+            raise SubmissionRejected("file is empty")
+        with path.open("rb") as stream:
+            head = stream.read(HEADER_LIMIT_BYTES)
+            _check_text(head, stream)
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise SubmissionRejected(f"cannot read {path}: {reason}") from error
+    start = len(codecs.BOM_UTF8) if head.startswith(codecs.BOM_UTF8) else 0
+    header, header_end = _parse_header(head, start, size)
+    return CsvText(path=path, header=header, data_offset=header_end)
+
+
+def _regular_file_size(path: Path) -> int:
+    if path.is_dir():
+        raise SubmissionRejected(f"submission is a directory, not a CSV file: {path}")
+    if not path.exists():
+        raise SubmissionRejected(f"file not found: {path}")
+    if not path.is_file():
+        raise SubmissionRejected(f"not a regular file: {path}")
+    return path.stat().st_size
 
 
 def _too_large(size: int, max_bytes: int, expected_bytes: int | None) -> str:
@@ -75,56 +97,46 @@ def _too_large(size: int, max_bytes: int, expected_bytes: int | None) -> str:
     )
 
 
-def parse_text(raw: bytes) -> CsvText:
-    """Check that ``raw`` is UTF-8 CSV text with a header and split off the header.
-
-    Raises:
-        SubmissionRejected: Empty, binary, not UTF-8, or no header.
-    """
-    if not raw:
-        raise SubmissionRejected("file is empty")
-    if raw.startswith(_UTF16_BOMS):
+def _check_text(head: bytes, stream: io.BufferedReader) -> None:
+    """Stream the file (``head`` was read already) checking for NUL bytes and UTF-8."""
+    if head.startswith(_UTF16_BOMS):
         raise SubmissionRejected("file is UTF-16 text; save it as UTF-8")
-    nul = raw.find(b"\x00")
-    if nul >= 0:
-        raise SubmissionRejected(f"file is binary, not CSV text (NUL byte at offset {nul})")
-    _check_utf8(raw)
-    start = len(_UTF8_BOM) if raw.startswith(_UTF8_BOM) else 0
-    header, header_end = _parse_header(raw, start)
-    return CsvText(header=header, data=pa.py_buffer(raw)[header_end:])
-
-
-def _check_utf8(raw: bytes) -> None:
-    for begin, end in _utf8_chunks(raw):
-        try:
-            raw[begin:end].decode("utf-8")
-        except UnicodeDecodeError as error:
-            bad = begin + error.start
-            line = raw.count(b"\n", 0, bad) + 1
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    offset, chunk = 0, head
+    while chunk:
+        nul = chunk.find(b"\x00")
+        if nul >= 0:
             raise SubmissionRejected(
-                f"file is not UTF-8 text: invalid byte 0x{raw[bad]:02x} on line {line}; "
-                "save it as UTF-8"
-            ) from error
+                f"file is binary, not CSV text (NUL byte at offset {offset + nul})"
+            )
+        pending = decoder.getstate()[0]
+        try:
+            decoder.decode(chunk, final=False)
+        except UnicodeDecodeError as error:
+            _reject_encoding(stream, offset - len(pending) + error.start)
+        offset += len(chunk)
+        chunk = stream.read(_CHUNK_BYTES)
+    pending = decoder.getstate()[0]
+    if pending:
+        _reject_encoding(stream, offset - len(pending))
 
 
-def _utf8_chunks(raw: bytes) -> list[tuple[int, int]]:
-    """Split ``raw`` into chunks that do not cut a UTF-8 character (bounded memory to decode)."""
-    bounds = [0]
-    while len(raw) - bounds[-1] > _DECODE_CHUNK:
-        cut = bounds[-1] + _DECODE_CHUNK
-        # Step back over at most 3 continuation bytes (0b10xxxxxx) to a character start.
-        for _ in range(3):
-            if raw[cut] & 0xC0 != 0x80:
-                break
-            cut -= 1
-        bounds.append(cut)
-    bounds.append(len(raw))
-    return list(itertools.pairwise(bounds))
+def _reject_encoding(stream: io.BufferedReader, bad: int) -> None:
+    """Raise for the invalid byte at offset ``bad``, naming its line (counted only now)."""
+    stream.seek(0)
+    lines = 1
+    while stream.tell() + _CHUNK_BYTES <= bad:
+        lines += stream.read(_CHUNK_BYTES).count(b"\n")
+    before = stream.read(bad - stream.tell())
+    byte = stream.read(1)
+    lines += before.count(b"\n")
+    raise SubmissionRejected(
+        f"file is not UTF-8 text: invalid byte 0x{byte.hex()} on line {lines}; save it as UTF-8"
+    )
 
 
-def _parse_header(raw: bytes, start: int) -> tuple[tuple[str, ...], int]:
-    head = raw[start : start + HEADER_LIMIT_BYTES]
-    text = codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+def _parse_header(head: bytes, start: int, size: int) -> tuple[tuple[str, ...], int]:
+    text = codecs.getincrementaldecoder("utf-8")().decode(head[start:], final=False)
     stream = io.StringIO(text)
     try:
         row = next((row for row in csv.reader(stream) if row), None)
@@ -132,20 +144,20 @@ def _parse_header(raw: bytes, start: int) -> tuple[tuple[str, ...], int]:
         raise SubmissionRejected(f"cannot parse the header: {error}") from error
     if row is None:
         raise SubmissionRejected("file has no header (only blank lines)")
-    consumed = len(text[: stream.tell()].encode("utf-8"))
-    if consumed >= len(head) and len(raw) - start > len(head):
+    end = start + len(text[: stream.tell()].encode("utf-8"))
+    if end >= len(head) and size > len(head):
         raise SubmissionRejected("the header line is longer than 1 MB")
-    return tuple(name.strip() for name in row), start + consumed
+    return tuple(name.strip() for name in row), end
 
 
-def read_columns(text: CsvText, types: Mapping[int, pa.DataType]) -> dict[int, pa.Array]:
+def read_columns(text: CsvText, types: Mapping[int, pa.DataType]) -> dict[int, pa.ChunkedArray]:
     """Parse the data rows, returning the columns at the given header positions.
 
     A conversion failure (a value that is not a number in a float column) is not an error here:
     the columns are parsed again as text, and the caller's value checks explain the failure.
 
     Args:
-        text: The checked CSV text.
+        text: The checked CSV file.
         types: Arrow type of each wanted column, keyed by its position in the header.
 
     Raises:
@@ -163,32 +175,39 @@ def read_columns(text: CsvText, types: Mapping[int, pa.DataType]) -> dict[int, p
         raise SubmissionRejected(_parse_error(error)) from error
 
 
-def _read_typed(text: CsvText, types: Mapping[int, pa.DataType]) -> dict[int, pa.Array]:
+def _read_typed(text: CsvText, types: Mapping[int, pa.DataType]) -> dict[int, pa.ChunkedArray]:
     names = [f"c{position}" for position in range(len(text.header))]
     wanted = {f"c{position}": kind for position, kind in types.items()}
     try:
-        table = pa_csv.read_csv(
-            pa.BufferReader(text.data),
-            read_options=pa_csv.ReadOptions(column_names=names),
-            convert_options=pa_csv.ConvertOptions(
-                column_types=wanted, include_columns=list(wanted)
-            ),
-        )
+        with pa.OSFile(str(text.path)) as stream:
+            stream.seek(text.data_offset)
+            table = pa_csv.read_csv(
+                stream,
+                read_options=pa_csv.ReadOptions(column_names=names),
+                convert_options=pa_csv.ConvertOptions(
+                    column_types=wanted, include_columns=list(wanted)
+                ),
+            )
     except pa.ArrowInvalid as error:
         if "Empty CSV file" in str(error):
-            raise SubmissionRejected("no data rows (the file has only a header)") from error
+            raise SubmissionRejected(_NO_ROWS) from error
         raise
+    except OSError as error:
+        raise SubmissionRejected(f"cannot read {text.path}: {error}") from error
     if table.num_rows == 0:
-        raise SubmissionRejected("no data rows (the file has only a header)")
-    return {position: table.column(f"c{position}").combine_chunks() for position in types}
+        raise SubmissionRejected(_NO_ROWS)
+    return {position: table.column(f"c{position}") for position in types}
 
 
 def _parse_error(error: pa.ArrowException) -> str:
-    message = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-    message = message.removeprefix("CSV parse error: ")
+    lines = str(error).strip().splitlines()
+    message = (lines[0] if lines else type(error).__name__).removeprefix("CSV parse error: ")
     expected = "Expected "
     if message.startswith(expected) and " columns, got " in message:
         counts, _, row = message[len(expected) :].partition(": ")
         wanted, _, got = counts.partition(" columns, got ")
-        return f"malformed CSV: a row has {got} fields, the header has {wanted}: {show_value(row)}"
+        fields = "field" if got == "1" else "fields"
+        return (
+            f"malformed CSV: a row has {got} {fields}, the header has {wanted}: {show_value(row)}"
+        )
     return f"malformed CSV: {show_value(message, limit=160)}"

@@ -23,7 +23,7 @@ from graders.errors import GraderError
 from graders.messages import show_names
 from graders.metrics import Metric, get_metric
 from graders.metrics.base import NUMERIC_KINDS, FloatArray
-from graders.reading import parse_text, read_columns, read_file
+from graders.reading import open_text, read_columns
 from graders.spec import SubmissionSpec
 from graders.values import check_row_sums, label_values, numeric_values
 
@@ -103,17 +103,15 @@ def align_submission(
     """
     metric = check_spec(spec)
     truth = load_answers(answers, spec, metric)
-    raw = read_file(
+    text = open_text(
         Path(submission), max_submission_bytes(truth.size_bytes), expected_bytes=truth.size_bytes
     )
-    text = parse_text(raw)
     required = (spec.id_column, *spec.target_columns)
     position = locate_columns(text.header, required, spec.extra_columns)
     target_type = pa.float64() if metric.value_kind in NUMERIC_KINDS else pa.string()
     types = {position[name]: target_type for name in spec.target_columns}
     types[position[spec.id_column]] = pa.string()
     arrays = read_columns(text, types)
-    del raw, text
     ids = normalize_ids(arrays[position[spec.id_column]])
     rows = match_ids(ids, truth.ids)
     columns = [
@@ -128,8 +126,13 @@ def align_submission(
 
 
 def _checked(
-    values: pa.Array, name: str, index: int, metric: Metric, truth: Answers, ids: pa.Array
-) -> FloatArray | pa.Array:
+    values: pa.ChunkedArray,
+    name: str,
+    index: int,
+    metric: Metric,
+    truth: Answers,
+    ids: pa.ChunkedArray,
+) -> FloatArray | pa.ChunkedArray:
     """One target column, checked per the metric's value kind, in submission order."""
     if metric.value_kind in NUMERIC_KINDS:
         return numeric_values(values, name, metric.value_kind, ids)
@@ -138,7 +141,7 @@ def _checked(
     return values
 
 
-def _reorder(column: FloatArray | pa.Array, rows: IntArray) -> FloatArray | pd.Series:
+def _reorder(column: FloatArray | pa.ChunkedArray, rows: IntArray) -> FloatArray | pd.Series:
     if isinstance(column, np.ndarray):
         return column[rows]
     series: pd.Series = column.take(pa.array(rows)).to_pandas()

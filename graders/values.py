@@ -31,7 +31,9 @@ MISSING_TOKENS = (
 BoolArray = npt.NDArray[np.bool_]
 
 
-def numeric_values(values: pa.Array, column: str, kind: ValueKind, ids: pa.Array) -> FloatArray:
+def numeric_values(
+    values: pa.ChunkedArray, column: str, kind: ValueKind, ids: pa.ChunkedArray
+) -> FloatArray:
     """Return the column as float64, checked to be finite numbers that fit ``kind``.
 
     Args:
@@ -55,7 +57,7 @@ def numeric_values(values: pa.Array, column: str, kind: ValueKind, ids: pa.Array
     return array
 
 
-def _parse_text(values: pa.Array, column: str, ids: pa.Array) -> pa.Array:
+def _parse_text(values: pa.ChunkedArray, column: str, ids: pa.ChunkedArray) -> pa.ChunkedArray:
     text = pc.utf8_trim_whitespace(values)
     missing = pc.is_in(text, value_set=pa.array(MISSING_TOKENS, pa.string()))
     candidates = pd.Series(np.asarray(text.to_numpy(zero_copy_only=False), dtype=object))
@@ -65,7 +67,9 @@ def _parse_text(values: pa.Array, column: str, ids: pa.Array) -> pa.Array:
     not_numeric = np.isnan(numbers) & ~np.asarray(missing, dtype=bool)
     if not_numeric.any():
         _reject(not_numeric, ids, column, "non-numeric value", text)
-    return pa.array(numbers, mask=np.asarray(missing, dtype=bool), type=pa.float64())
+    return pa.chunked_array(
+        [pa.array(numbers, mask=np.asarray(missing, dtype=bool), type=pa.float64())]
+    )
 
 
 _RANGES: dict[str, tuple[str, str]] = {
@@ -76,7 +80,7 @@ _RANGES: dict[str, tuple[str, str]] = {
 }
 
 
-def _check_range(array: FloatArray, column: str, kind: ValueKind, ids: pa.Array) -> None:
+def _check_range(array: FloatArray, column: str, kind: ValueKind, ids: pa.ChunkedArray) -> None:
     if kind == "probability":
         bad = (array < 0.0) | (array > 1.0)
     elif kind == "nonnegative":
@@ -92,7 +96,7 @@ def _check_range(array: FloatArray, column: str, kind: ValueKind, ids: pa.Array)
         _reject(bad, ids, column, noun, array, hint=hint)
 
 
-def check_row_sums(columns: Sequence[FloatArray], ids: pa.Array) -> None:
+def check_row_sums(columns: Sequence[FloatArray], ids: pa.ChunkedArray) -> None:
     """Reject unless every row of class probabilities sums to 1 within the tolerance."""
     total = np.array(columns[0], dtype=np.float64, copy=True)
     for column in columns[1:]:
@@ -108,8 +112,8 @@ def check_row_sums(columns: Sequence[FloatArray], ids: pa.Array) -> None:
 
 
 def label_values(
-    values: pa.Array, column: str, numeric: bool, ids: pa.Array
-) -> FloatArray | pa.Array:
+    values: pa.ChunkedArray, column: str, numeric: bool, ids: pa.ChunkedArray
+) -> FloatArray | pa.ChunkedArray:
     """Return labels as stripped text, or as float64 when the answers are numbers.
 
     With numeric answers, ``"1"`` and ``"1.0"`` are the same label, and a label that is not a
@@ -122,10 +126,10 @@ def label_values(
 
 def _reject(
     bad: BoolArray,
-    ids: pa.Array,
+    ids: pa.ChunkedArray,
     column: str,
     noun: str,
-    shown: FloatArray | pa.Array | None = None,
+    shown: FloatArray | pa.ChunkedArray | None = None,
     *,
     hint: str = "",
 ) -> None:

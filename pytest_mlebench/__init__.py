@@ -10,4 +10,11 @@ from pytest_mlebench.grading import GradeReport, grade_submission
 from pytest_mlebench.registry import Competition, load_registry
 from pytest_mlebench.sandbox.base import Sandbox
 
-__all__ = ["Competition", "GradeReport", "MLEBenchError", "Sandbox", "grade_submission", "load_registry"]
+__all__ = [
+    "Competition",
+    "GradeReport",
+    "MLEBenchError",
+    "Sandbox",
+    "grade_submission",
+    "load_registry",
+]

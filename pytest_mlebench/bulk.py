@@ -43,7 +43,9 @@ def read_submission_list(path: Path) -> list[SubmissionEntry]:
     return entries
 
 
-def grade_many(entries: Sequence[SubmissionEntry], registry: Registry, data_dir: Path) -> dict[str, Any]:
+def grade_many(
+    entries: Sequence[SubmissionEntry], registry: Registry, data_dir: Path
+) -> dict[str, Any]:
     """Grade each entry (never stopping at a bad one) and aggregate with the ``total_*`` keys."""
     reports = [_grade_entry(entry, registry, data_dir) for entry in entries]
     return aggregate_reports(reports)
@@ -55,7 +57,9 @@ def _grade_entry(entry: SubmissionEntry, registry: Registry, data_dir: Path) -> 
         answers = prepare_competition(competition, data_dir).answers
     except MLEBenchError as exc:
         result = graders.ScoreResult.invalid(f"cannot grade: {exc}")
-        return build_report(competition, entry.submission_path, entry.submission_path.exists(), result).to_dict()
+        return build_report(
+            competition, entry.submission_path, entry.submission_path.exists(), result
+        ).to_dict()
     return grade_submission(entry.submission_path, competition, answers).to_dict()
 
 
@@ -80,4 +84,10 @@ def aggregate_reports(reports: Iterable[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-__all__ = ["GradeReport", "SubmissionEntry", "aggregate_reports", "grade_many", "read_submission_list"]
+__all__ = [
+    "GradeReport",
+    "SubmissionEntry",
+    "aggregate_reports",
+    "grade_many",
+    "read_submission_list",
+]

@@ -98,7 +98,9 @@ def cmd_list(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([_competition_row(c) for c in chosen], indent=2))
         return 0
-    header = f"{'id':<28} {'complexity':<10} {'source':<9} {'modality':<15} {'metric':<28} direction"
+    header = (
+        f"{'id':<28} {'complexity':<10} {'source':<9} {'modality':<15} {'metric':<28} direction"
+    )
     print(header)
     for comp in chosen:
         direction = "lower is better" if comp.lower_is_better else "higher is better"
@@ -137,8 +139,9 @@ def _add_prepare(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     which = parser.add_mutually_exclusive_group(required=True)
     which.add_argument("-c", "--competition", action="append", help="competition id (repeatable)")
     which.add_argument("--split", help="every competition of a split, e.g. embedded or lite")
-    which.add_argument("--lite", action="store_const", const="lite", dest="split",
-                       help="same as --split lite")
+    which.add_argument(
+        "--lite", action="store_const", const="lite", dest="split", help="same as --split lite"
+    )
     which.add_argument("--all", action="store_true", help="every competition")
     parser.add_argument("--force", action="store_true", help="prepare again even if up to date")
     parser.set_defaults(handler=cmd_prepare)
@@ -158,7 +161,10 @@ def cmd_prepare(args: argparse.Namespace) -> int:
         print(f"[{index}/{len(chosen)}] {comp.id}", flush=True)
         try:
             paths = prepare_competition(
-                comp, data_dir, force=args.force, allow_download=True,
+                comp,
+                data_dir,
+                force=args.force,
+                allow_download=True,
                 progress=lambda message: print(f"  {message}", flush=True),
             )
         except MLEBenchError as exc:
@@ -196,10 +202,15 @@ def _add_grade(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "grade", help="grade every submission listed in a submission.jsonl file"
     )
     _common(parser)
-    parser.add_argument("--submission", type=Path, required=True,
-                        help="JSON lines: competition_id, submission_path per line")
-    parser.add_argument("--output-dir", type=Path, required=True,
-                        help="folder for the aggregated grading report")
+    parser.add_argument(
+        "--submission",
+        type=Path,
+        required=True,
+        help="JSON lines: competition_id, submission_path per line",
+    )
+    parser.add_argument(
+        "--output-dir", type=Path, required=True, help="folder for the aggregated grading report"
+    )
     parser.set_defaults(handler=cmd_grade)
 
 

@@ -122,15 +122,21 @@ def check_prepared(competition: Competition, paths: PreparedData) -> str | None:
     if set(actual) != set(recorded):
         return "prepared files were added or removed"
     for rel, entry in recorded.items():
-        if actual[rel].stat().st_size != entry["size"] or sha256_file(actual[rel]) != entry["sha256"]:
+        if (
+            actual[rel].stat().st_size != entry["size"]
+            or sha256_file(actual[rel]) != entry["sha256"]
+        ):
             return f"{rel} does not match its checksum"
     return None
 
 
 def competition_fingerprint(competition: Competition) -> str:
     digest = hashlib.sha256()
-    for path in (competition.folder / "config.yaml", competition.prepare_path,
-                 competition.description_path):
+    for path in (
+        competition.folder / "config.yaml",
+        competition.prepare_path,
+        competition.description_path,
+    ):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
@@ -153,7 +159,9 @@ def _files_under(base: Path) -> dict[str, Path]:
     }
 
 
-def _raw_folder(competition: Competition, folder: Path, allow_download: bool, data_dir: Path) -> Path:
+def _raw_folder(
+    competition: Competition, folder: Path, allow_download: bool, data_dir: Path
+) -> Path:
     raw = folder / "raw"
     if competition.source == "embedded":
         raw.mkdir(exist_ok=True)
@@ -164,7 +172,8 @@ def _raw_folder(competition: Competition, folder: Path, allow_download: bool, da
         return raw
     if not allow_download:
         raise DataNotPrepared(
-            f"{competition.id}: Kaggle data is not downloaded", prepare_command(competition, data_dir)
+            f"{competition.id}: Kaggle data is not downloaded",
+            prepare_command(competition, data_dir),
         )
     kaggle.download_competition(competition.id, raw)
     return raw

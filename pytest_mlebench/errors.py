@@ -13,7 +13,7 @@ class MLEBenchError(Exception):
 
 
 class ConfigError(MLEBenchError):
-    """A competition's config, leaderboard or split file is broken; the message names file and fix."""
+    """A competition's config, leaderboard or split file is broken; the message names the fix."""
 
 
 class UnknownCompetition(MLEBenchError):

@@ -23,7 +23,8 @@ def gate_failure(report: GradeReport, require: Require) -> str | None:
     if require == "above-median":
         if report.above_median:
             return None
-        return f"score {report.score:.5g} is not above the leaderboard median {report.median_threshold:.5g}"
+        median = report.median_threshold
+        return f"score {report.score:.5g} is not above the leaderboard median {median:.5g}"
     earned = MEDAL_RANK.get(report.medal or "", 0)
     if earned >= MEDAL_RANK[require]:
         return None

@@ -64,7 +64,9 @@ def build_report(
     competition: Competition, submission: Path, exists: bool, result: graders.ScoreResult
 ) -> GradeReport:
     thresholds = competition.thresholds
-    award = medal_for(result.score, thresholds) if result.valid and result.score is not None else None
+    award = (
+        medal_for(result.score, thresholds) if result.valid and result.score is not None else None
+    )
     medal = award.medal if award else None
     return GradeReport(
         competition_id=competition.id,

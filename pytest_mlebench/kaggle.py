@@ -35,7 +35,7 @@ def credentials_hint() -> str | None:
 
 
 def extract_archives(download: Path, raw: Path) -> None:
-    """Extract every ``*.zip`` in ``download`` into ``raw`` (nested zips too), then mark complete."""
+    """Extract every ``*.zip`` of ``download`` into ``raw`` (nested ones too); mark it complete."""
     raw.mkdir(parents=True, exist_ok=True)
     for archive in sorted(download.glob("*.zip")):
         with zipfile.ZipFile(archive) as bundle:

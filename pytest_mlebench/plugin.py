@@ -14,7 +14,7 @@ import pytest
 
 from pytest_mlebench import hookspecs
 from pytest_mlebench.errors import MLEBenchError
-from pytest_mlebench.registry import COMPLEXITIES, MODALITIES, SOURCES, Competition, load_registry
+from pytest_mlebench.registry import MODALITIES, SOURCES, Competition, load_registry
 from pytest_mlebench.runner import RunCase
 from pytest_mlebench.sandbox import resolve_backend
 from pytest_mlebench.session import SESSION_KEY, MLEBenchSession, get_session

@@ -120,7 +120,7 @@ class Registry:
 
 
 def load_registry(folders: Sequence[Path] = ()) -> Registry:
-    """Load the built-in competitions plus those in ``folders`` (later folders win on id clashes)."""
+    """Load the built-in competitions plus those in ``folders`` (later folders win on clashes)."""
     roots = [BUILTIN_COMPETITIONS_DIR, *folders]
     configs: dict[str, Path] = {}
     for root in roots:
@@ -215,7 +215,9 @@ def _check_keys(raw: Mapping[str, Any], folder: Path) -> list[str]:
     if raw["id"] != folder.name:
         problems.append(f"id {raw['id']!r} must equal the folder name {folder.name!r}")
     if raw["complexity"] not in COMPLEXITIES:
-        problems.append(f"complexity {raw['complexity']!r} must be one of {', '.join(COMPLEXITIES)}")
+        problems.append(
+            f"complexity {raw['complexity']!r} must be one of {', '.join(COMPLEXITIES)}"
+        )
     if raw["source"] not in SOURCES:
         problems.append(f"source {raw['source']!r} must be one of {', '.join(SOURCES)}")
     if raw["modality"] not in MODALITIES:
@@ -297,7 +299,9 @@ def load_leaderboard(path: Path, lower_is_better: bool) -> tuple[float, ...]:
             f"{path}: is a Git LFS pointer, not a CSV; run 'git lfs pull' to fetch the real file"
         )
     scores = _read_scores(path)
-    bad = next((i for i in range(1, len(scores)) if _out_of_order(scores, i, lower_is_better)), None)
+    bad = next(
+        (i for i in range(1, len(scores)) if _out_of_order(scores, i, lower_is_better)), None
+    )
     if bad is not None:
         order = "ascending (lower is better)" if lower_is_better else "descending"
         raise ConfigError(

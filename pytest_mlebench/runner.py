@@ -262,4 +262,3 @@ def _render_instructions(template: str, sandbox: Sandbox, time_limit: int) -> st
         logs=paths.logs,
         time_limit=time_limit,
     )
-

@@ -46,41 +46,115 @@ class OptionSpec:
 
 
 OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec("--mle-agent", "agent to run: a built-in name (see 'mlebench agents') "
-               "or the path of an agent folder with config.yaml", "dummy", "MLEBENCH_AGENT",
-               metavar="NAME"),
-    OptionSpec("--mle-sandbox", "where agents run: docker (isolated), local (no isolation) or "
-               "auto (docker when an engine answers, else local with a warning)", "auto",
-               "MLEBENCH_SANDBOX", SANDBOXES),
-    OptionSpec("--mle-data-dir", "folder for downloaded and prepared competition data "
-               "(default: $XDG_CACHE_HOME/mlebench, i.e. ~/.cache/mlebench)", None,
-               "MLEBENCH_DATA_DIR", metavar="DIR"),
-    OptionSpec("--mle-competitions-dir", "extra folder of competition definitions "
-               "(repeatable; later folders win on id clashes)", None,
-               "MLEBENCH_COMPETITIONS_DIRS", metavar="DIR", append=True),
-    OptionSpec("--mle-seeds", "runs per competition, seeds 0..N-1; test ids get a -s<seed> "
-               "suffix when N > 1", "1", "MLEBENCH_SEEDS", metavar="N"),
-    OptionSpec("--mle-time-limit", "seconds each agent run gets, overriding the competition's "
-               "time_limit", None, "MLEBENCH_TIME_LIMIT", metavar="SECONDS"),
-    OptionSpec("--mle-require", "what a run must reach to pass: " + ", ".join(REQUIRE_LEVELS),
-               "valid", "MLEBENCH_REQUIRE", REQUIRE_LEVELS),
-    OptionSpec("--mle-results", "JSON-lines file each finished run is appended to "
-               "(relative paths are under the rootdir)", "reports/results.jsonl",
-               "MLEBENCH_RESULTS", metavar="FILE"),
-    OptionSpec("--mle-network", "sandbox network: none (isolated) or bridge (for agents that "
-               "call an API)", "none", "MLEBENCH_NETWORK", NETWORKS),
-    OptionSpec("--mle-cpus", "CPUs per sandbox (default: the competition's resources.cpus)",
-               None, "MLEBENCH_CPUS", metavar="N"),
-    OptionSpec("--mle-memory", "memory limit per sandbox, e.g. 8g (default: the competition's "
-               "resources.memory)", None, "MLEBENCH_MEMORY", metavar="SIZE"),
-    OptionSpec("--mle-shm", "shared memory per sandbox, e.g. 2g (default: the competition's "
-               "resources.shm)", None, "MLEBENCH_SHM", metavar="SIZE"),
-    OptionSpec("--mle-gpus", "GPUs the session may hand out: auto, none, all or a count",
-               "auto", "MLEBENCH_GPUS", metavar="auto|none|all|N"),
-    OptionSpec("--mle-gpus-per-sandbox", "GPUs each sandbox gets from the pool", "1",
-               "MLEBENCH_GPUS_PER_SANDBOX", metavar="K"),
-    OptionSpec("--mle-privileged", "allow agents whose config asks for privileged containers "
-               "(yes/no)", "no", "MLEBENCH_PRIVILEGED", ("yes", "no")),
+    OptionSpec(
+        "--mle-agent",
+        "agent to run: a built-in name (see 'mlebench agents') "
+        "or the path of an agent folder with config.yaml",
+        "dummy",
+        "MLEBENCH_AGENT",
+        metavar="NAME",
+    ),
+    OptionSpec(
+        "--mle-sandbox",
+        "where agents run: docker (isolated), local (no isolation) or "
+        "auto (docker when an engine answers, else local with a warning)",
+        "auto",
+        "MLEBENCH_SANDBOX",
+        SANDBOXES,
+    ),
+    OptionSpec(
+        "--mle-data-dir",
+        "folder for downloaded and prepared competition data "
+        "(default: $XDG_CACHE_HOME/mlebench, i.e. ~/.cache/mlebench)",
+        None,
+        "MLEBENCH_DATA_DIR",
+        metavar="DIR",
+    ),
+    OptionSpec(
+        "--mle-competitions-dir",
+        "extra folder of competition definitions (repeatable; later folders win on id clashes)",
+        None,
+        "MLEBENCH_COMPETITIONS_DIRS",
+        metavar="DIR",
+        append=True,
+    ),
+    OptionSpec(
+        "--mle-seeds",
+        "runs per competition, seeds 0..N-1; test ids get a -s<seed> suffix when N > 1",
+        "1",
+        "MLEBENCH_SEEDS",
+        metavar="N",
+    ),
+    OptionSpec(
+        "--mle-time-limit",
+        "seconds each agent run gets, overriding the competition's time_limit",
+        None,
+        "MLEBENCH_TIME_LIMIT",
+        metavar="SECONDS",
+    ),
+    OptionSpec(
+        "--mle-require",
+        "what a run must reach to pass: " + ", ".join(REQUIRE_LEVELS),
+        "valid",
+        "MLEBENCH_REQUIRE",
+        REQUIRE_LEVELS,
+    ),
+    OptionSpec(
+        "--mle-results",
+        "JSON-lines file each finished run is appended to (relative to where pytest starts)",
+        "reports/results.jsonl",
+        "MLEBENCH_RESULTS",
+        metavar="FILE",
+    ),
+    OptionSpec(
+        "--mle-network",
+        "sandbox network: none (isolated) or bridge (for agents that call an API)",
+        "none",
+        "MLEBENCH_NETWORK",
+        NETWORKS,
+    ),
+    OptionSpec(
+        "--mle-cpus",
+        "CPUs per sandbox (default: the competition's resources.cpus)",
+        None,
+        "MLEBENCH_CPUS",
+        metavar="N",
+    ),
+    OptionSpec(
+        "--mle-memory",
+        "memory limit per sandbox, e.g. 8g (default: the competition's resources.memory)",
+        None,
+        "MLEBENCH_MEMORY",
+        metavar="SIZE",
+    ),
+    OptionSpec(
+        "--mle-shm",
+        "shared memory per sandbox, e.g. 2g (default: the competition's resources.shm)",
+        None,
+        "MLEBENCH_SHM",
+        metavar="SIZE",
+    ),
+    OptionSpec(
+        "--mle-gpus",
+        "GPUs the session may hand out: auto, none, all or a count",
+        "auto",
+        "MLEBENCH_GPUS",
+        metavar="auto|none|all|N",
+    ),
+    OptionSpec(
+        "--mle-gpus-per-sandbox",
+        "GPUs each sandbox gets from the pool",
+        "1",
+        "MLEBENCH_GPUS_PER_SANDBOX",
+        metavar="K",
+    ),
+    OptionSpec(
+        "--mle-privileged",
+        "allow agents whose config asks for privileged containers (yes/no)",
+        "no",
+        "MLEBENCH_PRIVILEGED",
+        ("yes", "no"),
+    ),
 )
 
 
@@ -125,11 +199,10 @@ def add_options(parser: pytest.Parser) -> None:
 def resolve_settings(config: pytest.Config) -> Settings:
     """Resolve all settings for this session; raise ``pytest.UsageError`` on a bad value."""
     values = {spec.dest: _raw_value(config, spec) for spec in OPTIONS}
-    rootdir = Path(str(config.rootpath))
-    return build_settings(values, rootdir)
+    return build_settings(values, config.invocation_params.dir)
 
 
-def build_settings(values: dict[str, tuple[Any, str]], rootdir: Path) -> Settings:
+def build_settings(values: dict[str, tuple[Any, str]], base: Path) -> Settings:
     """Settings from ``dest → (value, source)`` pairs; shared with the ``mlebench`` CLI."""
 
     def get(dest: str) -> Any:
@@ -140,7 +213,9 @@ def build_settings(values: dict[str, tuple[Any, str]], rootdir: Path) -> Setting
         try:
             return parse(value)
         except ValueError as exc:
-            raise pytest.UsageError(f"invalid {dest.replace('_', '-')} {value!r} from {source}: {exc}") from None
+            raise pytest.UsageError(
+                f"invalid {dest.replace('_', '-')} {value!r} from {source}: {exc}"
+            ) from None
 
     data_dir = Path(get("mle_data_dir")).expanduser() if get("mle_data_dir") else default_data_dir()
     results = Path(get("mle_results"))
@@ -152,7 +227,7 @@ def build_settings(values: dict[str, tuple[Any, str]], rootdir: Path) -> Setting
         seeds=check("mle_seeds", lambda v: _positive_int(v)),
         time_limit=check("mle_time_limit", lambda v: None if v is None else _positive_int(v)),
         require=check("mle_require", lambda v: _choice(v, REQUIRE_LEVELS)),
-        results_path=results if results.is_absolute() else rootdir / results,
+        results_path=results if results.is_absolute() else base / results,
         network=check("mle_network", lambda v: _choice(v, NETWORKS)),
         cpus=check("mle_cpus", lambda v: None if v is None else _positive_float(v)),
         memory=check("mle_memory", lambda v: None if v is None else _size(v)),

@@ -47,7 +47,9 @@ def totals_line(records: Sequence[RunRecord]) -> str:
     valid = sum(1 for g in graded if g.get("valid_submission"))
     medals = sum(1 for g in graded if g.get("any_medal"))
     above = sum(1 for g in graded if g.get("above_median"))
-    counts = ", ".join(f"{outcomes[o]} {o}" for o in ("passed", "failed", "error", "skipped") if outcomes[o])
+    counts = ", ".join(
+        f"{outcomes[o]} {o}" for o in ("passed", "failed", "error", "skipped") if outcomes[o]
+    )
     return (
         f"{len(records)} runs: {counts}; valid {valid}, above median {above}, "
         f"any medal {medals} ({(100 * medals / len(records)) if records else 0:.1f} %)"

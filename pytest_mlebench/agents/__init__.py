@@ -29,7 +29,7 @@ BUILTIN_AGENTS: Mapping[str, str] = {
 }
 SECRET = re.compile(r"\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
-__all__ = ["Agent", "AgentTask", "BUILTIN_AGENTS", "ScriptAgent", "FolderAgent", "load_agent"]
+__all__ = ["BUILTIN_AGENTS", "Agent", "AgentTask", "FolderAgent", "ScriptAgent", "load_agent"]
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,9 @@ class FolderAgent:
         sandbox.copy_in(self.folder, sandbox.paths.agent)
         start = f"{sandbox.paths.agent}/{self.start}"
         return sandbox.exec(
-            ["bash", start, *self.args], timeout=task.time_limit, env=self.env,
+            ["bash", start, *self.args],
+            timeout=task.time_limit,
+            env=self.env,
             log_path=task.log_path,
         )
 

@@ -27,7 +27,12 @@ class Agent(Protocol):
     the :class:`ExecResult` of its main process; the harness, not the agent, enforces the deadline.
     """
 
-    name: str
-    privileged: bool
+    @property
+    def name(self) -> str:
+        """Name recorded in every result."""
+
+    @property
+    def privileged(self) -> bool:
+        """Whether the agent asks for a privileged container (needs --mle-privileged yes)."""
 
     def run(self, sandbox: Sandbox, task: AgentTask) -> ExecResult: ...

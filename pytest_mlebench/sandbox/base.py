@@ -2,7 +2,8 @@
 
 Every backend (``local``, ``docker``) implements the same lifecycle — ``start``, ``exec`` with a
 harness-owned timeout, ``copy_in`` / ``copy_out``, ``stop`` — and the same *contract paths* so one
-agent runs unchanged everywhere. The conformance suite in ``tests/sandbox/`` holds every backend to it.
+agent runs unchanged everywhere. The conformance suite in ``tests/sandbox/`` holds every backend
+to it.
 """
 
 from __future__ import annotations

@@ -92,7 +92,9 @@ class LocalSandbox(Sandbox):
         script.write_text(validate_script(str(root / "agent" / "validate_client.py"), self.python))
         script.chmod(0o755)
         if self.spec.validator is not None:
-            self._server = ValidatorServer(root / ".validator" / "validator.sock", self.spec.validator)
+            self._server = ValidatorServer(
+                root / ".validator" / "validator.sock", self.spec.validator
+            )
             self._server.start()
 
     def exec(

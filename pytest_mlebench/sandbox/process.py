@@ -9,6 +9,7 @@ thread that keeps at most ``max_log_bytes`` on disk (a 1 GB log cannot fill the 
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import subprocess
 import threading
@@ -79,7 +80,7 @@ def run_process_tree(
 
 def _wait(
     pid: int, started: float, timeout: float | None
-) -> tuple[int, os.struct_rusage | None, bool]:
+) -> tuple[int, resource.struct_rusage | None, bool]:
     deadline = None if timeout is None else started + timeout
     while True:
         done, status, rusage = os.wait4(pid, os.WNOHANG)
@@ -132,7 +133,7 @@ def _pump(proc: subprocess.Popen[bytes], log_path: Path, limit: int, capture: _C
     kept = 0
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with log_path.open("ab") as log:
-        while chunk := proc.stdout.read1(1 << 16):
+        while chunk := os.read(proc.stdout.fileno(), 1 << 16):
             room = max(0, limit - capture.written)
             if room:
                 log.write(chunk[:room])

@@ -11,6 +11,7 @@ import json
 import os
 import socket
 import sys
+from typing import Any
 
 DEFAULT_SOCKET = "/home/.validator/validator.sock"
 CHUNK = 1 << 16
@@ -40,20 +41,22 @@ def main(argv: list[str]) -> int:
     return 1
 
 
-def _ask(sock_path: str, path: str) -> dict:
+def _ask(sock_path: str, path: str) -> dict[str, Any]:
+    """Send the header, wait for the go-ahead (or a refusal), stream the file, read the answer."""
     size = os.path.getsize(path)
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
         conn.connect(sock_path)
-        header = json.dumps({"name": os.path.basename(path), "size": size}) + "\n"
-        conn.sendall(header.encode())
+        conn.sendall((json.dumps({"name": os.path.basename(path), "size": size}) + "\n").encode())
+        reader = conn.makefile("rb")
+        go: dict[str, Any] = json.loads(reader.readline().decode() or "{}")
+        if not go.get("ready"):
+            return go
         with open(path, "rb") as handle:
             while chunk := handle.read(CHUNK):
                 conn.sendall(chunk)
         conn.shutdown(socket.SHUT_WR)
-        reply = b""
-        while data := conn.recv(CHUNK):
-            reply += data
-    return json.loads(reply.decode() or "{}")
+        answer: dict[str, Any] = json.loads(reader.read().decode() or "{}")
+    return answer
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import BinaryIO
 
 from pytest_mlebench.sandbox.base import SubmissionValidator, ValidationCall
 
@@ -69,7 +70,7 @@ class ValidatorServer:
         while not self._stopping.is_set():
             try:
                 conn, _ = listener.accept()
-            except (TimeoutError, socket.timeout):
+            except TimeoutError:
                 continue
             except OSError:
                 return
@@ -77,50 +78,43 @@ class ValidatorServer:
                 conn.settimeout(60)
                 try:
                     reply = self._handle(conn)
-                except (OSError, ValueError) as exc:
+                except (OSError, ValueError, KeyError) as exc:
                     reply = {"error": f"bad request ({exc})"}
                 try:
-                    conn.sendall(json.dumps(reply).encode())
+                    conn.sendall(json.dumps(reply).encode() + b"\n")
                 except OSError:
                     log.debug("validator client went away before the reply")
 
     def _handle(self, conn: socket.socket) -> dict[str, object]:
+        reader = conn.makefile("rb")
+        header = json.loads(reader.readline(CHUNK).decode() or "{}")
+        size = int(header["size"])
         wait = self._last_call + self.min_interval - time.monotonic()
         if wait > 0:
             return {"error": f"rate limited: try again in {wait:.1f} s"}
+        if size > MAX_UPLOAD_BYTES:
+            return {"error": f"file of {size} bytes is over the {MAX_UPLOAD_BYTES} byte limit"}
         self._last_call = time.monotonic()
+        conn.sendall(b'{"ready": true}\n')
         with tempfile.TemporaryDirectory(prefix="mlebench-validate-") as tmp:
             upload = Path(tmp) / "submission.csv"
-            _receive(conn, upload)
+            _receive(reader, upload, size)
             result = self.validate(upload)
         stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
         self.calls.append(ValidationCall(time=stamp, valid=result.valid, reason=result.reason))
         return {"valid": result.valid, "reason": result.reason}
 
 
-def _receive(conn: socket.socket, destination: Path) -> None:
-    """Read the JSON header line, then the file body, into ``destination``."""
-    buffer = b""
-    while b"\n" not in buffer:
-        data = conn.recv(CHUNK)
-        if not data:
-            raise ValueError("connection closed before the header")
-        buffer += data
-        if len(buffer) > CHUNK:
-            raise ValueError("header too long")
-    header_line, body = buffer.split(b"\n", 1)
-    size = int(json.loads(header_line)["size"])
-    if size > MAX_UPLOAD_BYTES:
-        raise ValueError(f"file of {size} bytes is larger than the {MAX_UPLOAD_BYTES} byte limit")
+def _receive(reader: BinaryIO, destination: Path, size: int) -> None:
+    """Copy ``size`` bytes of the request body into ``destination``."""
+    remaining = size
     with destination.open("wb") as handle:
-        handle.write(body)
-        received = len(body)
-        while received < size:
-            data = conn.recv(min(CHUNK, size - received))
+        while remaining > 0:
+            data = reader.read(min(CHUNK, remaining))
             if not data:
-                break
+                raise ValueError(f"connection closed {remaining} bytes before the end of the file")
             handle.write(data)
-            received += len(data)
+            remaining -= len(data)
 
 
 def validate_script(client_path: str, python: str = "python3") -> str:

@@ -9,7 +9,7 @@ import pytest
 
 from tests.factories import toy_config, write_competition
 
-PERFECT_PREPARE = '''
+PERFECT_PREPARE = """
 import csv
 import os
 from pathlib import Path
@@ -25,7 +25,7 @@ def prepare(raw: Path, public: Path, private: Path) -> None:
     (public / "test.csv").write_text("id\\n" + "".join(f"{i}\\n" for i in ids))
     (public / "sample_submission.csv").write_text("id,label\\n" + "".join(f"{i},0\\n" for i in ids))
     (private / "answers.csv").write_text("id,label\\n" + "".join(f"{i},0\\n" for i in ids))
-'''
+"""
 
 
 @dataclass
@@ -35,11 +35,16 @@ class ExampleProject:
 
     def args(self, *extra: str) -> list[str]:
         return [
-            "--mle-competitions-dir", str(self.root / "defs"),
-            "--mle-data-dir", str(self.root / "data"),
-            "--mle-results", str(self.root / "reports" / "results.jsonl"),
-            "--mle-sandbox", "local",
-            "-p", "no:randomly",
+            "--mle-competitions-dir",
+            str(self.root / "defs"),
+            "--mle-data-dir",
+            str(self.root / "data"),
+            "--mle-results",
+            str(self.root / "reports" / "results.jsonl"),
+            "--mle-sandbox",
+            "local",
+            "-p",
+            "no:randomly",
             *extra,
         ]
 
@@ -63,7 +68,9 @@ def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Examp
         defs, "toy-high", config=toy_config("toy-high", complexity="high", modality="text")
     )
     write_competition(
-        defs, "toy-missing", config=toy_config("toy-missing", requires=["no_such_mod_mlebench"]),
+        defs,
+        "toy-missing",
+        config=toy_config("toy-missing", requires=["no_such_mod_mlebench"]),
         splits={"toys": ["toy-a", "toy-b", "toy-high", "toy-missing"]},
     )
     pytester.makepyfile(

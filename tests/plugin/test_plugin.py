@@ -39,14 +39,16 @@ def test_seeds_make_suffixed_ids(project: ExampleProject) -> None:
 def test_dummy_agent_end_to_end(project: ExampleProject) -> None:
     result = project.run("-m", "toys", "-k", "toy-a or toy-b", "-v")
     result.assert_outcomes(passed=2)
-    result.stdout.fnmatch_lines([
-        "*mlebench: agent dummy, sandbox local*",
-        "*mlebench WARNING: sandbox: local*no isolation*",
-        "*mlebench results*",
-        "toy-a*passed*score 0.5*medal none*",
-        "toy-b*passed*score 1*medal gold*",
-        "2 runs: 2 passed*any medal 1 (50.0 %)*",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*mlebench: agent dummy, sandbox local*",
+            "*mlebench WARNING: sandbox: local*no isolation*",
+            "*mlebench results*",
+            "toy-a*passed*score 0.5*medal none*",
+            "toy-b*passed*score 1*medal gold*",
+            "2 runs: 2 passed*any medal 1 (50.0 %)*",
+        ]
+    )
     by_id = {r["competition_id"]: r for r in records(project)}
     assert by_id["toy-b"]["grade"]["gold_medal"] is True  # type: ignore[index]
     assert by_id["toy-a"]["grade"]["valid_submission"] is True  # type: ignore[index]
@@ -75,13 +77,17 @@ def test_bad_seeds_from_environment_names_the_source(
     monkeypatch.setenv("MLEBENCH_SEEDS", "zero")
     result = project.run("-m", "toys")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*invalid mle-seeds 'zero' from environment variable MLEBENCH_SEEDS*"])
+    result.stderr.fnmatch_lines(
+        ["*invalid mle-seeds 'zero' from environment variable MLEBENCH_SEEDS*"]
+    )
 
 
 def test_unprepared_data_is_skipped_with_the_command(project: ExampleProject) -> None:
     result = project.run("-m", "toys", "-k", "toy-missing", "-rs")
     result.assert_outcomes(skipped=1)
-    result.stdout.fnmatch_lines(["*no_such_mod_mlebench*mlebench prepare -c toy-missing --data-dir*"])
+    result.stdout.fnmatch_lines(
+        ["*no_such_mod_mlebench*mlebench prepare -c toy-missing --data-dir*"]
+    )
     assert records(project)[0]["outcome"] == "skipped"
 
 
@@ -110,7 +116,9 @@ def test_last_failed_reruns_only_failures(project: ExampleProject) -> None:
     assert "toy-b" not in again.stdout.str()
 
 
-def test_help_section_matches_golden(project: ExampleProject, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_help_section_matches_golden(
+    project: ExampleProject, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("COLUMNS", "100")
     result = project.pytester.runpytest_subprocess("--help")
     text = result.stdout.str()

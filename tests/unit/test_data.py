@@ -28,13 +28,19 @@ def calls(tmp_path: Path) -> int:
 def test_prepare_writes_public_private_and_manifest(toy: Competition, tmp_path: Path) -> None:
     paths = prepare_competition(toy, tmp_path / "data")
     assert sorted(p.name for p in paths.public.iterdir()) == [
-        "description.md", "sample_submission.csv", "test.csv", "train.csv",
+        "description.md",
+        "sample_submission.csv",
+        "test.csv",
+        "train.csv",
     ]
     assert paths.answers.is_file()
     manifest = json.loads(paths.manifest.read_text())
     assert set(manifest["files"]) == {
-        "public/description.md", "public/sample_submission.csv", "public/test.csv",
-        "public/train.csv", "private/answers.csv",
+        "public/description.md",
+        "public/sample_submission.csv",
+        "public/test.csv",
+        "public/train.csv",
+        "private/answers.csv",
     }
     assert check_prepared(toy, paths) is None
 
@@ -87,7 +93,8 @@ def test_changed_definition_prepares_again(toy: Competition, tmp_path: Path) -> 
 
 def test_failed_prepare_leaves_nothing_that_looks_prepared(tmp_path: Path) -> None:
     folder = write_competition(
-        tmp_path / "defs", "toy",
+        tmp_path / "defs",
+        "toy",
         prepare="def prepare(raw, public, private):\n"
         "    (public / 'half.csv').write_text('a')\n    raise RuntimeError('disk full')\n",
     )
@@ -101,7 +108,8 @@ def test_failed_prepare_leaves_nothing_that_looks_prepared(tmp_path: Path) -> No
 
 def test_prepare_must_write_answers(tmp_path: Path) -> None:
     folder = write_competition(
-        tmp_path / "defs", "toy",
+        tmp_path / "defs",
+        "toy",
         prepare="def prepare(raw, public, private):\n"
         "    (public / 'sample_submission.csv').write_text('id,label\\n')\n",
     )

@@ -10,14 +10,31 @@ from pytest_mlebench.gate import gate_failure
 from pytest_mlebench.grading import GradeReport
 
 BASE = GradeReport(
-    competition_id="toy", score=0.75, gold_threshold=0.9, silver_threshold=0.8,
-    bronze_threshold=0.7, median_threshold=0.5, any_medal=True, gold_medal=False,
-    silver_medal=False, bronze_medal=True, above_median=True, submission_exists=True,
-    valid_submission=True, is_lower_better=False, created_at="now", submission_path="s.csv",
+    competition_id="toy",
+    score=0.75,
+    gold_threshold=0.9,
+    silver_threshold=0.8,
+    bronze_threshold=0.7,
+    median_threshold=0.5,
+    any_medal=True,
+    gold_medal=False,
+    silver_medal=False,
+    bronze_medal=True,
+    above_median=True,
+    submission_exists=True,
+    valid_submission=True,
+    is_lower_better=False,
+    created_at="now",
+    submission_path="s.csv",
 )
 INVALID = replace(
-    BASE, score=None, valid_submission=False, any_medal=False, bronze_medal=False,
-    above_median=False, invalid_reason="missing column 'label'",
+    BASE,
+    score=None,
+    valid_submission=False,
+    any_medal=False,
+    bronze_medal=False,
+    above_median=False,
+    invalid_reason="missing column 'label'",
 )
 MISSING = replace(INVALID, submission_exists=False, invalid_reason="no submission file")
 

@@ -42,7 +42,10 @@ def test_registry_splits_and_unknown_ids(tmp_path: Path) -> None:
 
 BROKEN_CONFIGS = [
     (toy_config("toy", metric={"name": "accuracy", "lower_is_better": True}), "lower_is_better"),
-    (toy_config("toy", metric={"name": "no-such-metric", "lower_is_better": False}), "no-such-metric"),
+    (
+        toy_config("toy", metric={"name": "no-such-metric", "lower_is_better": False}),
+        "no-such-metric",
+    ),
     (toy_config("toy", complexity="easy"), "complexity 'easy' must be one of"),
     (toy_config("toy", source="web"), "source 'web'"),
     (toy_config("toy", modality="smell"), "modality 'smell'"),

@@ -144,3 +144,23 @@ def rank_average(predictions: Sequence[np.ndarray]) -> np.ndarray:
     """Average of the predictions' ranks scaled to [0, 1] (an ensemble for rank metrics)."""
     ranks = [pd.Series(p).rank().to_numpy() / len(p) for p in predictions]
     return np.mean(ranks, axis=0)
+
+
+def log_target(regressor: Estimator, offset: float = 0.0) -> Estimator:
+    """Fit ``regressor`` on log(y + offset) and predict back on the original scale."""
+    from sklearn.compose import TransformedTargetRegressor
+
+    return TransformedTargetRegressor(
+        regressor=regressor,
+        func=lambda y: np.log(y + offset),
+        inverse_func=lambda z: np.exp(z) - offset,
+    )
+
+
+def variants(seeds: Sequence[int], rows: Sequence[float] = (1.0,), columns: Sequence[float] = (1.0,)) -> list[Variant]:
+    """Every combination of seed, row share and column share."""
+    return [Variant(rows=r, columns=c, seed=s) for s in seeds for r in rows for c in columns]
+
+
+def mean_of(predictions: Sequence[np.ndarray]) -> np.ndarray:
+    return np.mean(np.stack(predictions), axis=0)

@@ -199,7 +199,11 @@ def load_task(env: Env) -> Task:
     )
     LOG.info(
         "metric %s; train %s, test %s; id %r, targets %s",
-        metric, train.shape, test.shape, task.id_column, task.targets[:5],
+        metric,
+        train.shape,
+        test.shape,
+        task.id_column,
+        task.targets[:5],
     )
     return task
 
@@ -274,8 +278,9 @@ def table_features(train: pd.DataFrame, test: pd.DataFrame, drop: Sequence[str])
             out[column] = values.astype("category").cat.codes.replace(-1, np.nan).astype(float)
             categorical.append(column)
     n = len(train)
-    return Features(out.iloc[:n].reset_index(drop=True), out.iloc[n:].reset_index(drop=True),
-                    categorical, text)
+    return Features(
+        out.iloc[:n].reset_index(drop=True), out.iloc[n:].reset_index(drop=True), categorical, text
+    )
 
 
 def _text_column(frame: pd.DataFrame) -> str | None:
@@ -421,11 +426,15 @@ def choose_blend(
     if len(predictions) > 1:
         options.append(np.full(len(predictions), 1.0 / len(predictions)))
         options += [
-            np.array([0.7 if j == i else 0.3 / (len(predictions) - 1) for j in range(len(predictions))])
+            np.array(
+                [0.7 if j == i else 0.3 / (len(predictions) - 1) for j in range(len(predictions))]
+            )
             for i in range(len(predictions))
         ]
-    results = [(scores(sum(w * p for w, p in zip(weights, predictions))), i)
-               for i, weights in enumerate(options)]
+    results = [
+        (scores(sum(w * p for w, p in zip(weights, predictions))), i)
+        for i, weights in enumerate(options)
+    ]
     best = max(results)[1]
     LOG.info(
         "holdout: %s -> weights %s",
@@ -479,8 +488,6 @@ def _class_scorer(metric: str, truth: np.ndarray, n_classes: int) -> Callable[[n
     return score
 
 
-
-
 def _classifier_builders(task: Task, features: Features, n_classes: int) -> list[tuple[str, Any]]:
     """(name, fit-and-predict) pairs; each returns probabilities for the holdout or the test."""
     builders: list[tuple[str, Any]] = []
@@ -504,9 +511,15 @@ def _boosting(task: Task, features: Features, classify: bool, loss: str | None =
 
     def run(fit: np.ndarray, hold: np.ndarray | None, y: np.ndarray) -> np.ndarray:
         params: dict[str, Any] = dict(
-            max_iter=600, learning_rate=0.06, max_leaf_nodes=31, min_samples_leaf=20,
-            l2_regularization=1.0, early_stopping=True, validation_fraction=0.15,
-            n_iter_no_change=30, categorical_features=mask if any(mask) else None,
+            max_iter=600,
+            learning_rate=0.06,
+            max_leaf_nodes=31,
+            min_samples_leaf=20,
+            l2_regularization=1.0,
+            early_stopping=True,
+            validation_fraction=0.15,
+            n_iter_no_change=30,
+            categorical_features=mask if any(mask) else None,
             random_state=task.seed,
         )
         x_fit = _rows(features.train, fit)
@@ -539,7 +552,10 @@ def _linear_matrix(features: Features) -> tuple[Any, Any]:
         train_num = features.train[numeric].fillna(median).fillna(0.0)
         test_num = features.test[numeric].fillna(median).fillna(0.0)
         skewed = [c for c in numeric if train_num[c].min() >= 0 and train_num[c].skew() > 2]
-        train_num[skewed], test_num[skewed] = np.log1p(train_num[skewed]), np.log1p(test_num[skewed])
+        train_num[skewed], test_num[skewed] = (
+            np.log1p(train_num[skewed]),
+            np.log1p(test_num[skewed]),
+        )
         scaler = StandardScaler().fit(train_num)
         parts_train.append(np.clip(scaler.transform(train_num), -8, 8))
         parts_test.append(np.clip(scaler.transform(test_num), -8, 8))
@@ -578,10 +594,12 @@ def _text_classifier(task: Task, features: Features) -> Any:
     assert features.text is not None
     train_text = task.train[features.text].fillna("").astype(str)
     test_text = task.test[features.text].fillna("").astype(str)
-    words = TfidfVectorizer(ngram_range=(1, 2), min_df=2, max_df=0.9, sublinear_tf=True,
-                            max_features=300_000)
-    chars = TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 5), min_df=3, sublinear_tf=True,
-                            max_features=200_000)
+    words = TfidfVectorizer(
+        ngram_range=(1, 2), min_df=2, max_df=0.9, sublinear_tf=True, max_features=300_000
+    )
+    chars = TfidfVectorizer(
+        analyzer="char_wb", ngram_range=(2, 5), min_df=3, sublinear_tf=True, max_features=200_000
+    )
     x_train = hstack([words.fit_transform(train_text), chars.fit_transform(train_text)]).tocsr()
     x_test = hstack([words.transform(test_text), chars.transform(test_text)]).tocsr()
     LOG.info("tf-idf: %d features (%.0f s)", x_train.shape[1], _elapsed(task.env))
@@ -598,7 +616,9 @@ def _text_classifier(task: Task, features: Features) -> Any:
 # --------------------------------------------------------------------------- regression
 
 
-TARGET_TRANSFORMS: dict[str, tuple[Callable[[np.ndarray], np.ndarray], Callable[[np.ndarray], np.ndarray]]] = {
+TARGET_TRANSFORMS: dict[
+    str, tuple[Callable[[np.ndarray], np.ndarray], Callable[[np.ndarray], np.ndarray]]
+] = {
     "log1p": (np.log1p, np.expm1),
     "log": (np.log, np.exp),
     "none": (lambda v: v, lambda v: v),
@@ -684,9 +704,7 @@ def _text_regressor(task: Task, features: Features) -> Any:
 
 def _survival_columns(task: Task) -> tuple[str, str] | None:
     """(time, event) when train has exactly two extra columns, one of them 0/1."""
-    extra = [
-        c for c in task.train.columns if c not in task.test.columns and c not in task.targets
-    ]
+    extra = [c for c in task.train.columns if c not in task.test.columns and c not in task.targets]
     if len(task.targets) != 1 or task.targets[0] in task.train.columns or len(extra) != 2:
         return None
     binary = [c for c in extra if set(task.train[c].dropna().unique()) <= {0, 1}]
@@ -714,9 +732,14 @@ def solve_survival(task: Task, duration: str, event: str) -> pd.DataFrame:
 
     def boosted(fit: np.ndarray, x_out: pd.DataFrame) -> np.ndarray:
         model = HistGradientBoostingRegressor(
-            loss="poisson", max_iter=300, learning_rate=0.04, max_leaf_nodes=15,
-            min_samples_leaf=40, categorical_features=mask if any(mask) else None,
-            early_stopping=True, random_state=task.seed,
+            loss="poisson",
+            max_iter=300,
+            learning_rate=0.04,
+            max_leaf_nodes=15,
+            min_samples_leaf=40,
+            categorical_features=mask if any(mask) else None,
+            early_stopping=True,
+            random_state=task.seed,
         )
         model.fit(_rows(features.train, fit), rate[fit], sample_weight=times[fit])
         return np.log(np.asarray(model.predict(x_out)))
@@ -797,8 +820,15 @@ def solve_images(task: Task) -> pd.DataFrame:
     mode, side = _image_mode_and_side(next(iter(train_index.values())))
     x_train = load_pixels([train_index[k] for k in key], side, mode)
     x_test = load_pixels([test_index[str(k)] for k in task.sample[task.id_column]], side, mode)
-    LOG.info("read %d + %d images of %dx%d %s (%.0f s)", len(x_train), len(x_test), side, side,
-             mode, _elapsed(task.env))
+    LOG.info(
+        "read %d + %d images of %dx%d %s (%.0f s)",
+        len(x_train),
+        len(x_test),
+        side,
+        side,
+        mode,
+        _elapsed(task.env),
+    )
     labels = task.train[label_column].astype(str)
     features = _image_features(x_train, x_test, side, task.seed)
     frame = Features(pd.DataFrame(features[0]), pd.DataFrame(features[1]), [])
@@ -834,10 +864,17 @@ def fit_images(task: Task, features: Features, labels: pd.Series) -> pd.DataFram
     scale = x_train.std(axis=0).mean()
 
     def svm(fit: np.ndarray, hold: np.ndarray | None, y_: np.ndarray) -> np.ndarray:
-        rows = fit if len(fit) <= budget_rows else np.random.default_rng(task.seed).choice(
-            fit, budget_rows, replace=False)
-        model = SVC(C=10.0, gamma=1.0 / (x_train.shape[1] * scale**2), probability=True,
-                    random_state=task.seed)
+        rows = (
+            fit
+            if len(fit) <= budget_rows
+            else np.random.default_rng(task.seed).choice(fit, budget_rows, replace=False)
+        )
+        model = SVC(
+            C=10.0,
+            gamma=1.0 / (x_train.shape[1] * scale**2),
+            probability=True,
+            random_state=task.seed,
+        )
         model.fit(x_train[rows], y_[rows])
         x_out = features.test.to_numpy() if hold is None else x_train[hold]
         return _full_proba(model, x_out, len(classes))
@@ -851,7 +888,9 @@ def fit_images(task: Task, features: Features, labels: pd.Series) -> pd.DataFram
     score = _class_scorer(task.metric, y[hold_rows], len(classes))
     weights = choose_blend(score, holdout, [n for n, _ in builders])
     everything = np.arange(len(y))
-    test = [build(everything, None, y) if w > 0 else 0.0 for (_, build), w in zip(builders, weights)]
+    test = [
+        build(everything, None, y) if w > 0 else 0.0 for (_, build), w in zip(builders, weights)
+    ]
     return pd.DataFrame(np.asarray(sum(w * p for w, p in zip(weights, test))), columns=classes)
 
 
@@ -893,9 +932,14 @@ def _describe_series(v: np.ndarray) -> dict[str, float]:
     diff = np.diff(v)
     centred = v - v.mean()
     features: dict[str, float] = {
-        "length": float(v.size), "mean": float(v.mean()), "std": float(v.std()),
-        "min": float(v.min()), "max": float(v.max()), "abs_mean": float(np.abs(v).mean()),
-        "rms": float(np.sqrt(np.mean(v**2))), "diff_std": float(diff.std()),
+        "length": float(v.size),
+        "mean": float(v.mean()),
+        "std": float(v.std()),
+        "min": float(v.min()),
+        "max": float(v.max()),
+        "abs_mean": float(np.abs(v).mean()),
+        "rms": float(np.sqrt(np.mean(v**2))),
+        "diff_std": float(diff.std()),
         "diff_abs_mean": float(np.abs(diff).mean()),
         "crossings": float(np.mean(np.signbit(centred[1:]) != np.signbit(centred[:-1]))),
         "peak_to_rms": float(np.abs(v).max() / (np.sqrt(np.mean(v**2)) + 1e-12)),
@@ -947,18 +991,26 @@ def fit_series_target(task: Task, features: Features, target: pd.Series) -> np.n
     x_test = features.test.fillna(0.0).to_numpy()
 
     def trees(fit: np.ndarray, hold: np.ndarray | None, y_: np.ndarray) -> np.ndarray:
-        model = ExtraTreesClassifier(n_estimators=500, max_features=0.3, random_state=task.seed,
-                                     class_weight="balanced", n_jobs=2)
+        model = ExtraTreesClassifier(
+            n_estimators=500,
+            max_features=0.3,
+            random_state=task.seed,
+            class_weight="balanced",
+            n_jobs=2,
+        )
         model.fit(x_train[fit], y_[fit])
         return _full_proba(model, x_test if hold is None else x_train[hold], len(classes))
 
     builders = [("extra trees", trees), ("gradient boosting", _boosting(task, features, True))]
     fit_rows, hold_rows = holdout_split(len(y), task.seed, labels)
     holdout = [_proba(build(fit_rows, hold_rows, y), len(classes)) for _, build in builders]
-    weights = choose_blend(_class_scorer(task.metric, y[hold_rows], len(classes)), holdout,
-                           [n for n, _ in builders])
+    weights = choose_blend(
+        _class_scorer(task.metric, y[hold_rows], len(classes)), holdout, [n for n, _ in builders]
+    )
     everything = np.arange(len(y))
-    test = [build(everything, None, y) if w > 0 else 0.0 for (_, build), w in zip(builders, weights)]
+    test = [
+        build(everything, None, y) if w > 0 else 0.0 for (_, build), w in zip(builders, weights)
+    ]
     proba = pd.DataFrame(np.asarray(sum(w * p for w, p in zip(weights, test))), columns=classes)
     if task.metric in PROBABILITY_METRICS:
         return proba[_positive_class(labels)].to_numpy()

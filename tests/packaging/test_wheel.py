@@ -1,0 +1,79 @@
+"""The built wheel carries everything a project that merely installs the package needs."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = [
+    "pytest_mlebench/plugin.py",
+    "pytest_mlebench/benchmark.py",
+    "pytest_mlebench/instructions.md",
+    "pytest_mlebench/agents/scripts/dummy.py",
+    "pytest_mlebench/sandbox/validate_client.py",
+    "pytest_mlebench/py.typed",
+    "graders/__init__.py",
+    "graders/py.typed",
+    "fixtures/benchmark.py",
+    "competitions/splits/lite.txt",
+    "competitions/digits/config.yaml",
+    "competitions/digits/prepare.py",
+    "competitions/digits/description.md",
+    "competitions/digits/leaderboard.csv",
+    "competitions/titanic/config.yaml",
+]
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+         "-w", str(out), str(ROOT)],
+        check=True,
+    )
+    return next(out.glob("pytest_mlebench-*.whl"))
+
+
+def test_wheel_contains_engine_graders_fixtures_and_competitions(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    missing = [name for name in SHIPPED if name not in names]
+    assert not missing, f"not in the wheel: {missing}"
+    entry_points = next(n for n in names if n.endswith("entry_points.txt"))
+    text = zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "[pytest11]" in text and "pytest_mlebench.plugin" in text
+    assert "mlebench = pytest_mlebench.cli:main" in text
+    assert not any(name.startswith("tests/") for name in names)
+
+
+def test_installed_wheel_runs_the_smoke_suite(wheel: Path, tmp_path: Path) -> None:
+    target = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target),
+         str(wheel)],
+        check=True,
+    )
+    project = tmp_path / "agent-project"
+    project.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "--pyargs", "pytest_mlebench.benchmark", "-m", "smoke",
+         "--mle-agent", "dummy", "--mle-sandbox", "local", "-p", "no:cacheprovider",
+         "--mle-data-dir", str(tmp_path / "data"), "--mle-results", "results.jsonl"],
+        cwd=project, env=env, capture_output=True, text=True, timeout=600,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "2 passed" in result.stdout
+    records = [json.loads(line) for line in (project / "results.jsonl").read_text().splitlines()]
+    assert sorted(r["competition_id"] for r in records) == ["digits", "titanic"]
+    for record in records:
+        assert record["run_dir"].startswith(str(project))
+        assert record["grade"]["valid_submission"] is True
+        assert record["grade"]["any_medal"] is False

@@ -1,0 +1,114 @@
+"""Reference population for ``telco-churn`` (ROC-AUC): rules through tuned boosting and blends."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+from sklearn.ensemble import (
+    ExtraTreesClassifier,
+    HistGradientBoostingClassifier,
+    RandomForestClassifier,
+)
+from sklearn.linear_model import LogisticRegression
+from sklearn.naive_bayes import GaussianNB
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.tree import DecisionTreeClassifier
+
+from leaderboard_population.common import (
+    Candidate,
+    Entry,
+    Variant,
+    rank_average,
+    read_public,
+    tabular_predictions,
+    variants,
+)
+
+
+def _hgb(lr: float, leaves: int, iters: int) -> Candidate:
+    return Candidate(
+        f"hgb lr={lr} leaves={leaves} iters={iters}",
+        "gradient boosting",
+        lambda s: HistGradientBoostingClassifier(
+            learning_rate=lr, max_leaf_nodes=leaves, max_iter=iters, random_state=s
+        ),
+        encoding="tree",
+    )
+
+
+CANDIDATES = [
+    Candidate("naive bayes", "naive bayes", lambda s: GaussianNB()),
+    Candidate("knn k=5", "knn", lambda s: KNeighborsClassifier(5)),
+    Candidate("knn k=50", "knn", lambda s: KNeighborsClassifier(50)),
+    Candidate("tree depth=3", "decision tree", lambda s: DecisionTreeClassifier(max_depth=3)),
+    Candidate("tree depth=8", "decision tree", lambda s: DecisionTreeClassifier(max_depth=8)),
+    Candidate("logreg C=0.01", "linear", lambda s: LogisticRegression(C=0.01, max_iter=2000)),
+    Candidate("logreg C=1", "linear", lambda s: LogisticRegression(C=1.0, max_iter=2000)),
+    Candidate(
+        "random forest 300",
+        "forest",
+        lambda s: RandomForestClassifier(300, random_state=s, n_jobs=1),
+        encoding="tree",
+    ),
+    Candidate(
+        "random forest 300 leaf=20",
+        "forest",
+        lambda s: RandomForestClassifier(300, min_samples_leaf=20, random_state=s, n_jobs=1),
+        encoding="tree",
+    ),
+    Candidate(
+        "extra trees 300 leaf=10",
+        "forest",
+        lambda s: ExtraTreesClassifier(300, min_samples_leaf=10, random_state=s, n_jobs=1),
+        encoding="tree",
+    ),
+    _hgb(0.1, 31, 100),
+    _hgb(0.03, 8, 300),
+]
+VARIANTS = [
+    *variants(seeds=[1], rows=[0.05, 0.2]),
+    Variant(columns=0.5, seed=2),
+    *variants(seeds=[0, 3]),
+]
+
+
+def entries(public: Path) -> Iterator[Entry]:
+    """Yield every reference submission for ``telco-churn``."""
+    train, test, sample = read_public(public)
+    yield Entry("constant 0.5", "constant", sample.assign(churn=0.5))
+    yield Entry("short tenure", "rule", sample.assign(churn=-test["tenure"]))
+    contract = test["contract"].map({"Month-to-month": 2, "One year": 1, "Two year": 0})
+    yield Entry("month-to-month contract", "rule", sample.assign(churn=contract))
+    yield Entry(
+        "contract then tenure", "rule", sample.assign(churn=contract * 1000 - test["tenure"])
+    )
+    strong: dict[str, list[np.ndarray]] = {}
+    for name, family, proba in tabular_predictions(
+        CANDIDATES, VARIANTS, train, "churn", test, "proba"
+    ):
+        if "rows" not in name and "cols" not in name:
+            strong.setdefault(name.split(" seed=")[0], []).append(proba[:, 1])
+        yield Entry(name, family, sample.assign(churn=np.round(proba[:, 1], 6)))
+    yield from _blends(strong, sample)
+
+
+def _blends(strong: dict[str, list[np.ndarray]], sample: object) -> Iterator[Entry]:
+    picks = {
+        "logreg + hgb": ["logreg C=1", "hgb lr=0.03 leaves=8 iters=300"],
+        "logreg + forest + hgb": [
+            "logreg C=1",
+            "random forest 300 leaf=20",
+            "hgb lr=0.03 leaves=8 iters=300",
+        ],
+        "logreg + extra trees + hgb": [
+            "logreg C=0.01",
+            "extra trees 300 leaf=10",
+            "hgb lr=0.03 leaves=8 iters=300",
+        ],
+        "all models": sorted(strong),
+    }
+    for label, names in picks.items():
+        members = [p for n in names for p in strong[n]]
+        yield Entry(f"rank blend {label}", "ensemble", sample.assign(churn=rank_average(members)))  # type: ignore[attr-defined]
