@@ -4,10 +4,13 @@
 
 Writes two cases into a temporary directory — binary ROC AUC (string ids, submission rows
 shuffled against the answers) and 3-class multi-class log loss (one-hot answers, shuffled
-submission) — then grades each case in a fresh Python process: ``score_submission`` runs
-``--repeats`` times in that process and the median wall time is reported, with the process's
-peak resident memory (``ru_maxrss``) and the part of it above the resident memory measured after
-the imports, before the first call.
+submission) — then grades each case in a fresh Python process per grader: the graders library's
+``score_submission`` (every validation included), and for scale a plain pandas + scikit-learn
+grader (``read_csv``, merge on id, ``roc_auc_score`` / ``log_loss``; no validation). Each process
+grades ``--repeats`` times and reports the median wall time (and process CPU time, all threads,
+which shows the work when other jobs share the machine), its peak resident memory
+(``ru_maxrss``, which includes the interpreter and its imports) and the part of that peak above
+the resident memory measured after the imports, before the first call.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +36,7 @@ CASES = {
     "roc-auc": ("target",),
     "multi-class-log-loss": ("class_a", "class_b", "class_c"),
 }
+GRADERS = ("graders", "pandas+sklearn")
 
 
 def write_case(directory: Path, metric: str, rows: int, seed: int) -> None:
@@ -55,26 +60,57 @@ def write_case(directory: Path, metric: str, rows: int, seed: int) -> None:
     pa_csv.write_csv(submission_table, directory / "submission.csv", write_options=options)
 
 
-def measure(directory: Path, metric: str, repeats: int) -> dict[str, object]:
-    """Grade one case ``repeats`` times in this process; return times and memory."""
+def graders_scorer(directory: Path, metric: str) -> Callable[[], float]:
+    """The graders library: validation and metric."""
     from graders import SubmissionSpec, score_submission
 
     spec = SubmissionSpec(id_column="id", target_columns=CASES[metric], metric=metric)
-    baseline_kib = _current_rss_kib()
-    seconds = []
-    result = None
-    for _ in range(repeats):
-        start = time.perf_counter()
+
+    def score() -> float:
         result = score_submission(directory / "submission.csv", directory / "answers.csv", spec)
+        if not result.valid or result.score is None:
+            raise SystemExit(f"{metric}: the generated submission was graded invalid: {result}")
+        return result.score
+
+    return score
+
+
+def pandas_scorer(directory: Path, metric: str) -> Callable[[], float]:
+    """A plain pandas + scikit-learn grader, for scale (no validation at all)."""
+    import pandas as pd
+    from sklearn.metrics import log_loss, roc_auc_score
+
+    columns = CASES[metric]
+
+    def score() -> float:
+        answers = pd.read_csv(directory / "answers.csv")
+        submission = pd.read_csv(directory / "submission.csv")
+        merged = answers.merge(submission, on="id", suffixes=("_true", "_pred"))
+        truth = merged[[f"{name}_true" for name in columns]].to_numpy()
+        pred = merged[[f"{name}_pred" for name in columns]].to_numpy()
+        if metric == "roc-auc":
+            return float(roc_auc_score(truth[:, 0], pred[:, 0]))
+        return float(log_loss(truth.argmax(axis=1), pred, labels=list(range(len(columns)))))
+
+    return score
+
+
+def measure(directory: Path, metric: str, grader: str, repeats: int) -> dict[str, object]:
+    """Grade one case ``repeats`` times in this process; return times and memory."""
+    scorer = (graders_scorer if grader == "graders" else pandas_scorer)(directory, metric)
+    baseline_kib = _current_rss_kib()
+    seconds, cpu_seconds, score = [], [], 0.0
+    for _ in range(repeats):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        score = scorer()
         seconds.append(time.perf_counter() - start)
-    if result is None or not result.valid:
-        raise SystemExit(f"{metric}: the generated submission was not graded as valid: {result}")
+        cpu_seconds.append(time.process_time() - start_cpu)
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return {
-        "metric": metric,
-        "score": result.score,
+        "score": score,
         "median_s": statistics.median(seconds),
         "seconds": seconds,
+        "median_cpu_s": statistics.median(cpu_seconds),
         "peak_rss_mb": peak_kib / 1024,
         "peak_above_imports_mb": (peak_kib - baseline_kib) / 1024,
     }
@@ -87,34 +123,43 @@ def _current_rss_kib() -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--measure", nargs=2, metavar=("DIR", "METRIC"), help=argparse.SUPPRESS)
+    parser.add_argument("--graders", nargs="+", choices=GRADERS, default=list(GRADERS))
+    parser.add_argument("--measure", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
-        print(json.dumps(measure(Path(args.measure[0]), args.measure[1], args.repeats)))
+        directory, metric, grader = args.measure
+        print(json.dumps(measure(Path(directory), metric, grader, args.repeats)))
         return
     root = Path(__file__).resolve().parent.parent
-    print(f"python {platform.python_version()} on {platform.machine()}, {_cpu_name()}")
-    print(f"{'case':<22} {'rows':>9} {'median s':>9} {'peak RSS MB':>12} {'above imports MB':>17}")
+    environment = {**os.environ, "PYTHONPATH": str(root)}
+    print(f"Python {platform.python_version()}, {os.cpu_count()} CPUs ({_cpu_name()})")
+    print(f"{args.rows:,} rows, median of {args.repeats} runs per process")
+    print(f"load average before: {os.getloadavg()[0]:.1f}")
+    print(
+        f"{'case':<22} {'grader':<15} {'median s':>9} {'CPU s':>6} {'peak RSS MB':>12} "
+        f"{'above imports':>14}"
+    )
     with tempfile.TemporaryDirectory() as temporary:
         for metric in CASES:
             directory = Path(temporary) / metric
             directory.mkdir()
             write_case(directory, metric, args.rows, args.seed)
-            command = [sys.executable, __file__, "--repeats", str(args.repeats)]
-            command += ["--measure", str(directory), metric]
-            environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), *sys.path[1:]])}
-            output = subprocess.run(
-                command, check=True, capture_output=True, text=True, cwd=root, env=environment
-            )
-            report = json.loads(output.stdout)
-            print(
-                f"{metric:<22} {args.rows:>9} {report['median_s']:>9.3f} "
-                f"{report['peak_rss_mb']:>12.0f} {report['peak_above_imports_mb']:>17.0f}"
-            )
+            for grader in args.graders:
+                command = [sys.executable, __file__, "--repeats", str(args.repeats)]
+                command += ["--measure", str(directory), metric, grader]
+                output = subprocess.run(
+                    command, check=True, capture_output=True, text=True, env=environment
+                )
+                report = json.loads(output.stdout)
+                print(
+                    f"{metric:<22} {grader:<15} {report['median_s']:>9.3f} "
+                    f"{report['median_cpu_s']:>6.2f} "
+                    f"{report['peak_rss_mb']:>12.0f} {report['peak_above_imports_mb']:>14.0f}"
+                )
 
 
 def _cpu_name() -> str:

@@ -1,10 +1,12 @@
-"""Aligning submission rows with answer rows by id: an exact set match, hash-based.
+"""Aligning submission rows with answer rows by id: an exact set match, never row order.
 
-Ids are compared as text with surrounding whitespace removed. Both id lists go through one Arrow
-dictionary encoding (one hash pass), which numbers ids by first appearance: the answers come
-first, so answer row ``i`` gets code ``i`` exactly when the answer ids are unique, a submission
-id's code is the answer row it belongs to, and a code past the answers marks an unknown id.
-Row order is never assumed.
+Ids are compared as text with surrounding whitespace removed. The fast path (a valid
+submission) sorts 64-bit hashes of both id lists and checks the proposed pairs string by string
+(:mod:`graders.hashing`). Anything else — an unknown, repeated or missing id, a hash collision —
+goes through one Arrow dictionary encoding of both lists, which numbers ids by first appearance:
+the answers come first, so answer row ``i`` gets code ``i`` exactly when the answer ids are
+unique, a submission id's code is the answer row it belongs to, and a code past the answers
+marks an unknown id.
 """
 
 from __future__ import annotations
@@ -15,14 +17,17 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from graders.errors import GraderError, SubmissionRejected
+from graders.hashing import hash_strings
+from graders.memory import MEMORY_POOL
 from graders.messages import count, show_value
+from graders.values import stripped_text
 
 IntArray = npt.NDArray[np.int64]
 
 
 def normalize_ids(ids: pa.ChunkedArray) -> pa.ChunkedArray:
     """Ids as text without surrounding whitespace (the form every comparison uses)."""
-    return pc.utf8_trim_whitespace(ids.cast(pa.string()))
+    return stripped_text(ids)
 
 
 def match_ids(submission_ids: pa.ChunkedArray, answer_ids: pa.ChunkedArray) -> IntArray:
@@ -36,15 +41,60 @@ def match_ids(submission_ids: pa.ChunkedArray, answer_ids: pa.ChunkedArray) -> I
         SubmissionRejected: An id is unknown, repeated or missing.
         GraderError: The answers repeat an id.
     """
+    rows = _match_sorted_hashes(submission_ids, answer_ids)
+    return rows if rows is not None else _match_exactly(submission_ids, answer_ids)
+
+
+def _match_sorted_hashes(
+    submission_ids: pa.ChunkedArray, answer_ids: pa.ChunkedArray
+) -> IntArray | None:
+    """The fast path for a valid submission: pair rows by sorted hashes, then verify the pairs.
+
+    Each hash keeps its high bits and carries its row number in the low bits, so one plain
+    sort per side (no argsort) lines the rows up. Distinct answer hashes prove the answer ids
+    distinct; equal sorted hashes on both sides propose a pairing, and comparing the paired
+    strings proves it. Anything unusual returns None and the exact path decides (and explains).
+    """
+    size = len(answer_ids)
+    if size == 0 or len(submission_ids) != size:
+        return None
+    answer_hashes, submission_hashes = hash_strings(answer_ids), hash_strings(submission_ids)
+    if answer_hashes is None or submission_hashes is None:
+        return None
+    shift = max(1, (size - 1).bit_length())
+    row_bits = np.uint64((1 << shift) - 1)
+    numbers = np.arange(size, dtype=np.uint64)
+    for hashes in (answer_hashes, submission_hashes):  # in place: these run to millions of rows
+        hashes &= ~row_bits
+        hashes |= numbers
+        hashes.sort()
+    del numbers
+    answer_keys = answer_hashes >> np.uint64(shift)
+    if (answer_keys[1:] == answer_keys[:-1]).any():
+        return None
+    if not np.array_equal(answer_keys, submission_hashes >> np.uint64(shift)):
+        return None
+    del answer_keys
+    rows = np.empty(size, dtype=np.int64)
+    rows[(answer_hashes & row_bits).astype(np.int64)] = (submission_hashes & row_bits).astype(
+        np.int64
+    )
+    del answer_hashes, submission_hashes
+    paired = pc.take(submission_ids, pa.array(rows), memory_pool=MEMORY_POOL)
+    same = pc.equal(paired, answer_ids, memory_pool=MEMORY_POOL)
+    return rows if pc.all(same).as_py() else None
+
+
+def _match_exactly(submission_ids: pa.ChunkedArray, answer_ids: pa.ChunkedArray) -> IntArray:
+    """Exact matching through one Arrow hash table; finds and explains every problem."""
     answers = len(answer_ids)
     both = pa.chunked_array(answer_ids.chunks + submission_ids.chunks, type=pa.string())
-    encoded = pc.dictionary_encode(both).chunks
-    codes = np.concatenate(
-        [np.zeros(0, dtype=np.int64)] + [chunk.indices.to_numpy() for chunk in encoded]
-    ).astype(np.int64, copy=False)
+    encoded = pc.dictionary_encode(both, memory_pool=MEMORY_POOL).chunks
+    codes = np.concatenate([np.zeros(0, dtype=np.int32)] + [c.indices.to_numpy() for c in encoded])
     answer_codes, rows_of = codes[:answers], codes[answers:]
-    if not np.array_equal(answer_codes, np.arange(answers)):
-        repeated = int(np.flatnonzero(answer_codes != np.arange(answers))[0])
+    expected = np.arange(answers, dtype=codes.dtype)
+    if not np.array_equal(answer_codes, expected):
+        repeated = int(np.flatnonzero(answer_codes != expected)[0])
         raise GraderError(f"the answers repeat id {show_value(answer_ids[repeated].as_py())}")
     unknown = rows_of >= answers
     if unknown.any():

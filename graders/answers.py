@@ -17,11 +17,12 @@ import pyarrow.compute as pc
 
 from graders.alignment import normalize_ids
 from graders.errors import GraderError, SubmissionRejected
+from graders.memory import MEMORY_POOL
 from graders.messages import show_names
-from graders.metrics.base import NUMERIC_KINDS, Metric
+from graders.metrics.base import NUMERIC_KINDS, FloatArray, Metric
 from graders.reading import open_text, read_columns
 from graders.spec import SubmissionSpec
-from graders.values import numeric_values
+from graders.values import float_frame, mixed_frame, numeric_values, stripped_text
 
 
 @dataclass(frozen=True)
@@ -60,10 +61,13 @@ def load_answers(
             arrays, size = _from_frame(source, columns, metric), _frame_size(source)
         else:
             arrays, size = _from_file(Path(source), columns, metric), Path(source).stat().st_size
-        ids = normalize_ids(arrays[spec.id_column])
-        frame = pd.DataFrame(
-            {name: _convert(arrays[name], name, metric, ids) for name in columns[1:]}
-        )
+        ids = normalize_ids(arrays.pop(spec.id_column))
+        names = columns[1:]
+        if metric.value_kind in NUMERIC_KINDS:
+            numbers = (numeric_values(arrays.pop(name), name, "real", ids) for name in names)
+            frame = float_frame(names, numbers, len(ids))
+        else:
+            frame = mixed_frame(names, [_label_or_text(arrays.pop(name), metric) for name in names])
     except SubmissionRejected as error:
         raise GraderError(f"answers {_describe(source)}: {error.reason}") from error
     except OSError as error:
@@ -92,6 +96,8 @@ def _from_file(path: Path, columns: tuple[str, ...], metric: Metric) -> dict[str
 def _from_frame(
     frame: pd.DataFrame, columns: tuple[str, ...], metric: Metric
 ) -> dict[str, pa.ChunkedArray]:
+    if frame.columns.duplicated().any():
+        raise SubmissionRejected("the frame has duplicate column names")
     _require(columns, {str(name): 0 for name in frame.columns})
     arrays = {}
     for name in columns:
@@ -120,15 +126,14 @@ def _require(columns: tuple[str, ...], present: dict[str, int]) -> None:
         )
 
 
-def _convert(values: pa.ChunkedArray, name: str, metric: Metric, ids: pa.ChunkedArray) -> object:
-    if metric.value_kind in NUMERIC_KINDS:
-        return numeric_values(values, name, "real", ids)
-    text = pc.utf8_trim_whitespace(values.cast(pa.string()))
+def _label_or_text(values: pa.ChunkedArray, metric: Metric) -> FloatArray | pa.ChunkedArray:
+    """Labels become numbers when every one is a finite number; other text stays text."""
+    text = stripped_text(values)
     if metric.value_kind == "label":
         try:
-            numbers = np.asarray(text.cast(pa.float64()).to_numpy(zero_copy_only=False), np.float64)
+            numbers = pc.cast(text, pa.float64(), memory_pool=MEMORY_POOL).to_numpy()
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
-            return text.to_pandas()
+            return text
         if np.isfinite(numbers).all():
-            return numbers
-    return text.to_pandas()
+            return np.asarray(numbers, dtype=np.float64)
+    return text

@@ -15,6 +15,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,7 @@ import pyarrow as pa
 import pyarrow.csv as pa_csv
 
 from graders.errors import SubmissionRejected
+from graders.memory import MEMORY_POOL
 from graders.messages import describe_size, show_value
 
 HEADER_LIMIT_BYTES = 1 << 20
@@ -110,10 +112,11 @@ def _check_text(head: bytes, stream: io.BufferedReader) -> None:
                 f"file is binary, not CSV text (NUL byte at offset {offset + nul})"
             )
         pending = decoder.getstate()[0]
-        try:
-            decoder.decode(chunk, final=False)
-        except UnicodeDecodeError as error:
-            _reject_encoding(stream, offset - len(pending) + error.start)
+        if pending or not chunk.isascii():  # ASCII is valid UTF-8; isascii is much faster
+            try:
+                decoder.decode(chunk, final=False)
+            except UnicodeDecodeError as error:
+                _reject_encoding(stream, offset - len(pending) + error.start)
         offset += len(chunk)
         chunk = stream.read(_CHUNK_BYTES)
     pending = decoder.getstate()[0]
@@ -137,7 +140,7 @@ def _reject_encoding(stream: io.BufferedReader, bad: int) -> None:
 
 def _parse_header(head: bytes, start: int, size: int) -> tuple[tuple[str, ...], int]:
     text = codecs.getincrementaldecoder("utf-8")().decode(head[start:], final=False)
-    stream = io.StringIO(text)
+    stream = io.StringIO(text, newline="")  # the csv module splits lines itself
     try:
         row = next((row for row in csv.reader(stream) if row), None)
     except csv.Error as error:
@@ -187,6 +190,7 @@ def _read_typed(text: CsvText, types: Mapping[int, pa.DataType]) -> dict[int, pa
                 convert_options=pa_csv.ConvertOptions(
                     column_types=wanted, include_columns=list(wanted)
                 ),
+                memory_pool=MEMORY_POOL,
             )
     except pa.ArrowInvalid as error:
         if "Empty CSV file" in str(error):
@@ -199,15 +203,17 @@ def _read_typed(text: CsvText, types: Mapping[int, pa.DataType]) -> dict[int, pa
     return {position: table.column(f"c{position}") for position in types}
 
 
+_FIELD_COUNT = re.compile(r"Expected (\d+) columns, got (\d+): ?(.*)", re.DOTALL)
+
+
 def _parse_error(error: pa.ArrowException) -> str:
-    lines = str(error).strip().splitlines()
-    message = (lines[0] if lines else type(error).__name__).removeprefix("CSV parse error: ")
-    expected = "Expected "
-    if message.startswith(expected) and " columns, got " in message:
-        counts, _, row = message[len(expected) :].partition(": ")
-        wanted, _, got = counts.partition(" columns, got ")
+    message = str(error).removeprefix("CSV parse error: ")
+    match = _FIELD_COUNT.match(message)
+    if match:
+        wanted, got, row = match.groups()
         fields = "field" if got == "1" else "fields"
         return (
             f"malformed CSV: a row has {got} {fields}, the header has {wanted}: {show_value(row)}"
         )
-    return f"malformed CSV: {show_value(message, limit=160)}"
+    first_line = message.strip().split("\n", 1)[0] or type(error).__name__
+    return f"malformed CSV: {show_value(first_line, limit=160)}"

@@ -12,11 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from graders.alignment import IntArray, match_ids, normalize_ids
+from graders.alignment import match_ids, normalize_ids
 from graders.answers import Answers, load_answers
 from graders.columns import locate_columns
 from graders.errors import GraderError
@@ -25,7 +24,13 @@ from graders.metrics import Metric, get_metric
 from graders.metrics.base import NUMERIC_KINDS, FloatArray
 from graders.reading import open_text, read_columns
 from graders.spec import SubmissionSpec
-from graders.values import check_row_sums, label_values, numeric_values
+from graders.values import (
+    check_row_sums,
+    float_frame,
+    label_values,
+    mixed_frame,
+    numeric_values,
+)
 
 SIZE_FLOOR_BYTES = 50_000_000
 """A submission may always be this large ..."""
@@ -103,29 +108,42 @@ def align_submission(
     """
     metric = check_spec(spec)
     truth = load_answers(answers, spec, metric)
-    text = open_text(
-        Path(submission), max_submission_bytes(truth.size_bytes), expected_bytes=truth.size_bytes
-    )
+    arrays = _read_submission(Path(submission), spec, metric, truth.size_bytes)
+    # Pop each column once used, so its buffers are freed before the next step allocates.
+    ids = normalize_ids(arrays.pop(spec.id_column))
+    rows = match_ids(ids, truth.ids)
+    targets = spec.target_columns
+    if metric.value_kind in NUMERIC_KINDS:
+        numbers = (
+            numeric_values(arrays.pop(name), name, metric.value_kind, ids) for name in targets
+        )
+        y_pred = float_frame(targets, numbers, len(rows), rows)
+        if metric.rows_sum_to_one:
+            check_row_sums(y_pred.to_numpy(), ids, rows)
+    else:
+        columns = [
+            _label_or_text(arrays.pop(name), name, index, metric, truth, ids)
+            for index, name in enumerate(targets)
+        ]
+        y_pred = mixed_frame(targets, columns, rows)
+    return AlignedSubmission(metric=metric, y_true=truth.frame, y_pred=y_pred)
+
+
+def _read_submission(
+    path: Path, spec: SubmissionSpec, metric: Metric, answers_bytes: int
+) -> dict[str, pa.ChunkedArray]:
+    """The id and target columns of the submission file, by name, after the file checks."""
+    text = open_text(path, max_submission_bytes(answers_bytes), expected_bytes=answers_bytes)
     required = (spec.id_column, *spec.target_columns)
     position = locate_columns(text.header, required, spec.extra_columns)
     target_type = pa.float64() if metric.value_kind in NUMERIC_KINDS else pa.string()
     types = {position[name]: target_type for name in spec.target_columns}
     types[position[spec.id_column]] = pa.string()
     arrays = read_columns(text, types)
-    ids = normalize_ids(arrays[position[spec.id_column]])
-    rows = match_ids(ids, truth.ids)
-    columns = [
-        _checked(arrays[position[name]], name, index, metric, truth, ids)
-        for index, name in enumerate(spec.target_columns)
-    ]
-    if metric.rows_sum_to_one:
-        check_row_sums([column for column in columns if isinstance(column, np.ndarray)], ids)
-    aligned = [_reorder(column, rows) for column in columns]
-    y_pred = pd.DataFrame(dict(zip(spec.target_columns, aligned, strict=True)))
-    return AlignedSubmission(metric=metric, y_true=truth.frame, y_pred=y_pred)
+    return {name: arrays[position[name]] for name in required}
 
 
-def _checked(
+def _label_or_text(
     values: pa.ChunkedArray,
     name: str,
     index: int,
@@ -133,16 +151,7 @@ def _checked(
     truth: Answers,
     ids: pa.ChunkedArray,
 ) -> FloatArray | pa.ChunkedArray:
-    """One target column, checked per the metric's value kind, in submission order."""
-    if metric.value_kind in NUMERIC_KINDS:
-        return numeric_values(values, name, metric.value_kind, ids)
+    """A label column (numbers when the answers are numbers) or ranking text, as submitted."""
     if metric.value_kind == "label":
         return label_values(values, name, truth.is_numeric(index), ids)
     return values
-
-
-def _reorder(column: FloatArray | pa.ChunkedArray, rows: IntArray) -> FloatArray | pd.Series:
-    if isinstance(column, np.ndarray):
-        return column[rows]
-    series: pd.Series = column.take(pa.array(rows)).to_pandas()
-    return series

@@ -7,7 +7,7 @@ wrong, one example and the id of its row, so a reason is enough to fix the file.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -16,6 +16,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from graders.errors import SubmissionRejected
+from graders.memory import MEMORY_POOL
 from graders.messages import count, show_value
 from graders.metrics.base import FloatArray, ValueKind
 
@@ -29,6 +30,33 @@ MISSING_TOKENS = (
 """Text read as a missing number (pyarrow's defaults, plus ``None`` and ``<NA>``)."""
 
 BoolArray = npt.NDArray[np.bool_]
+
+
+def stripped_text(values: pa.ChunkedArray) -> pa.ChunkedArray:
+    """Values as text without surrounding whitespace (not copied when there is none)."""
+    text = pc.cast(values, pa.string(), memory_pool=MEMORY_POOL)
+    if not any(_may_need_strip(chunk) for chunk in text.chunks):
+        return text
+    return pc.utf8_trim_whitespace(text, memory_pool=MEMORY_POOL)
+
+
+def _may_need_strip(chunk: pa.StringArray) -> bool:
+    """Whether any string starts or ends with whitespace, judged from its first and last byte.
+
+    ASCII whitespace (tab to carriage return, space) counts, and so does any non-ASCII byte, to
+    be safe with Unicode whitespace; ``utf8_trim_whitespace`` then decides exactly.
+    """
+    _, offsets_buffer, data_buffer = chunk.buffers()
+    if data_buffer is None:
+        return False
+    offsets = np.frombuffer(offsets_buffer, dtype=np.int32)[
+        chunk.offset : chunk.offset + len(chunk) + 1
+    ]
+    starts, ends = offsets[:-1], offsets[1:]
+    filled = ends > starts
+    data = np.frombuffer(data_buffer, dtype=np.uint8)
+    edges = np.concatenate([data[starts[filled]], data[ends[filled] - 1]])
+    return bool((((edges >= 9) & (edges <= 13)) | (edges == 32) | (edges >= 0x80)).any())
 
 
 def numeric_values(
@@ -47,7 +75,7 @@ def numeric_values(
     """
     numbers = _parse_text(values, column, ids) if pa.types.is_string(values.type) else values
     if numbers.null_count:
-        missing = np.asarray(pc.is_null(numbers), dtype=bool)
+        missing = np.asarray(pc.is_null(numbers, memory_pool=MEMORY_POOL), dtype=bool)
         _reject(missing, ids, column, "missing value", hint="every row needs a number")
     array = np.asarray(numbers.to_numpy(zero_copy_only=False), dtype=np.float64)
     finite = np.isfinite(array)
@@ -58,18 +86,19 @@ def numeric_values(
 
 
 def _parse_text(values: pa.ChunkedArray, column: str, ids: pa.ChunkedArray) -> pa.ChunkedArray:
-    text = pc.utf8_trim_whitespace(values)
-    missing = pc.is_in(text, value_set=pa.array(MISSING_TOKENS, pa.string()))
+    text = stripped_text(values)
+    missing = pc.is_in(
+        text, value_set=pa.array(MISSING_TOKENS, pa.string()), memory_pool=MEMORY_POOL
+    )
+    missing_mask = np.asarray(missing, dtype=bool)
     candidates = pd.Series(np.asarray(text.to_numpy(zero_copy_only=False), dtype=object))
-    candidates[np.asarray(missing, dtype=bool)] = None
-    parsed = pd.to_numeric(candidates, errors="coerce")
-    numbers = np.asarray(parsed, dtype=np.float64)
-    not_numeric = np.isnan(numbers) & ~np.asarray(missing, dtype=bool)
+    candidates[missing_mask] = None
+    numbers = np.asarray(pd.to_numeric(candidates, errors="coerce"), dtype=np.float64)
+    not_numeric = np.isnan(numbers) & ~missing_mask
     if not_numeric.any():
         _reject(not_numeric, ids, column, "non-numeric value", text)
-    return pa.chunked_array(
-        [pa.array(numbers, mask=np.asarray(missing, dtype=bool), type=pa.float64())]
-    )
+    parsed = pa.array(numbers, mask=missing_mask, type=pa.float64(), memory_pool=MEMORY_POOL)
+    return pa.chunked_array([parsed])
 
 
 _RANGES: dict[str, tuple[str, str]] = {
@@ -96,16 +125,22 @@ def _check_range(array: FloatArray, column: str, kind: ValueKind, ids: pa.Chunke
         _reject(bad, ids, column, noun, array, hint=hint)
 
 
-def check_row_sums(columns: Sequence[FloatArray], ids: pa.ChunkedArray) -> None:
-    """Reject unless every row of class probabilities sums to 1 within the tolerance."""
-    total = np.array(columns[0], dtype=np.float64, copy=True)
-    for column in columns[1:]:
-        total += column
+def check_row_sums(
+    matrix: npt.NDArray[np.float64], ids: pa.ChunkedArray, rows: npt.NDArray[np.int64]
+) -> None:
+    """Reject unless every row of class probabilities sums to 1 within the tolerance.
+
+    Args:
+        matrix: Aligned probabilities, one column per class, in answer order.
+        ids: Row ids in submission order, for the message.
+        rows: For each answer row, its submission row.
+    """
+    total = matrix.sum(axis=1)
     off = np.abs(total - 1.0) > ROW_SUM_TOLERANCE
     if off.any():
         first = int(np.argmax(off))
         raise SubmissionRejected(
-            f"probabilities of row id {show_value(ids[first].as_py())} sum to "
+            f"probabilities of row id {show_value(ids[int(rows[first])].as_py())} sum to "
             f"{total[first]:.6g}, expected 1 (±{ROW_SUM_TOLERANCE:g}); "
             f"{count(int(off.sum()), 'row')} in all"
         )
@@ -121,7 +156,7 @@ def label_values(
     """
     if numeric:
         return numeric_values(values, column, "real", ids)
-    return pc.utf8_trim_whitespace(values.cast(pa.string()))
+    return stripped_text(values)
 
 
 def _reject(
@@ -144,3 +179,46 @@ def _reject(
     raise SubmissionRejected(
         f"column {column!r} has {count(int(bad.sum()), noun)}, e.g. {where}{tail}"
     )
+
+
+def float_frame(
+    names: Sequence[str],
+    columns: Iterable[FloatArray],
+    size: int,
+    rows: npt.NDArray[np.int64] | None = None,
+) -> pd.DataFrame:
+    """Write numeric columns, one at a time, into a frame over one column-major float matrix.
+
+    ``columns`` may be a generator: each column is placed (taking ``rows``, in that order, when
+    given) and released before the next is made, and the frame wraps the matrix without a copy,
+    so a metric's ``to_numpy()`` is free.
+    """
+    matrix = np.empty((size, len(names)), dtype=np.float64, order="F")
+    for j, column in enumerate(columns):
+        if rows is None:
+            matrix[:, j] = column
+        else:
+            np.take(column, rows, out=matrix[:, j])
+    return pd.DataFrame(matrix, columns=list(names), copy=False)
+
+
+def mixed_frame(
+    names: Sequence[str],
+    columns: Sequence[FloatArray | pa.ChunkedArray],
+    rows: npt.NDArray[np.int64] | None = None,
+) -> pd.DataFrame:
+    """A frame of numeric and text columns, taking ``rows`` (in that order) when given."""
+    return pd.DataFrame(
+        {name: _take(column, rows) for name, column in zip(names, columns, strict=True)}
+    )
+
+
+def _take(
+    column: FloatArray | pa.ChunkedArray, rows: npt.NDArray[np.int64] | None
+) -> FloatArray | pd.Series:
+    if isinstance(column, np.ndarray):
+        return column if rows is None else column[rows]
+    if rows is not None:
+        column = pc.take(column, pa.array(rows), memory_pool=MEMORY_POOL)
+    series: pd.Series = column.to_pandas(memory_pool=MEMORY_POOL)
+    return series

@@ -1,4 +1,4 @@
-"""The ``mlebench`` command: list, prepare, grade, grade-sample, agents, sandbox, doctor.
+"""The ``mlebench`` command: list, prepare, grade, grade-sample, agents, sandbox, report.
 
 Each subcommand reuses the functions the pytest plugin calls, and the shared options (data dir,
 extra competition folders) resolve through the same table as the ``--mle-*`` options.
@@ -49,6 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_grade(commands)
     _add_agents(commands)
     _add_sandbox(commands)
+    from pytest_mlebench.report.command import add_report_command
+
+    add_report_command(commands)
     return parser
 
 
@@ -252,7 +255,12 @@ def _add_sandbox(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     build = actions.add_parser("build", help="build the agent image (offline-capable)")
     build.add_argument("--force", action="store_true", help="rebuild even if the image exists")
     build.set_defaults(handler=cmd_sandbox_build)
-    cleanup = actions.add_parser("cleanup", help="remove every container this tool started")
+    cleanup = actions.add_parser(
+        "cleanup", help="remove sandbox containers whose session is gone (--all: every one)"
+    )
+    cleanup.add_argument(
+        "--all", action="store_true", help="also remove containers of sessions still running"
+    )
     cleanup.set_defaults(handler=cmd_sandbox_cleanup)
     status = actions.add_parser("status", help="say whether a Docker engine answers")
     status.set_defaults(handler=cmd_sandbox_status)
@@ -277,7 +285,7 @@ def cmd_sandbox_build(args: argparse.Namespace) -> int:
 def cmd_sandbox_cleanup(args: argparse.Namespace) -> int:
     from pytest_mlebench.sandbox.docker import reap_containers
 
-    removed = reap_containers(None)
+    removed = reap_containers(None, include_live=args.all)
     print(f"removed {removed} container(s)")
     return 0
 

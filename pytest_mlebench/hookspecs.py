@@ -14,7 +14,9 @@ if TYPE_CHECKING:
 
 
 @pytest.hookspec(firstresult=True)
-def mlebench_make_sandbox(spec: SandboxSpec, backend: str, settings: Settings) -> Sandbox | None:
+def pytest_mlebench_make_sandbox(
+    spec: SandboxSpec, backend: str, settings: Settings
+) -> Sandbox | None:
     """Create (do not start) the sandbox for one run.
 
     Return a :class:`~pytest_mlebench.sandbox.base.Sandbox` to replace the built-in backends,
@@ -23,15 +25,15 @@ def mlebench_make_sandbox(spec: SandboxSpec, backend: str, settings: Settings) -
 
 
 @pytest.hookspec(firstresult=True)
-def mlebench_make_agent(name: str, settings: Settings) -> Agent | None:
+def pytest_mlebench_make_agent(name: str, settings: Settings) -> Agent | None:
     """Create the agent named by ``--mle-agent``; ``None`` lets the built-in lookup decide."""
 
 
 @pytest.hookspec
-def mlebench_graded(record: RunRecord) -> None:
+def pytest_mlebench_graded(record: RunRecord) -> None:
     """Called on the process that ran it with each finished run's record, before it is written."""
 
 
 @pytest.hookspec
-def mlebench_update_environment(environment: dict[str, Any]) -> None:
+def pytest_mlebench_update_environment(environment: dict[str, Any]) -> None:
     """Add or change entries of the run environment written to reports (agent, versions, …)."""

@@ -15,8 +15,9 @@ import pytest
 from pytest_mlebench import hookspecs
 from pytest_mlebench.errors import MLEBenchError
 from pytest_mlebench.registry import MODALITIES, SOURCES, Competition, load_registry
+from pytest_mlebench.report import hooks as report_hooks
 from pytest_mlebench.runner import RunCase
-from pytest_mlebench.sandbox import resolve_backend
+from pytest_mlebench.sandbox.plan import SandboxPlan, finish_sandboxes, plan_sandboxes
 from pytest_mlebench.session import SESSION_KEY, MLEBenchSession, get_session
 from pytest_mlebench.settings import add_options, resolve_settings
 from pytest_mlebench.summary import terminal_lines
@@ -58,34 +59,37 @@ def pytest_configure(config: pytest.Config) -> None:
     if workerinput is not None:
         session.worker = str(workerinput["workerid"])
         session.session_id = str(workerinput.get("mle_session_id", session.session_id))
-        session.backend = str(workerinput.get("mle_backend", "local"))
+        if "mle_plan" in workerinput:
+            session.plan = SandboxPlan.from_json(workerinput["mle_plan"])
     config.stash[SESSION_KEY] = session
-
-
-def _resolve_backend_once(config: pytest.Config) -> None:
-    """Controller only: pick the backend (``auto`` → docker or local) the workers will share."""
-    session = get_session(config)
-    if not session.is_controller or getattr(config.option, "collectonly", False):
-        return
-    try:
-        backend, notice = resolve_backend(session.settings.sandbox)
-    except MLEBenchError as exc:
-        raise pytest.UsageError(str(exc)) from None
-    session.backend = backend
-    if notice:
-        session.notices.append(notice)
+    report_hooks.install(config, session)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    _resolve_backend_once(session.config)
+    """Controller: resolve the backend and GPUs once (workers receive the plan)."""
+    config = session.config
+    state = get_session(config)
+    if not state.is_controller:
+        return
+    try:
+        state.plan = plan_sandboxes(state.settings, state.session_id)
+    except MLEBenchError as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
-    """xdist controller: hand the session id and backend to each worker."""
+    """xdist controller: hand the session id and the sandbox plan to each worker."""
     session = get_session(node.config)
     node.workerinput["mle_session_id"] = session.session_id
-    node.workerinput["mle_backend"] = session.backend
+    node.workerinput["mle_plan"] = session.plan.to_json()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Controller: remove containers of crashed workers of this session."""
+    state = get_session(session.config)
+    if state.is_controller:
+        finish_sandboxes(state.plan, state.session_id)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
@@ -97,7 +101,9 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
         f"seeds {settings.seeds}, gate {settings.require}",
         f"mlebench: data {settings.data_dir}, results {settings.results_path}",
     ]
-    return lines + [f"mlebench WARNING: {notice}" for notice in session.notices]
+    if session.plan.gpus:
+        lines.append(f"mlebench: GPUs to lend {', '.join(session.plan.gpus)}")
+    return lines + [f"mlebench WARNING: {notice}" for notice in session.plan.notices]
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -135,7 +141,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     session = get_session(config)
     if not session.is_controller:
         return
-    lines = terminal_lines(session)
+    lines = terminal_lines(session) + report_hooks.terminal_lines(config)
     if not lines:
         return
     terminalreporter.write_sep("=", "mlebench results")

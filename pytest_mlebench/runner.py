@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import uuid
-from dataclasses import asdict, dataclass
+from contextlib import nullcontext
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -19,12 +20,15 @@ import pytest
 from pytest_mlebench.agents import load_agent
 from pytest_mlebench.agents.base import Agent, AgentTask
 from pytest_mlebench.data import PreparedData
+from pytest_mlebench.errors import AgentError
 from pytest_mlebench.gate import gate_failure
 from pytest_mlebench.grading import GradeReport, grade_submission
 from pytest_mlebench.registry import Competition
 from pytest_mlebench.results import Outcome, RunRecord, append_record
 from pytest_mlebench.sandbox import create_sandbox
 from pytest_mlebench.sandbox.base import ExecResult, ResourceGrant, Sandbox, SandboxSpec
+from pytest_mlebench.sandbox.gpus import GpuPool
+from pytest_mlebench.sandbox.plan import engine_ready
 from pytest_mlebench.session import MLEBenchSession
 
 INSTRUCTIONS = Path(__file__).with_name("instructions.md")
@@ -39,6 +43,15 @@ class RunCase:
 
     def test_id(self, seeds: int) -> str:
         return self.competition_id if seeds == 1 else f"{self.competition_id}-s{self.seed}"
+
+
+CREDENTIAL_FOLDERS = (".kaggle", ".ssh", ".aws", ".docker", ".config", ".netrc")
+
+
+def hidden_host_paths(data_dir: Path) -> tuple[Path, ...]:
+    """Host folders an agent must never see: the data cache (answers) and credentials."""
+    home = Path.home()
+    return (data_dir, *(home / name for name in CREDENTIAL_FOLDERS))
 
 
 def now() -> str:
@@ -107,7 +120,9 @@ class BenchmarkRun:
 
     def _make_agent(self) -> Agent:
         settings = self.session.settings
-        agent: Agent | None = self.hooks.mlebench_make_agent(name=settings.agent, settings=settings)
+        agent: Agent | None = self.hooks.pytest_mlebench_make_agent(
+            name=settings.agent, settings=settings
+        )
         return agent if agent is not None else load_agent(settings.agent)
 
     def _spec(self) -> SandboxSpec:
@@ -126,6 +141,7 @@ class BenchmarkRun:
                 "pytest-mlebench.session": self.session.session_id,
                 "pytest-mlebench.worker": self.session.worker,
             },
+            hidden_paths=hidden_host_paths(self.session.settings.data_dir),
         )
 
     def _validate(self, path: Path) -> Any:
@@ -134,32 +150,47 @@ class BenchmarkRun:
         return graders.validate_submission(path, self.prepared.answers, self.competition.submission)
 
     def _run_agent(self, agent: Agent) -> tuple[ExecResult, list[dict[str, Any]], ResourceGrant]:
-        spec = self._spec()
-        sandbox = self._make_sandbox(spec)
-        with sandbox:
-            rendered = _render_instructions(spec.instructions, sandbox, self.time_limit)
-            instructions = self.run_dir / "instructions.md"
-            instructions.write_text(rendered, "utf-8")
-            sandbox.copy_in(instructions, sandbox.paths.instructions)
-            task = AgentTask(
-                competition_id=self.competition.id,
-                seed=self.case.seed,
-                time_limit=self.time_limit,
-                log_path=self.run_dir / "agent.log",
+        settings, plan = self.session.settings, self.session.plan
+        if agent.privileged and not settings.privileged:
+            raise AgentError(
+                f"agent {agent.name!r} asks for a privileged sandbox; allow it explicitly with "
+                "--mle-privileged yes"
             )
-            result = agent.run(sandbox, task)
-            sandbox.copy_out(sandbox.paths.submission_file, self.run_dir / "submission.csv")
-            sandbox.copy_out(sandbox.paths.logs, self.run_dir / "logs")
-            calls = [asdict(call) for call in sandbox.validation_calls]
-            grant = sandbox.spec.resources
-        return result, calls, grant
+        pool = GpuPool(plan.gpu_lease_dir, plan.gpus) if plan.gpu_lease_dir else None
+        with pool.lease(settings.gpus_per_sandbox) if pool else nullcontext(()) as gpus:
+            spec = replace(self._spec(), resources=replace(self.resources(), gpus=tuple(gpus)))
+            sandbox = self._make_sandbox(spec, privileged=agent.privileged)
+            with sandbox:
+                result = self._drive(agent, sandbox)
+                calls = [asdict(call) for call in sandbox.validation_calls]
+        return result, calls, spec.resources
 
-    def _make_sandbox(self, spec: SandboxSpec) -> Sandbox:
-        settings = self.session.settings
-        custom: Sandbox | None = self.hooks.mlebench_make_sandbox(
-            spec=spec, backend=self.session.backend, settings=settings
+    def _drive(self, agent: Agent, sandbox: Sandbox) -> ExecResult:
+        """Inside a started sandbox: instructions in, agent run, submission and logs out."""
+        rendered = _render_instructions(sandbox.spec.instructions, sandbox, self.time_limit)
+        instructions = self.run_dir / "instructions.md"
+        instructions.write_text(rendered, "utf-8")
+        sandbox.copy_in(instructions, sandbox.paths.instructions)
+        task = AgentTask(
+            competition_id=self.competition.id,
+            seed=self.case.seed,
+            time_limit=self.time_limit,
+            log_path=self.run_dir / "agent.log",
         )
-        return custom if custom is not None else create_sandbox(self.session.backend, spec)
+        result = agent.run(sandbox, task)
+        sandbox.copy_out(sandbox.paths.submission_file, self.run_dir / "submission.csv")
+        sandbox.copy_out(sandbox.paths.logs, self.run_dir / "logs")
+        return result
+
+    def _make_sandbox(self, spec: SandboxSpec, *, privileged: bool) -> Sandbox:
+        settings, plan = self.session.settings, self.session.plan
+        custom: Sandbox | None = self.hooks.pytest_mlebench_make_sandbox(
+            spec=spec, backend=plan.backend, settings=settings
+        )
+        if custom is not None:
+            return custom
+        image = engine_ready(plan, self.session.session_id)
+        return create_sandbox(plan.backend, spec, image=image, privileged=privileged)
 
     def _grade(self) -> GradeReport:
         report = grade_submission(
@@ -196,7 +227,7 @@ class BenchmarkRun:
         )
 
     def _write(self, record: RunRecord) -> None:
-        self.hooks.mlebench_graded(record=record)
+        self.hooks.pytest_mlebench_graded(record=record)
         (self.run_dir / "record.json").write_text(record.to_json(), "utf-8")
         append_record(self.session.settings.results_path, record)
 

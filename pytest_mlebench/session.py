@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from pytest_mlebench.registry import Registry
+from pytest_mlebench.sandbox.plan import SandboxPlan
 from pytest_mlebench.settings import Settings
 
 
@@ -19,21 +20,24 @@ class MLEBenchSession:
         settings: The resolved settings.
         registry: The competitions of this session.
         session_id: Id shared by the controller and its workers; stamped on every record.
-        backend: The sandbox backend actually used (``auto`` resolved once, by the controller).
+        plan: The controller's sandbox decisions (backend, image, GPUs), shared with workers.
         worker: ``master`` on the controller, else the xdist worker id.
-        notices: Lines for the terminal header (e.g. the no-isolation warning).
     """
 
     settings: Settings
     registry: Registry
     session_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
-    backend: str = "local"
+    plan: SandboxPlan = field(default_factory=lambda: SandboxPlan(backend="local"))
     worker: str = "master"
-    notices: list[str] = field(default_factory=list)
 
     @property
     def is_controller(self) -> bool:
         return self.worker == "master"
+
+    @property
+    def backend(self) -> str:
+        """The sandbox backend actually used (``auto`` resolved once, by the controller)."""
+        return self.plan.backend
 
 
 SESSION_KEY = pytest.StashKey[MLEBenchSession]()

@@ -21,6 +21,7 @@ GROUP = "mlebench"
 REQUIRE_LEVELS = ("none", "valid", "above-median", "bronze", "silver", "gold")
 SANDBOXES = ("auto", "local", "docker")
 NETWORKS = ("none", "bridge")
+RERUN_KINDS = ("failed", "error", "invalid", "no-medal", "timeout", "skipped")
 Require = Literal["none", "valid", "above-median", "bronze", "silver", "gold"]
 
 
@@ -35,6 +36,7 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     metavar: str | None = None
     append: bool = False
+    flag: bool = False
 
     @property
     def dest(self) -> str:
@@ -155,6 +157,53 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "MLEBENCH_PRIVILEGED",
         ("yes", "no"),
     ),
+    OptionSpec(
+        "--mle-baseline",
+        "summary.json or results file to compare this session with; the session fails when "
+        "the any-medal or valid-submission rate drops more than --mle-max-drop",
+        None,
+        "MLEBENCH_BASELINE",
+        metavar="FILE",
+    ),
+    OptionSpec(
+        "--mle-max-drop",
+        "percentage points the any-medal or valid-submission rate may drop below --mle-baseline",
+        "0",
+        "MLEBENCH_MAX_DROP",
+        metavar="POINTS",
+    ),
+    OptionSpec(
+        "--mle-rerun",
+        "run only the (competition, seed) pairs of --mle-from whose run was one of: "
+        + ", ".join(RERUN_KINDS)
+        + " (comma-separated)",
+        None,
+        "MLEBENCH_RERUN",
+        metavar="KINDS",
+    ),
+    OptionSpec(
+        "--mle-from",
+        "summary.json or results file that --mle-rerun selects from",
+        None,
+        "MLEBENCH_FROM",
+        metavar="FILE",
+    ),
+    OptionSpec(
+        "--mle-progress",
+        "seconds between one-line status updates of running competitions (state changes are "
+        "printed as they happen); 0 turns live progress off",
+        "60",
+        "MLEBENCH_PROGRESS",
+        metavar="SECONDS",
+    ),
+    OptionSpec(
+        "--mle-clean-alluredir",
+        "empty the --alluredir folder once, on the controller, before any test runs (unlike "
+        "--clean-alluredir, safe under xdist)",
+        "no",
+        "MLEBENCH_CLEAN_ALLUREDIR",
+        flag=True,
+    ),
 )
 
 
@@ -177,6 +226,12 @@ class Settings:
     gpus: str
     gpus_per_sandbox: int
     privileged: bool
+    baseline: Path | None = None
+    max_drop: float = 0.0
+    rerun: frozenset[str] = frozenset()
+    rerun_from: Path | None = None
+    progress: float = 60.0
+    clean_alluredir: bool = False
 
 
 def add_options(parser: pytest.Parser) -> None:
@@ -184,15 +239,25 @@ def add_options(parser: pytest.Parser) -> None:
     group = parser.getgroup(GROUP, "pytest-mlebench: run agents on MLE-bench competitions")
     for spec in OPTIONS:
         extra = f" [env {spec.env}]" if spec.env else ""
-        group.addoption(
-            spec.name,
-            dest=spec.dest,
-            action="append" if spec.append else "store",
-            default=None,
-            choices=spec.choices or None,
-            metavar=spec.metavar,
-            help=f"{spec.help}{extra}",
-        )
+        if spec.flag:
+            group.addoption(
+                spec.name,
+                dest=spec.dest,
+                action="store_const",
+                const="yes",
+                default=None,
+                help=f"{spec.help}{extra}",
+            )
+        else:
+            group.addoption(
+                spec.name,
+                dest=spec.dest,
+                action="append" if spec.append else "store",
+                default=None,
+                choices=spec.choices or None,
+                metavar=spec.metavar,
+                help=f"{spec.help}{extra}",
+            )
         parser.addini(spec.ini, help=spec.help, type="string", default=None)
 
 
@@ -219,6 +284,13 @@ def build_settings(values: dict[str, tuple[Any, str]], base: Path) -> Settings:
 
     data_dir = Path(get("mle_data_dir")).expanduser() if get("mle_data_dir") else default_data_dir()
     results = Path(get("mle_results"))
+    rerun = check("mle_rerun", _rerun_kinds)
+    rerun_from = check("mle_from", lambda v: _existing_file(v, base))
+    if bool(rerun) != bool(rerun_from):
+        raise pytest.UsageError(
+            "--mle-rerun and --mle-from go together: --mle-rerun failed --mle-from "
+            "reports/summary.json"
+        )
     return Settings(
         agent=str(get("mle_agent")),
         sandbox=check("mle_sandbox", lambda v: _choice(v, SANDBOXES)),
@@ -235,6 +307,12 @@ def build_settings(values: dict[str, tuple[Any, str]], base: Path) -> Settings:
         gpus=check("mle_gpus", _gpus),
         gpus_per_sandbox=check("mle_gpus_per_sandbox", lambda v: _positive_int(v)),
         privileged=check("mle_privileged", lambda v: _choice(v, ("yes", "no")) == "yes"),
+        baseline=check("mle_baseline", lambda v: _existing_file(v, base)),
+        max_drop=check("mle_max_drop", _non_negative_float),
+        rerun=rerun,
+        rerun_from=rerun_from,
+        progress=check("mle_progress", _non_negative_float),
+        clean_alluredir=check("mle_clean_alluredir", lambda v: _choice(v, ("yes", "no")) == "yes"),
     )
 
 
@@ -300,3 +378,32 @@ def _existing_dirs(values: Sequence[str]) -> list[Path]:
     if missing:
         raise ValueError(f"no such folder: {', '.join(missing)}")
     return folders
+
+
+def _non_negative_float(value: Any) -> float:
+    try:
+        number = float(str(value))
+    except ValueError:
+        raise ValueError("expected a number of 0 or more") from None
+    if not number >= 0 or number == float("inf"):
+        raise ValueError("expected a number of 0 or more")
+    return number
+
+
+def _rerun_kinds(value: Any) -> frozenset[str]:
+    if value is None:
+        return frozenset()
+    kinds = frozenset(part.strip() for part in str(value).split(",") if part.strip())
+    unknown = sorted(kinds - set(RERUN_KINDS))
+    if unknown or not kinds:
+        raise ValueError(f"choose from {', '.join(RERUN_KINDS)} (comma-separated)")
+    return kinds
+
+
+def _existing_file(value: Any, base: Path) -> Path | None:
+    if value is None:
+        return None
+    path = (base / Path(str(value)).expanduser()).resolve()
+    if not path.is_file():
+        raise ValueError(f"no such file: {path}")
+    return path

@@ -1,10 +1,11 @@
-"""The terminal summary: one line per finished run of this session, then the totals."""
+"""The terminal summary: one line per finished run of this session, the totals, the medal table."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
 
+from pytest_mlebench.report.terminal import medal_table
 from pytest_mlebench.results import RunRecord, read_records
 from pytest_mlebench.session import MLEBenchSession
 
@@ -60,4 +61,4 @@ def terminal_lines(session: MLEBenchSession) -> list[str]:
     records = session_records(session)
     if not records:
         return []
-    return [run_line(r) for r in records] + [totals_line(records)]
+    return [run_line(r) for r in records] + [totals_line(records), *medal_table(records)]

@@ -34,6 +34,9 @@ from types import ModuleType
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tools")]
+# One thread per process: reproducible, and OpenMP spinning on a busy shared machine is slow.
+for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
 
 import yaml  # noqa: E402
 

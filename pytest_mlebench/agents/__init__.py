@@ -34,7 +34,8 @@ __all__ = ["BUILTIN_AGENTS", "Agent", "AgentTask", "FolderAgent", "ScriptAgent",
 
 @dataclass(frozen=True)
 class ScriptAgent:
-    """A built-in agent: one Python script run with the sandbox's interpreter."""
+    """A built-in agent: a Python script (or a folder with ``__main__.py``) run with the
+    sandbox's interpreter."""
 
     name: str
     script: Path
@@ -73,7 +74,8 @@ class FolderAgent:
 def load_agent(name: str) -> Agent:
     """A built-in agent by name, or an agent folder by path (``path/to/folder[:agent-id]``)."""
     if name in BUILTIN_AGENTS:
-        return ScriptAgent(name=name, script=SCRIPTS / f"{name}.py")
+        folder = SCRIPTS / name
+        return ScriptAgent(name=name, script=folder if folder.is_dir() else SCRIPTS / f"{name}.py")
     folder_text, _, agent_id = name.partition(":")
     folder = Path(folder_text).expanduser()
     if (folder / "config.yaml").is_file():

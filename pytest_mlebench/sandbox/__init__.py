@@ -48,14 +48,22 @@ def resolve_backend(requested: str) -> tuple[str, str | None]:
     return "local", f"{NO_ISOLATION_WARNING} (no Docker engine: {why})"
 
 
-def create_sandbox(backend: str, spec: SandboxSpec) -> Sandbox:
-    """A not-yet-started sandbox of ``backend`` for ``spec``."""
+def create_sandbox(
+    backend: str, spec: SandboxSpec, *, image: str | None = None, privileged: bool = False
+) -> Sandbox:
+    """A not-yet-started sandbox of ``backend`` for ``spec``.
+
+    ``image`` and ``privileged`` only matter to Docker; the local backend cannot grant privileges
+    and refuses an agent that asks for them.
+    """
     if backend == "local":
         from pytest_mlebench.sandbox.local import LocalSandbox
 
+        if privileged:
+            raise SandboxError("the local backend cannot run a privileged agent; use docker")
         return LocalSandbox(spec)
     if backend == "docker":
         from pytest_mlebench.sandbox.docker import DockerSandbox
 
-        return DockerSandbox(spec)
+        return DockerSandbox(spec, image=image, privileged=privileged)
     raise SandboxError(f"unknown sandbox backend {backend!r}; choose local or docker")

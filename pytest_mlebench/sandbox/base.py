@@ -69,6 +69,8 @@ class SandboxSpec:
         validator: Host-side check behind ``validate_submission.sh`` (never returns a score).
         labels: Extra labels for the sandbox (Docker labels; informational for local).
         env: Extra environment variables for the agent.
+        hidden_paths: Host folders the agent must not see (the data cache with the answers,
+            credentials). Docker never mounts them; the local backend masks them where it can.
     """
 
     run_id: str
@@ -82,6 +84,7 @@ class SandboxSpec:
     validator: SubmissionValidator | None = None
     labels: Mapping[str, str] = field(default_factory=dict)
     env: Mapping[str, str] = field(default_factory=dict)
+    hidden_paths: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True)

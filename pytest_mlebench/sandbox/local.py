@@ -1,10 +1,13 @@
-"""The local backend: a per-run temp folder and a host process tree. No isolation.
+"""The local backend: a per-run temp folder and a host process tree. Weak isolation.
 
 The contract paths are folders under a fresh temp root; public data is hard-linked (or copied) in
 with read-only modes, the private answers never are. The agent gets a minimal environment (no host
-secrets) and runs in its own process group, killed with all its children at the deadline. File
-modes do not stop an agent running as root, and nothing limits memory or network: use the Docker
-backend for untrusted agents. ``docs/sandbox.md`` spells out the difference.
+secrets) and runs in its own process group, killed with all its children at the deadline. Where
+Linux namespaces work (:mod:`pytest_mlebench.sandbox.namespaces`), the data is mounted read-only,
+the answers and credentials are masked, the network is cut and the agent cannot see the harness's
+processes. Nothing limits memory, and the agent runs the host's Python (which may have the
+packages embedded competitions come from): use the Docker backend for untrusted agents.
+``docs/sandbox.md`` spells out the difference.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from pytest_mlebench.sandbox.base import (
     SandboxSpec,
     ValidationCall,
 )
+from pytest_mlebench.sandbox.namespaces import maskable, namespaces_unavailable, wrap_command
 from pytest_mlebench.sandbox.process import run_process_tree
 from pytest_mlebench.sandbox.validator import CLIENT_SCRIPT, ValidatorServer, validate_script
 
@@ -109,7 +113,22 @@ class LocalSandbox(Sandbox):
         self._exec_count += 1
         log_path = log_path or root / "logs" / f".exec-{self._exec_count}.log"
         return run_process_tree(
-            command, cwd=root, env=self._agent_env(env), timeout=timeout, log_path=log_path
+            self._isolated(command),
+            cwd=root,
+            env=self._agent_env(env),
+            timeout=timeout,
+            log_path=log_path,
+        )
+
+    def _isolated(self, command: Sequence[str]) -> list[str]:
+        """``command`` inside namespaces when the machine allows it, else unchanged."""
+        if namespaces_unavailable() is not None:
+            return list(command)
+        return wrap_command(
+            command,
+            read_only=[self.root / "data"],
+            hidden=maskable(self.spec.hidden_paths, self.root),
+            isolate_network=self.spec.network == "none",
         )
 
     def _agent_env(self, extra: Mapping[str, str] | None) -> dict[str, str]:

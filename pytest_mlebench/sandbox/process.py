@@ -65,7 +65,12 @@ def run_process_tree(
         target=_pump, args=(proc, log_path, max_log_bytes, capture), daemon=True
     )
     reader.start()
-    status, rusage, timed_out = _wait(proc.pid, started, timeout)
+    try:
+        status, rusage, timed_out = _wait(proc.pid, started, timeout)
+    except BaseException:  # Ctrl-C or a signal turned into an exception: leave nothing behind
+        kill_tree(proc.pid)
+        proc.wait()
+        raise
     reader.join(timeout=5)
     wall = time.monotonic() - started
     return ExecResult(

@@ -7,6 +7,7 @@ this session's label, and the session ends with a check that none of them is lef
 
 from __future__ import annotations
 
+import functools
 import os
 import uuid
 from collections.abc import Callable, Iterator
@@ -25,6 +26,7 @@ TEST_SESSION = "sandbox-tests-" + uuid.uuid4().hex[:8]
 SandboxFactory = Callable[..., Sandbox]
 
 
+@functools.cache
 def docker_skip_reason() -> str | None:
     """Why Docker tests cannot run here, or None when an engine answers."""
     try:
@@ -101,14 +103,24 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def sandbox_factory(
-    backend: str, competition_dirs: tuple[Path, Path]
-) -> Iterator[SandboxFactory]:
+def sandbox_factory(backend: str, competition_dirs: tuple[Path, Path]) -> Iterator[SandboxFactory]:
     """Makes started sandboxes of the backend under test; all of them are stopped afterwards."""
+    yield from _sandboxes(backend, competition_dirs[0])
+
+
+@pytest.fixture
+def docker_sandbox_factory(
+    docker_image: str, competition_dirs: tuple[Path, Path]
+) -> Iterator[SandboxFactory]:
+    """Like ``sandbox_factory``, for checks that only make sense with Docker."""
+    yield from _sandboxes("docker", competition_dirs[0])
+
+
+def _sandboxes(backend: str, public: Path) -> Iterator[SandboxFactory]:
     started: list[Sandbox] = []
 
     def make(**overrides: Any) -> Sandbox:
-        sandbox = new_sandbox(backend, make_spec(competition_dirs[0], **overrides))
+        sandbox = new_sandbox(backend, make_spec(public, **overrides))
         started.append(sandbox)
         sandbox.start()
         return sandbox
@@ -130,6 +142,7 @@ def make_spec(public: Path, **overrides: Any) -> SandboxSpec:
         "resources": ResourceGrant(memory="1g", pids=256),
         "validator": fake_validator,
         "labels": {"pytest-mlebench.session": TEST_SESSION},
+        "hidden_paths": (public.parent / "private",),
     }
     fields.update(overrides)
     return SandboxSpec(**fields)

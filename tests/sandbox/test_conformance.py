@@ -35,7 +35,9 @@ def test_success_exits_zero(sandbox_factory: SandboxFactory) -> None:
     assert run_python(sandbox_factory(), "pass").exit_code == 0
 
 
-def test_output_is_streamed_to_the_host_log(sandbox_factory: SandboxFactory, tmp_path: Path) -> None:
+def test_output_is_streamed_to_the_host_log(
+    sandbox_factory: SandboxFactory, tmp_path: Path
+) -> None:
     log_path = tmp_path / "agent.log"
     run_python(sandbox_factory(), "print('line one'); print('line two')", log_path=log_path)
     assert log_path.read_text().splitlines() == ["line one", "line two"]
@@ -119,6 +121,7 @@ def test_deadline_kills_the_whole_process_tree(
     started = time.monotonic()
     result = run_python(sandbox, code, timeout=2)
     assert result.timed_out
+    assert result.wall_seconds < 5  # killed at the deadline, not by a slower fallback
     assert time.monotonic() - started < 15
     first = _read_out(sandbox, beat, tmp_path / "beat1")
     time.sleep(0.5)
@@ -175,11 +178,14 @@ def test_private_answers_are_out_of_reach(
 ) -> None:
     answers = competition_dirs[1] / "answers.csv"
     sandbox = sandbox_factory()
+    # Inside a container the whole tree is the sandbox's; on the host, only its own root is.
+    roots = (sandbox.paths.home, "/tmp", "/run", "/mnt", "/srv", "/opt", "/root", "/var")
+    roots = roots if sandbox.isolated else roots[:1]
     code = (
         "import os\n"
         f"try:\n    print(open({str(answers)!r}).read())\nexcept OSError as exc:\n"
         "    print('unreadable', exc.errno)\n"
-        f"for root in ({sandbox.paths.home!r}, '/tmp', '/run', '/mnt', '/srv', '/opt'):\n"
+        f"for root in {roots!r}:\n"
         "    for folder, _, files in os.walk(root):\n"
         "        for name in files:\n"
         "            try:\n"
@@ -293,3 +299,19 @@ def test_environment_has_no_harness_secrets(
     result = run_python(sandbox_factory(), "import os; print(os.environ.get('KAGGLE_KEY'))")
     assert "host-kaggle-key" not in result.output_tail
     assert os.environ["KAGGLE_KEY"] == "host-kaggle-key"
+
+
+def test_planted_links_do_not_break_copy_out(
+    sandbox_factory: SandboxFactory, tmp_path: Path
+) -> None:
+    sandbox = sandbox_factory()
+    logs = sandbox.paths.logs
+    code = (
+        "import os\n"
+        f"open(os.path.join({logs!r}, 'real.txt'), 'w').write('kept')\n"
+        f"os.symlink('/etc/passwd', os.path.join({logs!r}, 'passwd-link'))\n"
+        f"os.symlink('../../..', os.path.join({logs!r}, 'escape'))\n"
+    )
+    assert run_python(sandbox, code).exit_code == 0
+    assert sandbox.copy_out(logs, tmp_path / "logs")
+    assert (tmp_path / "logs" / "real.txt").read_text() == "kept"

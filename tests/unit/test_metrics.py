@@ -23,46 +23,83 @@ CASES = [
     # --- accuracy: matching cells / all cells
     pytest.param("accuracy", {"t": [1, 2, 3, 4]}, {"p": [1, 2, 0, 4]}, {}, 0.75, id="accuracy"),
     pytest.param(
-        "accuracy", {"t": ["cat", "dog", "cat"]}, {"p": ["cat", "cat", "cat"]}, {}, 2 / 3,
+        "accuracy",
+        {"t": ["cat", "dog", "cat"]},
+        {"p": ["cat", "cat", "cat"]},
+        {},
+        2 / 3,
         id="accuracy-text",
     ),
     # two columns, 3 of 4 cells match
     pytest.param(
-        "accuracy", {"a": ["x", "y"], "b": ["u", "v"]}, {"a": ["x", "y"], "b": ["u", "w"]}, {},
-        0.75, id="accuracy-two-columns",
+        "accuracy",
+        {"a": ["x", "y"], "b": ["u", "v"]},
+        {"a": ["x", "y"], "b": ["u", "w"]},
+        {},
+        0.75,
+        id="accuracy-two-columns",
     ),
     # --- roc-auc: positives {0.35, 0.8} vs negatives {0.1, 0.4}: 3 of 4 pairs ordered right
     pytest.param(
-        "roc-auc", {"t": [0, 0, 1, 1]}, {"p": [0.1, 0.4, 0.35, 0.8]}, {}, 0.75, id="roc-auc",
+        "roc-auc",
+        {"t": [0, 0, 1, 1]},
+        {"p": [0.1, 0.4, 0.35, 0.8]},
+        {},
+        0.75,
+        id="roc-auc",
     ),
     # positive 0.5 ties negative 0.5 (counts 1/2); the other 3 pairs are right: 3.5 / 4
     pytest.param(
-        "roc-auc", {"t": [0, 1, 0, 1]}, {"p": [0.5, 0.5, 0.2, 0.9]}, {}, 0.875, id="roc-auc-tie",
+        "roc-auc",
+        {"t": [0, 1, 0, 1]},
+        {"p": [0.5, 0.5, 0.2, 0.9]},
+        {},
+        0.875,
+        id="roc-auc-tie",
     ),
     # any real score: positives {10, 100} above negatives {-3, 2}
     pytest.param(
-        "roc-auc", {"t": [0, 1, 0, 1]}, {"p": [-3.0, 10.0, 2.0, 100.0]}, {}, 1.0,
+        "roc-auc",
+        {"t": [0, 1, 0, 1]},
+        {"p": [-3.0, 10.0, 2.0, 100.0]},
+        {},
+        1.0,
         id="roc-auc-real-scores",
     ),
     # all tied: every pair counts 1/2
     pytest.param(
-        "roc-auc", {"t": [0, 1, 1]}, {"p": [7.0, 7.0, 7.0]}, {}, 0.5, id="roc-auc-constant",
+        "roc-auc",
+        {"t": [0, 1, 1]},
+        {"p": [7.0, 7.0, 7.0]},
+        {},
+        0.5,
+        id="roc-auc-constant",
     ),
     # --- mean-column-roc-auc: column a 0.75 (as above), column b 1.0 → 0.875
     pytest.param(
         "mean-column-roc-auc",
         {"a": [0, 0, 1, 1], "b": [1, 0, 1, 0]},
         {"a": [0.1, 0.4, 0.35, 0.8], "b": [0.9, 0.1, 0.8, 0.2]},
-        {}, 0.875, id="mean-column-roc-auc",
+        {},
+        0.875,
+        id="mean-column-roc-auc",
     ),
     # --- log-loss: -(ln 0.8 + ln(1 - 0.4)) / 2 = (0.2231436 + 0.5108256) / 2
     pytest.param(
-        "log-loss", {"t": [1, 0]}, {"p": [0.8, 0.4]}, {}, (-math.log(0.8) - math.log(0.6)) / 2,
+        "log-loss",
+        {"t": [1, 0]},
+        {"p": [0.8, 0.4]},
+        {},
+        (-math.log(0.8) - math.log(0.6)) / 2,
         id="log-loss",
     ),
     # clipping: p = 0 for a positive costs -ln(1e-15) = 34.5387764; the negative costs ~0
     pytest.param(
-        "log-loss", {"t": [1, 0]}, {"p": [0.0, 0.0]}, {}, -math.log(1e-15) / 2,
+        "log-loss",
+        {"t": [1, 0]},
+        {"p": [0.0, 0.0]},
+        {},
+        -math.log(1e-15) / 2,
         id="log-loss-clipped",
     ),
     # --- multi-class-log-loss: -(ln 0.7 + ln 0.5) / 2 = (0.3566749 + 0.6931472) / 2
@@ -70,14 +107,18 @@ CASES = [
         "multi-class-log-loss",
         {"a": [1, 0], "b": [0, 1], "c": [0, 0]},
         {"a": [0.7, 0.3], "b": [0.2, 0.5], "c": [0.1, 0.2]},
-        {}, (-math.log(0.7) - math.log(0.5)) / 2, id="multi-class-log-loss",
+        {},
+        (-math.log(0.7) - math.log(0.5)) / 2,
+        id="multi-class-log-loss",
     ),
     # a row summing to 0.8 is rescaled: 0.4 / 0.8 = 0.5 → ln 2
     pytest.param(
         "multi-class-log-loss",
         {"a": [1], "b": [0], "c": [0]},
         {"a": [0.4], "b": [0.2], "c": [0.2]},
-        {}, math.log(2), id="multi-class-log-loss-rescaled",
+        {},
+        math.log(2),
+        id="multi-class-log-loss-rescaled",
     ),
     # --- rmse: errors 1, 0, 2 → sqrt(5 / 3)
     pytest.param("rmse", {"t": [1, 2, 3]}, {"p": [2, 2, 5]}, {}, math.sqrt(5 / 3), id="rmse"),
@@ -85,45 +126,78 @@ CASES = [
     pytest.param("mae", {"t": [1, 2, 3]}, {"p": [2, 2, 5]}, {}, 1.0, id="mae"),
     # --- rmsle: log1p(e - 1) = 1, so log differences are 1 and 0 → sqrt(1 / 2)
     pytest.param(
-        "rmsle", {"t": [0.0, E - 1]}, {"p": [E - 1, E - 1]}, {}, math.sqrt(0.5), id="rmsle",
+        "rmsle",
+        {"t": [0.0, E - 1]},
+        {"p": [E - 1, E - 1]},
+        {},
+        math.sqrt(0.5),
+        id="rmsle",
     ),
     # --- mean-column-rmsle: column a has log differences 1, 1 (RMSLE 1), column b is exact
     pytest.param(
         "mean-column-rmsle",
         {"a": [0.0, 0.0], "b": [3.0, 3.0]},
         {"a": [E - 1, E - 1], "b": [3.0, 3.0]},
-        {}, 0.5, id="mean-column-rmsle",
+        {},
+        0.5,
+        id="mean-column-rmsle",
     ),
     # --- rmse-log: ln e - ln 1 = 1 and ln e - ln e = 0 → sqrt(1 / 2)
     pytest.param("rmse-log", {"t": [1.0, E]}, {"p": [E, E]}, {}, math.sqrt(0.5), id="rmse-log"),
     # --- quadratic-weighted-kappa
     pytest.param(
-        "quadratic-weighted-kappa", {"t": [0, 1, 2, 3]}, {"p": [0, 1, 2, 3]}, {}, 1.0,
+        "quadratic-weighted-kappa",
+        {"t": [0, 1, 2, 3]},
+        {"p": [0, 1, 2, 3]},
+        {},
+        1.0,
         id="qwk-perfect",
     ),
     # observed mean (t - p)^2 = 1/4; expected var t 1/4 + var p 3/16 + (1/2 - 3/4)^2 = 1/2
     # → 1 - (1/4) / (1/2) = 0.5 (equal to unweighted kappa for two labels)
     pytest.param(
-        "quadratic-weighted-kappa", {"t": [0, 0, 1, 1]}, {"p": [0, 1, 1, 1]}, {}, 0.5,
+        "quadratic-weighted-kappa",
+        {"t": [0, 0, 1, 1]},
+        {"p": [0, 1, 1, 1]},
+        {},
+        0.5,
         id="qwk-two-labels",
     ),
     # observed 1/3; expected 2/3 + 8/9 + 1/9 = 5/3 → 1 - (1/3) / (5/3) = 0.8
     pytest.param(
-        "quadratic-weighted-kappa", {"t": [0, 1, 2]}, {"p": [0, 2, 2]}, {}, 0.8, id="qwk-three",
+        "quadratic-weighted-kappa",
+        {"t": [0, 1, 2]},
+        {"p": [0, 2, 2]},
+        {},
+        0.8,
+        id="qwk-three",
     ),
     # complete disagreement at the ends of the scale: observed 16, expected 4 + 4 + 0 → -1
     pytest.param(
-        "quadratic-weighted-kappa", {"t": [0, 4]}, {"p": [4, 0]}, {}, -1.0, id="qwk-reversed",
+        "quadratic-weighted-kappa",
+        {"t": [0, 4]},
+        {"p": [4, 0]},
+        {},
+        -1.0,
+        id="qwk-reversed",
     ),
     # --- macro-f1: F1 = 2 TP / (answered + predicted): a 2/3, b 2/4, c 0 → 7/18
     pytest.param(
-        "macro-f1", {"t": ["a", "a", "b", "c"]}, {"p": ["a", "b", "b", "b"]}, {}, 7 / 18,
+        "macro-f1",
+        {"t": ["a", "a", "b", "c"]},
+        {"p": ["a", "b", "b", "b"]},
+        {},
+        7 / 18,
         id="macro-f1",
     ),
     # --- map-at-k: row 1 hits at ranks 1 and 3: (1/1 + 2/3) / min(2, 10) = 5/6; row 2 misses;
     # row 3 has no relevant items and scores 0 → (5/6) / 3 = 5/18
     pytest.param(
-        "map-at-k", {"t": ["a b", "x", ""]}, {"p": ["a c b", "y z", "q"]}, {}, 5 / 18,
+        "map-at-k",
+        {"t": ["a b", "x", ""]},
+        {"p": ["a c b", "y z", "q"]},
+        {},
+        5 / 18,
         id="map-at-k",
     ),
     # k = 2 keeps "d a": one hit at rank 2 → (1/2) / min(3, 2) = 0.25
@@ -132,36 +206,64 @@ CASES = [
     pytest.param("map-at-k", {"t": ["a"]}, {"p": ["a a"]}, {}, 1.0, id="map-at-k-repeat"),
     # --- smape: 200·10/210, 0/0 → 0, 200·100/100 = 200 → mean
     pytest.param(
-        "smape", {"t": [100.0, 0.0, 50.0]}, {"p": [110.0, 0.0, -50.0]}, {},
-        (200 * 10 / 210 + 0 + 200) / 3, id="smape",
+        "smape",
+        {"t": [100.0, 0.0, 50.0]},
+        {"p": [110.0, 0.0, -50.0]},
+        {},
+        (200 * 10 / 210 + 0 + 200) / 3,
+        id="smape",
     ),
     # --- c-index: risk falls with time → every comparable pair concordant
     pytest.param(
-        "c-index", {"time": [1, 2, 3, 4], "event": [1, 1, 1, 1]}, {"r": [4, 3, 2, 1]}, {}, 1.0,
+        "c-index",
+        {"time": [1, 2, 3, 4], "event": [1, 1, 1, 1]},
+        {"r": [4, 3, 2, 1]},
+        {},
+        1.0,
         id="c-index-perfect",
     ),
     pytest.param(
-        "c-index", {"time": [1, 2, 3, 4], "event": [1, 1, 1, 1]}, {"r": [1, 2, 3, 4]}, {}, 0.0,
+        "c-index",
+        {"time": [1, 2, 3, 4], "event": [1, 1, 1, 1]},
+        {"r": [1, 2, 3, 4]},
+        {},
+        0.0,
         id="c-index-reversed",
     ),
     # comparable: (1,2) concordant 0.6 > 0.5, (1,3) discordant; 2 is censored → 1/2
     pytest.param(
-        "c-index", {"time": [1, 2, 3], "event": [1, 0, 1]}, {"r": [0.6, 0.5, 0.7]}, {}, 0.5,
+        "c-index",
+        {"time": [1, 2, 3], "event": [1, 0, 1]},
+        {"r": [0.6, 0.5, 0.7]},
+        {},
+        0.5,
         id="c-index-censored",
     ),
     # (1,2) tied risk counts 1/2, (1,3) discordant → 0.5 / 2
     pytest.param(
-        "c-index", {"time": [1, 2, 3], "event": [1, 0, 1]}, {"r": [0.5, 0.5, 0.7]}, {}, 0.25,
+        "c-index",
+        {"time": [1, 2, 3], "event": [1, 0, 1]},
+        {"r": [0.5, 0.5, 0.7]},
+        {},
+        0.25,
         id="c-index-tied-risk",
     ),
     # equal times: event vs censored is comparable (0.8 > 0.3), (1,3) concordant → 1
     pytest.param(
-        "c-index", {"time": [2, 2, 3], "event": [1, 0, 1]}, {"r": [0.8, 0.3, 0.1]}, {}, 1.0,
+        "c-index",
+        {"time": [2, 2, 3], "event": [1, 0, 1]},
+        {"r": [0.8, 0.3, 0.1]},
+        {},
+        1.0,
         id="c-index-tied-time-censored",
     ),
     # equal times, two events: not comparable; (1,3) concordant, (2,3) discordant → 1/2
     pytest.param(
-        "c-index", {"time": [2, 2, 3], "event": [1, 1, 0]}, {"r": [0.8, 0.3, 0.5]}, {}, 0.5,
+        "c-index",
+        {"time": [2, 2, 3], "event": [1, 1, 0]},
+        {"r": [0.8, 0.3, 0.5]},
+        {},
+        0.5,
         id="c-index-tied-time-events",
     ),
 ]

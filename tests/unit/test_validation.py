@@ -19,7 +19,9 @@ from graders import (
 
 AUC = SubmissionSpec(id_column="id", target_columns=("target",), metric="roc-auc")
 AUC_ANSWERS = "id,target\na,0\nb,1\nc,1\nd,0\n"
-LOGLOSS = SubmissionSpec(id_column="id", target_columns=("x", "y", "z"), metric="multi-class-log-loss")
+LOGLOSS = SubmissionSpec(
+    id_column="id", target_columns=("x", "y", "z"), metric="multi-class-log-loss"
+)
 LOGLOSS_ANSWERS = "id,x,y,z\n1,1,0,0\n2,0,1,0\n"
 
 
@@ -32,7 +34,9 @@ def write(directory: Path, name: str, content: str | bytes) -> Path:
     return path
 
 
-def grade(tmp_path: Path, spec: SubmissionSpec, answers: str, submission: str | bytes) -> ScoreResult:
+def grade(
+    tmp_path: Path, spec: SubmissionSpec, answers: str, submission: str | bytes
+) -> ScoreResult:
     return score_submission(
         write(tmp_path, "submission.csv", submission), write(tmp_path, "answers.csv", answers), spec
     )
@@ -51,7 +55,9 @@ def test_reordered_class_columns_still_score_perfectly(tmp_path: Path) -> None:
     answers.to_csv(tmp_path / "answers.csv", index=False)
     reordered = answers[["id", *reversed(JIGSAW_LABELS)]].sample(frac=1.0, random_state=1)
     reordered.to_csv(tmp_path / "submission.csv", index=False)
-    spec = SubmissionSpec(id_column="id", target_columns=JIGSAW_LABELS, metric="mean-column-roc-auc")
+    spec = SubmissionSpec(
+        id_column="id", target_columns=JIGSAW_LABELS, metric="mean-column-roc-auc"
+    )
     result = score_submission(tmp_path / "submission.csv", tmp_path / "answers.csv", spec)
     assert result == ScoreResult(valid=True, score=1.0)
 
@@ -83,7 +89,9 @@ def test_right_length_but_wrong_ids_is_invalid(tmp_path: Path) -> None:
 
 def test_a_non_finite_metric_result_is_invalid(tmp_path: Path) -> None:
     # Constant answers and the same constant prediction: kappa is 0/0.
-    spec = SubmissionSpec(id_column="id", target_columns=("grade",), metric="quadratic-weighted-kappa")
+    spec = SubmissionSpec(
+        id_column="id", target_columns=("grade",), metric="quadratic-weighted-kappa"
+    )
     result = grade(tmp_path, spec, "id,grade\n1,2\n2,2\n", "id,grade\n1,2\n2,2\n")
     assert not result.valid
     assert result.score is None
@@ -99,6 +107,7 @@ def test_a_non_finite_metric_result_is_invalid(tmp_path: Path) -> None:
         pytest.param("id,target\nb,0.9\na,0.1\nc,0.8\nd,0.3\n", id="shuffled"),
         pytest.param(b"\xef\xbb\xbfid,target\na,0.1\nb,0.9\nc,0.8\nd,0.3\n", id="utf8-bom"),
         pytest.param("id,target\r\na,0.1\r\nb,0.9\r\nc,0.8\r\nd,0.3\r\n", id="crlf"),
+        pytest.param("id,target\ra,0.1\rb,0.9\rc,0.8\rd,0.3\r", id="cr"),
         pytest.param('"id","target"\n"a",0.1\n"b",0.9\nc,0.8\nd,0.3', id="quoted-no-final-newline"),
         pytest.param(" id , target \n a ,0.1\nb, 0.9\nc ,0.8 \nd,0.3\n", id="whitespace"),
         pytest.param("target,id\n0.1,a\n0.9,b\n0.8,c\n0.3,d\n", id="columns-swapped"),
@@ -163,112 +172,182 @@ INVALID = [
     pytest.param(AUC, AUC_ANSWERS, b"", "file is empty", id="empty"),
     pytest.param(AUC, AUC_ANSWERS, "\n\n", "file has no header (only blank lines)", id="blank"),
     pytest.param(
-        AUC, AUC_ANSWERS, "id,target\n", "no data rows (the file has only a header)",
+        AUC,
+        AUC_ANSWERS,
+        "id,target\n",
+        "no data rows (the file has only a header)",
         id="header-only",
     ),
     pytest.param(
-        AUC, AUC_ANSWERS, b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
-        "file is binary, not CSV text (NUL byte at offset 8)", id="binary",
+        AUC,
+        AUC_ANSWERS,
+        b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
+        "file is binary, not CSV text (NUL byte at offset 8)",
+        id="binary",
     ),
     pytest.param(
-        AUC, AUC_ANSWERS, "id,target\na,0.1\nb,0.9\nc\xe9,0.8\n".encode("latin-1"),
-        "file is not UTF-8 text: invalid byte 0xe9 on line 4; save it as UTF-8", id="latin-1",
+        AUC,
+        AUC_ANSWERS,
+        "id,target\na,0.1\nb,0.9\nc\xe9,0.8\n".encode("latin-1"),
+        "file is not UTF-8 text: invalid byte 0xe9 on line 4; save it as UTF-8",
+        id="latin-1",
     ),
     pytest.param(
-        AUC, AUC_ANSWERS, "id,target\n".encode("utf-16"), "file is UTF-16 text; save it as UTF-8",
+        AUC,
+        AUC_ANSWERS,
+        "id,target\n".encode("utf-16"),
+        "file is UTF-16 text; save it as UTF-8",
         id="utf-16",
     ),
     pytest.param(
-        AUC, AUC_ANSWERS, "id;target\na;0.1\n",
-        "expected comma-separated CSV; the header has one column 'id;target'", id="semicolons",
+        AUC,
+        AUC_ANSWERS,
+        "id;target\na;0.1\n",
+        "expected comma-separated CSV; the header has one column 'id;target'",
+        id="semicolons",
     ),
     pytest.param(
-        AUC, AUC_ANSWERS, "id\ttarget\na\t0.1\n",
-        "expected comma-separated CSV; the header has one column 'id\\ttarget'", id="tabs",
+        AUC,
+        AUC_ANSWERS,
+        "id\ttarget\na\t0.1\n",
+        "expected comma-separated CSV; the header has one column 'id\\ttarget'",
+        id="tabs",
     ),
     pytest.param(
-        AUC, AUC_ANSWERS, "id,score\na,0.1\n",
-        "missing column 'target'; expected columns: id, target", id="missing-column",
+        AUC,
+        AUC_ANSWERS,
+        "id,score\na,0.1\n",
+        "missing column 'target'; expected columns: id, target",
+        id="missing-column",
     ),
     pytest.param(
-        AUC, AUC_ANSWERS, "id,Target\na,0.1\n",
+        AUC,
+        AUC_ANSWERS,
+        "id,Target\na,0.1\n",
         "missing column 'target'; expected columns: id, target (found 'Target': names are "
-        "case-sensitive)", id="case",
+        "case-sensitive)",
+        id="case",
     ),
     pytest.param(
-        AUC, AUC_ANSWERS, "id,target,target\na,0.1,0.2\n",
+        AUC,
+        AUC_ANSWERS,
+        "id,target,target\na,0.1,0.2\n",
         "duplicate column 'target' in the header; column names must be unique",
         id="duplicate-column",
     ),
     pytest.param(
-        AUC, AUC_ANSWERS, ",id,target\n0,a,0.1\n1,b,0.9\n2,c,0.8\n3,d,0.3\n",
-        "unexpected column ''; expected columns: id, target", id="pandas-index-column",
+        AUC,
+        AUC_ANSWERS,
+        ",id,target\n0,a,0.1\n1,b,0.9\n2,c,0.8\n3,d,0.3\n",
+        "unexpected column ''; expected columns: id, target",
+        id="pandas-index-column",
     ),
     pytest.param(
-        AUC, AUC_ANSWERS, "id,target\na,0.1\nb,0.9,1\nc,0.8\nd,0.3\n",
-        "malformed CSV: a row has 3 fields, the header has 2: 'b,0.9,1'", id="ragged-row",
+        AUC,
+        AUC_ANSWERS,
+        "id,target\na,0.1\nb,0.9,1\nc,0.8\nd,0.3\n",
+        "malformed CSV: a row has 3 fields, the header has 2: 'b,0.9,1'",
+        id="ragged-row",
     ),
     pytest.param(
-        AUC, AUC_ANSWERS, "id,target\na,0.1\na,0.9\nc,0.8\nd,0.3\n",
-        "duplicate id 'a' (2 times)", id="duplicate-id",
+        AUC,
+        AUC_ANSWERS,
+        "id,target\na,0.1\n   \nb,0.9\nc,0.8\nd,0.3\n",
+        "malformed CSV: a row has 1 field, the header has 2: '   '",
+        id="whitespace-line",
     ),
     pytest.param(
-        AUC, AUC_ANSWERS, "id,target\na,0.1\na,0.9\nc,0.8\nc,0.3\n",
-        "2 ids appear more than once, e.g. 'a' (2 times)", id="duplicate-ids",
+        AUC,
+        AUC_ANSWERS,
+        "id,target\na,0.1\na,0.9\nc,0.8\nd,0.3\n",
+        "duplicate id 'a' (2 times)",
+        id="duplicate-id",
     ),
     pytest.param(
-        AUC, AUC_ANSWERS, "id,target\na,0.1\nc,0.8\n",
-        "2 ids of the test set are missing, e.g. 'b'", id="missing-ids",
+        AUC,
+        AUC_ANSWERS,
+        "id,target\na,0.1\na,0.9\nc,0.8\nc,0.3\n",
+        "2 ids appear more than once, e.g. 'a' (2 times)",
+        id="duplicate-ids",
     ),
     pytest.param(
-        AUC, AUC_ANSWERS, "id,target\na,0.1\nb,0.9\nc,0.8\nd,0.3\ne,0.5\n",
-        "1 id is not in the test set, e.g. 'e'", id="unknown-id",
+        AUC,
+        AUC_ANSWERS,
+        "id,target\na,0.1\nc,0.8\n",
+        "2 ids of the test set are missing, e.g. 'b'",
+        id="missing-ids",
     ),
     pytest.param(
-        AUC, AUC_ANSWERS, "id,target\na,0.1\nb,\nc,NaN\nd,0.3\n",
+        AUC,
+        AUC_ANSWERS,
+        "id,target\na,0.1\nb,0.9\nc,0.8\nd,0.3\ne,0.5\n",
+        "1 id is not in the test set, e.g. 'e'",
+        id="unknown-id",
+    ),
+    pytest.param(
+        AUC,
+        AUC_ANSWERS,
+        "id,target\na,0.1\nb,\nc,NaN\nd,0.3\n",
         "column 'target' has 2 missing values, e.g. at id 'b'; every row needs a number",
         id="nan",
     ),
     pytest.param(
-        AUC, AUC_ANSWERS, "id,target\na,0.1\nb,inf\nc,0.8\nd,-inf\n",
-        "column 'target' has 2 non-finite values, e.g. inf at id 'b'", id="inf",
+        AUC,
+        AUC_ANSWERS,
+        "id,target\na,0.1\nb,inf\nc,0.8\nd,-inf\n",
+        "column 'target' has 2 non-finite values, e.g. inf at id 'b'",
+        id="inf",
     ),
     pytest.param(
-        AUC, AUC_ANSWERS, "id,target\na,0.1\nb,high\nc,0.8\nd,0.3\n",
-        "column 'target' has 1 non-numeric value, e.g. 'high' at id 'b'", id="non-numeric",
+        AUC,
+        AUC_ANSWERS,
+        "id,target\na,0.1\nb,high\nc,0.8\nd,0.3\n",
+        "column 'target' has 1 non-numeric value, e.g. 'high' at id 'b'",
+        id="non-numeric",
     ),
     pytest.param(
-        LOGLOSS, LOGLOSS_ANSWERS, "id,x,y,z\n1,0.5,0.5,0\n2,1.5,-0.5,0\n",
+        LOGLOSS,
+        LOGLOSS_ANSWERS,
+        "id,x,y,z\n1,0.5,0.5,0\n2,1.5,-0.5,0\n",
         "column 'x' has 1 value outside [0, 1], e.g. 1.5 at id '2'; probabilities must be "
-        "between 0 and 1", id="probability-out-of-range",
+        "between 0 and 1",
+        id="probability-out-of-range",
     ),
     pytest.param(
-        LOGLOSS, LOGLOSS_ANSWERS, "id,x,y,z\n1,0.5,0.5,0\n2,0.6,0.6,0.1\n",
+        LOGLOSS,
+        LOGLOSS_ANSWERS,
+        "id,x,y,z\n1,0.5,0.5,0\n2,0.6,0.6,0.1\n",
         "probabilities of row id '2' sum to 1.3, expected 1 (±0.001); 1 row in all",
         id="row-sum",
     ),
     pytest.param(
         SubmissionSpec(id_column="id", target_columns=("y",), metric="rmsle"),
-        "id,y\n1,3\n2,4\n", "id,y\n1,3\n2,-0.5\n",
+        "id,y\n1,3\n2,4\n",
+        "id,y\n1,3\n2,-0.5\n",
         "column 'y' has 1 negative value, e.g. -0.5 at id '2'; this metric needs values >= 0",
         id="negative-rmsle",
     ),
     pytest.param(
         SubmissionSpec(id_column="id", target_columns=("y",), metric="rmse-log"),
-        "id,y\n1,3\n2,4\n", "id,y\n1,3\n2,0\n",
+        "id,y\n1,3\n2,4\n",
+        "id,y\n1,3\n2,0\n",
         "column 'y' has 1 value <= 0, e.g. 0 at id '2'; this metric needs values > 0",
         id="zero-rmse-log",
     ),
     pytest.param(
         SubmissionSpec(id_column="id", target_columns=("g",), metric="quadratic-weighted-kappa"),
-        "id,g\n1,3\n2,4\n", "id,g\n1,3\n2,3.5\n",
+        "id,g\n1,3\n2,4\n",
+        "id,g\n1,3\n2,3.5\n",
         "column 'g' has 1 non-integer value, e.g. 3.5 at id '2'; this metric needs whole-number "
-        "labels", id="non-integer-kappa",
+        "labels",
+        id="non-integer-kappa",
     ),
     pytest.param(
         SubmissionSpec(id_column="id", target_columns=("label",), metric="accuracy"),
-        "id,label\n1,3\n2,4\n", "id,label\n1,3\n2,four\n",
-        "column 'label' has 1 non-numeric value, e.g. 'four' at id '2'", id="text-for-numeric-label",
+        "id,label\n1,3\n2,4\n",
+        "id,label\n1,3\n2,four\n",
+        "column 'label' has 1 non-numeric value, e.g. 'four' at id '2'",
+        id="text-for-numeric-label",
     ),
 ]
 
@@ -325,17 +404,23 @@ def test_an_oversized_file_is_rejected_before_parsing(tmp_path: Path) -> None:
         pytest.param(AUC, "id,target\na,0\nb,yes\n", "non-numeric", id="answers-text"),
         pytest.param(
             SubmissionSpec(id_column="id", target_columns=("a", "b"), metric="roc-auc"),
-            "id,a,b\nx,0,1\n", "needs one target column", id="arity",
+            "id,a,b\nx,0,1\n",
+            "needs one target column",
+            id="arity",
         ),
         pytest.param(
             SubmissionSpec(
                 id_column="id", target_columns=("target",), metric="rmse", metric_params={"k": 3}
             ),
-            AUC_ANSWERS, "no parameter 'k'", id="unknown-parameter",
+            AUC_ANSWERS,
+            "no parameter 'k'",
+            id="unknown-parameter",
         ),
         pytest.param(
             SubmissionSpec(id_column="id", target_columns=("id",), metric="rmse"),
-            AUC_ANSWERS, "distinct target columns", id="id-as-target",
+            AUC_ANSWERS,
+            "distinct target columns",
+            id="id-as-target",
         ),
     ],
 )
@@ -358,3 +443,55 @@ def test_missing_answers_file_raises(tmp_path: Path) -> None:
     submission = write(tmp_path, "submission.csv", "id,target\na,1\n")
     with pytest.raises(GraderError, match="file not found"):
         score_submission(submission, tmp_path / "answers.csv", AUC)
+
+
+# --- Id matching does not depend on hash quality -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("submission", "reason"),
+    [
+        pytest.param("id,target\nb,0.9\na,0.1\nc,0.8\nd,0.3\n", None, id="valid"),
+        pytest.param(
+            "id,target\nb,0.9\na,0.1\nc,0.8\ne,0.3\n",
+            "1 id is not in the test set, e.g. 'e' (1 test id is missing)",
+            id="wrong-id",
+        ),
+        pytest.param(
+            "id,target\nb,0.9\na,0.1\nc,0.8\nc,0.3\n", "duplicate id 'c' (2 times)", id="repeat"
+        ),
+    ],
+)
+def test_colliding_hashes_cannot_change_the_outcome(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, submission: str, reason: str | None
+) -> None:
+    def colliding(values: object) -> np.ndarray:
+        return np.zeros(len(values), dtype=np.uint64)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("graders.alignment.hash_strings", colliding)
+    result = grade(tmp_path, AUC, AUC_ANSWERS, submission)
+    assert result.reason == reason
+    assert result.valid is (reason is None)
+
+
+def test_long_and_unicode_ids_are_matched(tmp_path: Path) -> None:
+    ids = ["x" * 300, "\u00e9t\u00e9", "\u4e2d\u6587-" + "y" * 20, "short"]
+    answers = "id,target\n" + "".join(f"{i},{n % 2}\n" for n, i in enumerate(ids))
+    submission = "id,target\n" + "".join(
+        f"{i},{n % 2}\n" for n, i in reversed(list(enumerate(ids)))
+    )
+    assert grade(tmp_path, AUC, answers, submission) == ScoreResult(valid=True, score=1.0)
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 1000, 4097])
+def test_hash_matching_pairs_every_row(tmp_path: Path, size: int) -> None:
+    rng = np.random.default_rng(size)
+    ids = [f"id-{value}" for value in rng.permutation(size * 3)[:size]]
+    values = rng.random(size)
+    pd.DataFrame({"id": ids, "y": values}).to_csv(tmp_path / "answers.csv", index=False)
+    shuffled = rng.permutation(size)
+    frame = pd.DataFrame({"id": np.asarray(ids)[shuffled], "y": values[shuffled]})
+    frame.to_csv(tmp_path / "submission.csv", index=False)
+    spec = SubmissionSpec(id_column="id", target_columns=("y",), metric="rmse")
+    result = score_submission(tmp_path / "submission.csv", tmp_path / "answers.csv", spec)
+    assert result == ScoreResult(valid=True, score=0.0)

@@ -12,7 +12,12 @@ import pandas as pd
 from sklearn.compose import ColumnTransformer
 from sklearn.impute import SimpleImputer
 from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder, StandardScaler
+from sklearn.preprocessing import (
+    OneHotEncoder,
+    OrdinalEncoder,
+    SplineTransformer,
+    StandardScaler,
+)
 
 Estimator = Any
 ModelFactory = Callable[[int], Estimator]
@@ -34,7 +39,9 @@ class Candidate:
     name: str
     family: str
     make: ModelFactory
-    encoding: str = "linear"  # "linear": one-hot + impute + scale; "tree": ordinal codes, NaN kept
+    # "linear": one-hot + impute + scale; "spline": the same with cubic splines of numerics;
+    # "tree": ordinal codes with NaN kept.
+    encoding: str = "linear"
 
 
 def read_public(public: Path) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -53,6 +60,16 @@ def encoder(frame: pd.DataFrame, encoding: str) -> ColumnTransformer:
     if encoding == "tree":
         cat_step = OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1)
         num_step: Any = "passthrough"
+    elif encoding == "spline":
+        cat_step = make_pipeline(
+            SimpleImputer(strategy="constant", fill_value="missing"),
+            OneHotEncoder(handle_unknown="ignore", min_frequency=5, sparse_output=False),
+        )
+        num_step = make_pipeline(
+            SimpleImputer(strategy="median"),
+            SplineTransformer(n_knots=5, degree=3),
+            StandardScaler(),
+        )
     else:
         cat_step = make_pipeline(
             SimpleImputer(strategy="constant", fill_value="missing"),
@@ -126,9 +143,7 @@ def tabular_predictions(
     features: Sequence[str] | None = None,
 ) -> Iterator[tuple[str, str, np.ndarray]]:
     """Yield ``(name, family, prediction)`` for every candidate under every variant."""
-    columns = list(features) if features is not None else [
-        c for c in test.columns if c != "id"
-    ]
+    columns = list(features) if features is not None else [c for c in test.columns if c != "id"]
     for candidate in candidates:
         for variant in variants:
             rows = subsample(len(train), variant.rows, variant.seed)
@@ -157,7 +172,9 @@ def log_target(regressor: Estimator, offset: float = 0.0) -> Estimator:
     )
 
 
-def variants(seeds: Sequence[int], rows: Sequence[float] = (1.0,), columns: Sequence[float] = (1.0,)) -> list[Variant]:
+def variants(
+    seeds: Sequence[int], rows: Sequence[float] = (1.0,), columns: Sequence[float] = (1.0,)
+) -> list[Variant]:
     """Every combination of seed, row share and column share."""
     return [Variant(rows=r, columns=c, seed=s) for s in seeds for r in rows for c in columns]
 

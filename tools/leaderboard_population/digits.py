@@ -13,11 +13,21 @@ from sklearn.neighbors import KNeighborsClassifier
 from sklearn.svm import SVC
 from sklearn.tree import DecisionTreeClassifier
 
-from leaderboard_population.common import Candidate, Entry, Variant, read_public, tabular_predictions
+from leaderboard_population.common import (
+    Candidate,
+    Entry,
+    Variant,
+    read_public,
+    tabular_predictions,
+)
 
 CANDIDATES = [
     Candidate("gaussian naive bayes", "naive bayes", lambda s: GaussianNB()),
-    Candidate("tree depth=4", "decision tree", lambda s: DecisionTreeClassifier(max_depth=4, random_state=s)),
+    Candidate(
+        "tree depth=4",
+        "decision tree",
+        lambda s: DecisionTreeClassifier(max_depth=4, random_state=s),
+    ),
     Candidate("tree", "decision tree", lambda s: DecisionTreeClassifier(random_state=s)),
     Candidate("logreg C=0.001", "linear", lambda s: LogisticRegression(C=0.001, max_iter=500)),
     Candidate("logreg C=1", "linear", lambda s: LogisticRegression(C=1.0, max_iter=2000)),

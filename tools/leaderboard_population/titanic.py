@@ -25,7 +25,11 @@ CANDIDATES = [
     Candidate("naive bayes", "naive bayes", lambda s: GaussianNB()),
     Candidate("knn k=5", "knn", lambda s: KNeighborsClassifier(5)),
     Candidate("knn k=25", "knn", lambda s: KNeighborsClassifier(25)),
-    Candidate("tree depth=3", "decision tree", lambda s: DecisionTreeClassifier(max_depth=3, random_state=s)),
+    Candidate(
+        "tree depth=3",
+        "decision tree",
+        lambda s: DecisionTreeClassifier(max_depth=3, random_state=s),
+    ),
     Candidate("logreg", "linear", lambda s: LogisticRegression(max_iter=1000)),
     Candidate(
         "random forest 300 leaf=3",
@@ -36,7 +40,9 @@ CANDIDATES = [
     Candidate(
         "hgb depth=3 lr=0.05",
         "gradient boosting",
-        lambda s: HistGradientBoostingClassifier(max_depth=3, learning_rate=0.05, max_iter=200, random_state=s),
+        lambda s: HistGradientBoostingClassifier(
+            max_depth=3, learning_rate=0.05, max_iter=200, random_state=s
+        ),
         encoding="tree",
     ),
 ]
@@ -58,4 +64,6 @@ def entries(public: Path) -> Iterator[Entry]:
         if name.endswith("seed=0") and family in ("linear", "forest", "gradient boosting"):
             blend.append(proba[:, 1])
         yield Entry(name, family, sample.assign(survived=np.round(proba[:, 1], 6)))
-    yield Entry("rank blend logreg+forest+hgb", "ensemble", sample.assign(survived=rank_average(blend)))
+    yield Entry(
+        "rank blend logreg+forest+hgb", "ensemble", sample.assign(survived=rank_average(blend))
+    )

@@ -9,6 +9,7 @@ pulled; otherwise (offline machines) a minimal Debian made with ``debootstrap`` 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import os
@@ -53,8 +54,13 @@ def context_files() -> dict[str, bytes]:
     return files
 
 
+@functools.cache
 def image_tag() -> str:
-    """``pytest-mlebench-agent:<hash>`` of the current build context (or ``MLEBENCH_IMAGE``)."""
+    """``pytest-mlebench-agent:<hash>`` of the build context (or ``MLEBENCH_IMAGE``).
+
+    Computed once per process, so every sandbox of a session runs the image the session ensured,
+    even if the files change while it runs.
+    """
     if os.environ.get(IMAGE_ENV):
         return os.environ[IMAGE_ENV]
     digest = hashlib.sha256(_preferred_base().encode())
@@ -91,9 +97,27 @@ def build_image(force: bool = False, progress: Progress = _quiet) -> str:
         base = ensure_base_image(client, progress)
         _build(client, tag, base, nocache=force, progress=progress)
         client.images.get(tag).tag(IMAGE_REPOSITORY, "latest")
+        remove_old_images(client, keep=tag, progress=progress)
         return tag
     finally:
         client.close()
+
+
+def remove_old_images(client: Any, keep: str, progress: Progress = _quiet) -> list[str]:
+    """Untag agent images of earlier builds (1 GB each); ones a container still uses stay."""
+    removed = []
+    for image in client.images.list(name=IMAGE_REPOSITORY):
+        for old in image.tags:
+            if old in (keep, f"{IMAGE_REPOSITORY}:latest"):
+                continue
+            try:
+                client.images.remove(old)
+            except import_docker().errors.APIError as exc:
+                log.debug("keeping %s: %s", old, exc)
+                continue
+            progress(f"removed the outdated image {old}")
+            removed.append(old)
+    return removed
 
 
 def ensure_image(lock_dir: Path | None = None, progress: Progress = _quiet) -> str:

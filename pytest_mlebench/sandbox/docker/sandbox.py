@@ -16,7 +16,8 @@ import shutil
 import tarfile
 import tempfile
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
@@ -101,11 +102,10 @@ class DockerSandbox(Sandbox):
             remember(self.container)
             self.container.start()
             self._seed_files()
-        except (import_docker().errors.DockerException, OSError) as exc:
+        except BaseException as exc:
             self.stop()
-            raise SandboxError(f"could not start the Docker sandbox: {exc}") from exc
-        except SandboxError:
-            self.stop()
+            if isinstance(exc, (import_docker().errors.DockerException, OSError)):
+                raise SandboxError(f"could not start the Docker sandbox: {exc}") from exc
             raise
 
     def _check_inputs(self) -> None:
@@ -119,7 +119,8 @@ class DockerSandbox(Sandbox):
     def _start_validator(self) -> None:
         self._socket_dir = Path(tempfile.mkdtemp(prefix="mlebench-validator-"))
         self._socket_dir.chmod(0o755)  # the agent user must reach the socket inside
-        if self.spec.validator is not None:
+        # A remote engine cannot reach a socket on this machine: no server to start then.
+        if self.spec.validator is not None and not engine_is_remote():
             socket_path = self._socket_dir / "validator.sock"
             self._server = ValidatorServer(socket_path, self.spec.validator)
             self._server.start()
@@ -171,15 +172,16 @@ class DockerSandbox(Sandbox):
         log_path: Path | None = None,
     ) -> ExecResult:
         container = self._running_container()
-        return run_exec(
-            container,
-            command,
-            user=AGENT_USER,
-            env=self._agent_env(env),
-            workdir=PATHS.agent,
-            timeout=timeout,
-            log_path=log_path,
-        )
+        with engine_errors(f"running {command[0]!r} in the Docker sandbox"):
+            return run_exec(
+                container,
+                command,
+                user=AGENT_USER,
+                env=self._agent_env(env),
+                workdir=PATHS.agent,
+                timeout=timeout,
+                log_path=log_path,
+            )
 
     def _running_container(self) -> Any:
         if self.container is None:
@@ -197,7 +199,8 @@ class DockerSandbox(Sandbox):
 
     def copy_in(self, source: Path, destination: str) -> None:
         self._running_container()
-        self._put(source, destination, owner=AGENT_UID)
+        with engine_errors(f"copying {source} into the Docker sandbox"):
+            self._put(source, destination, owner=AGENT_UID)
 
     def _put(self, source: Path, destination: str, *, owner: int) -> None:
         """Copy ``source`` to ``destination`` through a tar stream, owned by uid/gid ``owner``."""
@@ -217,15 +220,16 @@ class DockerSandbox(Sandbox):
 
     def copy_out(self, source: str, destination: Path) -> bool:
         container = self._running_container()
-        try:
-            stream, _ = container.get_archive(source)
-        except import_docker().errors.NotFound:
-            return False
-        with tempfile.TemporaryFile() as archive:
-            for chunk in stream:
-                archive.write(chunk)
-            archive.seek(0)
-            return _extract(archive, destination)
+        with engine_errors(f"copying {source} out of the Docker sandbox"):
+            try:
+                stream, _ = container.get_archive(source)
+            except import_docker().errors.NotFound:
+                return False
+            with tempfile.TemporaryFile() as archive:
+                for chunk in stream:
+                    archive.write(chunk)
+                archive.seek(0)
+                return _extract(archive, destination)
 
     def stop(self, interrupted: bool = False) -> None:
         if self.container is not None:
@@ -239,6 +243,15 @@ class DockerSandbox(Sandbox):
         if self._client is not None:
             self._client.close()
             self._client = None
+
+
+@contextmanager
+def engine_errors(action: str) -> Iterator[None]:
+    """Report failures of the engine or its transport as :class:`SandboxError`."""
+    try:
+        yield
+    except (import_docker().errors.DockerException, OSError) as exc:
+        raise SandboxError(f"{action}: {exc}") from exc
 
 
 def container_name(spec: SandboxSpec) -> str:
@@ -301,10 +314,19 @@ def _extract(archive: IO[bytes], destination: Path) -> bool:
             log.warning("not copying %s out of the sandbox: not a file or folder", top.name)
             return False
         with tempfile.TemporaryDirectory(prefix="mlebench-copy-out-") as staging:
-            tar.extractall(staging, filter="data")
+            tar.extractall(staging, filter=_data_only)
             destination.parent.mkdir(parents=True, exist_ok=True)
             shutil.copytree(Path(staging) / top.name, destination, dirs_exist_ok=True)
         return True
+
+
+def _data_only(member: tarfile.TarInfo, staging: str) -> tarfile.TarInfo | None:
+    """Skip what the agent may have planted (links out of the folder, devices), keep the rest."""
+    try:
+        return tarfile.data_filter(member, staging)
+    except tarfile.FilterError as exc:
+        log.warning("not copying %s out of the sandbox: %s", member.name, exc)
+        return None
 
 
 def _extract_file(tar: tarfile.TarFile, member: tarfile.TarInfo, destination: Path) -> bool:

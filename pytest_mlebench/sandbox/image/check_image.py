@@ -22,19 +22,19 @@ FORBIDDEN_FOLDERS = ("sklearn/datasets/data", "sklearn/datasets/descr")
 SEARCH_ROOTS = ("/usr", "/opt", "/home", "/root", "/srv", "/var/lib")
 
 
-def forbidden_modules():
+def forbidden_modules() -> list[str]:
     return [f"python module {name}" for name in FORBIDDEN_MODULES if _importable(name)]
 
 
-def _importable(name):
+def _importable(name: str) -> bool:
     try:
         return importlib.util.find_spec(name) is not None
     except (ImportError, ValueError):
         return False
 
 
-def forbidden_debian_packages():
-    found = []
+def forbidden_debian_packages() -> list[str]:
+    found: list[str] = []
     for name in FORBIDDEN_DEBIAN_PACKAGES:
         query = ["dpkg-query", "-W", "-f=${Status}", name]
         try:
@@ -46,22 +46,21 @@ def forbidden_debian_packages():
     return found
 
 
-def forbidden_files():
-    found = []
+def forbidden_files() -> list[str]:
+    found: list[str] = []
     for root in SEARCH_ROOTS:
-        for folder, subfolders, files in os.walk(root):
-            subfolders[:] = [d for d in subfolders if not d.startswith("proc")]
+        for folder, _, files in os.walk(root):
             found.extend(_matches(folder, files))
     return found
 
 
-def _matches(folder, files):
+def _matches(folder: str, files: list[str]) -> list[str]:
     hits = [f"file {os.path.join(folder, name)}" for name in files if name in FORBIDDEN_FILE_NAMES]
     hits += [f"folder {folder}" for suffix in FORBIDDEN_FOLDERS if folder.endswith(suffix)]
     return hits
 
 
-def main():
+def main() -> int:
     findings = forbidden_modules() + forbidden_debian_packages() + forbidden_files()
     for finding in findings:
         print(f"forbidden: {finding}")

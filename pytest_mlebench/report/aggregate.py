@@ -1,0 +1,178 @@
+"""Pure aggregation of run records: rates per seed, mean ± SEM over seeds, 95 % CI, pass@k.
+
+The protocol follows MLE-bench: for each seed, a rate is the percentage of the group's
+competitions (that ran with that seed) where the run reached the goal; the headline number is the
+mean of those per-seed rates with its standard error (``ddof=1``) and a 95 % interval of
+``mean ± 1.96·SEM``. pass@k uses the unbiased estimator ``1 − C(n−c, k) / C(n, k)`` per
+competition, averaged over the competitions that have at least ``k`` runs.
+
+Skipped runs (data not prepared) are *not run*: they never count in a denominator. An ``error``
+run (infrastructure broke) counts as a run that reached nothing. Nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pytest_mlebench.results import RunRecord
+
+Z_95 = 1.96
+METRICS = (
+    "submission_exists",
+    "valid_submission",
+    "above_median",
+    "gold_medal",
+    "silver_medal",
+    "bronze_medal",
+    "any_medal",
+)
+MEDALS = ("gold", "silver", "bronze")
+OUTCOMES = ("passed", "failed", "error", "skipped")
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean over seeds with its standard error and 95 % confidence interval.
+
+    ``sem`` and ``ci95`` are ``None`` when fewer than two seeds ran (no spread to estimate).
+    """
+
+    mean: float | None
+    sem: float | None
+    ci95: tuple[float, float] | None
+    n: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "mean": self.mean,
+            "sem": self.sem,
+            "ci95": list(self.ci95) if self.ci95 else None,
+            "n": self.n,
+        }
+
+
+def mean_sem(values: Sequence[float]) -> Estimate:
+    """Mean, standard error of the mean (``ddof=1``) and 95 % CI of ``values``.
+
+    Args:
+        values: One number per seed.
+
+    Returns:
+        The estimate; with no values everything is ``None``, with one value only the mean is set.
+    """
+    n = len(values)
+    if n == 0:
+        return Estimate(None, None, None, 0)
+    mean = math.fsum(values) / n
+    if n == 1:
+        return Estimate(mean, None, None, 1)
+    variance = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    sem = math.sqrt(variance / n)
+    return Estimate(mean, sem, (mean - Z_95 * sem, mean + Z_95 * sem), n)
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """Unbiased pass@k: the chance that at least one of ``k`` of ``n`` runs succeeded.
+
+    Args:
+        n: Runs of the competition (``n ≥ k``).
+        c: Successful runs among them.
+        k: Attempts allowed.
+
+    Raises:
+        ValueError: When the counts are inconsistent (``k > n``, ``c > n``, negatives).
+    """
+    if not 0 <= c <= n or not 1 <= k <= n:
+        raise ValueError(f"pass@k needs 0 <= c <= n and 1 <= k <= n, got n={n} c={c} k={k}")
+    if n - c < k:
+        return 1.0
+    return 1.0 - math.comb(n - c, k) / math.comb(n, k)
+
+
+def ran(record: RunRecord) -> bool:
+    """Whether the run happened (skipped runs are *not run*)."""
+    return record.outcome != "skipped"
+
+
+def flags(record: RunRecord) -> dict[str, bool]:
+    """The yes/no metrics of one run; a run without a grade reached none of them."""
+    grade = record.grade or {}
+    return {metric: bool(grade.get(metric)) for metric in METRICS}
+
+
+def medal_of(grade: dict[str, Any] | None) -> str | None:
+    """``gold``/``silver``/``bronze`` from a grade report, or ``None``."""
+    if not grade:
+        return None
+    return next((medal for medal in MEDALS if grade.get(f"{medal}_medal")), None)
+
+
+def seed_rates(records: Iterable[RunRecord], metric: str) -> dict[int, float]:
+    """Per seed: the percentage of competitions whose run reached ``metric``."""
+    hits: dict[int, list[bool]] = defaultdict(list)
+    for record in records:
+        if ran(record):
+            hits[record.seed].append(flags(record)[metric])
+    return {seed: 100.0 * sum(values) / len(values) for seed, values in sorted(hits.items())}
+
+
+def pass_at_k_table(records: Iterable[RunRecord], metric: str = "any_medal") -> dict[int, Any]:
+    """pass@k (in %) for k = 1..max runs per competition, with how many competitions count.
+
+    Each k averages the unbiased estimator over the competitions that ran at least k times.
+    """
+    runs: dict[str, list[bool]] = defaultdict(list)
+    for record in records:
+        if ran(record):
+            runs[record.competition_id].append(flags(record)[metric])
+    if not runs:
+        return {}
+    table: dict[int, Any] = {}
+    for k in range(1, max(len(v) for v in runs.values()) + 1):
+        eligible = [v for v in runs.values() if len(v) >= k]
+        values = [pass_at_k(len(v), sum(v), k) for v in eligible]
+        table[k] = {"value": 100.0 * math.fsum(values) / len(values), "competitions": len(values)}
+    return table
+
+
+def group_stats(records: Sequence[RunRecord]) -> dict[str, Any]:
+    """Everything the summary reports for one group of runs (a split, or all of them)."""
+    done = [r for r in records if ran(r)]
+    metrics = {}
+    for metric in METRICS:
+        per_seed = seed_rates(done, metric)
+        estimate = mean_sem(list(per_seed.values())).to_dict()
+        estimate["per_seed"] = {str(seed): rate for seed, rate in per_seed.items()}
+        metrics[metric] = estimate
+    outcomes: Counter[str] = Counter(r.outcome for r in records)
+    return {
+        "competitions": len({r.competition_id for r in done}),
+        "runs": len(done),
+        "not_run": len(records) - len(done),
+        "seeds": sorted({r.seed for r in done}),
+        "outcomes": {outcome: outcomes[outcome] for outcome in OUTCOMES},
+        "timed_out": sum(1 for r in done if r.timed_out),
+        "metrics": metrics,
+        "pass_at_k": {str(k): value for k, value in pass_at_k_table(done).items()},
+    }
+
+
+def groups_by_split(records: Sequence[RunRecord]) -> dict[str, list[RunRecord]]:
+    """Records per split (a run counts in every split its competition belongs to)."""
+    groups: dict[str, list[RunRecord]] = defaultdict(list)
+    for record in records:
+        for split in record.splits:
+            groups[split].append(record)
+    return dict(sorted(groups.items()))
+
+
+def groups_by_complexity(records: Sequence[RunRecord]) -> dict[str, list[RunRecord]]:
+    """Records per complexity level (``low``/``medium``/``high``; unknown as ``unknown``)."""
+    groups: dict[str, list[RunRecord]] = defaultdict(list)
+    for record in records:
+        groups[record.complexity or "unknown"].append(record)
+    return dict(sorted(groups.items()))

@@ -1,0 +1,239 @@
+"""Allure glue: labels, parameters and attachments per run; environment and categories per session.
+
+Active only when allure-pytest is installed *and* ``--alluredir`` is given; ``allure`` is imported
+inside the functions that talk to it, never at module import. What goes into Allure is computed
+by pure functions (:func:`labels_for`, :func:`attachments_for`, :func:`environment_lines`) so it
+can be tested without Allure; the ``apply_*`` functions only hand it over.
+
+Per run: parent suite = the competition's first split (alphabetical; every split is also a tag
+through its marker), feature = complexity, story = competition id, severity from complexity,
+tags = modality and ``medal:<gold|silver|bronze|none>``; parameters ``agent`` and ``seed`` (part
+of Allure's history id) and ``run_id``/``session_id`` (excluded from it). Attachments: the grade
+report, the head of the submission, the tail of the agent log and the resources used.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import shutil
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_mlebench.registry import Competition
+from pytest_mlebench.report.aggregate import medal_of
+from pytest_mlebench.results import RunRecord
+
+SEVERITY = {"low": "minor", "medium": "normal", "high": "critical"}
+SUBMISSION_HEAD_LINES = 20
+AGENT_LOG_TAIL_LINES = 200
+CATEGORIES_FILE = "categories.json"
+ENVIRONMENT_FILE = "environment.properties"
+
+# Order matters: Allure puts a result in the first category that matches it.
+DEFAULT_CATEGORIES: list[dict[str, Any]] = [
+    {
+        "name": "Timeout",
+        "matchedStatuses": ["failed", "broken"],
+        "messageRegex": "(?s).*(timeout after|Timeout).*",
+    },
+    {
+        "name": "Infrastructure error",
+        "matchedStatuses": ["broken"],
+    },
+    {
+        "name": "Invalid submission",
+        "matchedStatuses": ["failed"],
+        "messageRegex": "(?s).*(invalid submission|no submission).*",
+    },
+    {
+        "name": "No medal (below the gate)",
+        "matchedStatuses": ["failed"],
+        "messageRegex": "(?s).*(earns |not above the leaderboard median).*",
+    },
+]
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """One thing to attach to a run's Allure result."""
+
+    name: str
+    body: str
+    kind: str  # an ``allure.attachment_type`` member name: JSON, CSV, TEXT
+
+
+def results_dir(config: pytest.Config) -> Path | None:
+    """The ``--alluredir`` folder when allure-pytest is writing one, else ``None``."""
+    if not config.pluginmanager.has_plugin("allure_listener"):
+        return None
+    value = getattr(config.option, "allure_report_dir", None)
+    return Path(value).absolute() if value else None
+
+
+def clean_results_dir(folder: Path) -> int:
+    """Empty ``folder`` (keep the folder itself); returns how many entries were removed."""
+    if not folder.is_dir():
+        return 0
+    removed = 0
+    for entry in folder.iterdir():
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+        else:
+            entry.unlink(missing_ok=True)
+        removed += 1
+    return removed
+
+
+def primary_split(splits: Iterable[str]) -> str:
+    """The split a run is filed under as its parent suite."""
+    ordered = sorted(splits)
+    return ordered[0] if ordered else "no split"
+
+
+def labels_for(competition: Competition, marker_names: Iterable[str]) -> list[tuple[str, str]]:
+    """``(label type, value)`` pairs known before the run starts.
+
+    Args:
+        competition: The run's competition.
+        marker_names: Names of the test's markers (allure-pytest turns them into tags already).
+    """
+    labels = [
+        ("parentSuite", primary_split(competition.splits)),
+        ("feature", f"{competition.complexity} complexity"),
+        ("story", competition.id),
+        ("severity", SEVERITY.get(competition.complexity, "normal")),
+    ]
+    if competition.modality not in set(marker_names):
+        labels.append(("tag", competition.modality))
+    return labels
+
+
+def medal_tag(record: RunRecord) -> str:
+    return f"medal:{medal_of(record.grade) or 'none'}"
+
+
+def title_for(record: RunRecord) -> str:
+    """The result's title: which run, and what it earned (``toy-s1: gold, score 0.98``)."""
+    node = record.test_id
+    label = node[node.index("[") + 1 : -1] if node.endswith("]") and "[" in node else node
+    score = (record.grade or {}).get("score")
+    earned = medal_of(record.grade) or "no medal"
+    return f"{label}: {earned}, " + (f"score {score:.5g}" if score is not None else "no score")
+
+
+def _head(path: Path, lines: int) -> str | None:
+    if not path.is_file():
+        return None
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        return "".join(itertools.islice(handle, lines))
+
+
+def _tail(path: Path, lines: int) -> str | None:
+    if not path.is_file():
+        return None
+    text = path.read_text("utf-8", errors="replace").splitlines(keepends=True)
+    return "".join(text[-lines:])
+
+
+def attachments_for(record: RunRecord) -> list[Attachment]:
+    """The grade report, submission head, agent-log tail and resources of one run."""
+    found = []
+    if record.grade is not None:
+        found.append(Attachment("grade report", json.dumps(record.grade, indent=2), "JSON"))
+    run_dir = Path(record.run_dir) if record.run_dir else None
+    head = _head(run_dir / "submission.csv", SUBMISSION_HEAD_LINES) if run_dir else None
+    if head is not None:
+        found.append(
+            Attachment(f"submission.csv (first {SUBMISSION_HEAD_LINES} lines)", head, "CSV")
+        )
+    tail = _tail(run_dir / "agent.log", AGENT_LOG_TAIL_LINES) if run_dir else None
+    if tail is not None:
+        found.append(Attachment(f"agent.log (last {AGENT_LOG_TAIL_LINES} lines)", tail, "TEXT"))
+    found.append(Attachment("resources", json.dumps(resources_used(record), indent=2), "JSON"))
+    return found
+
+
+def resources_used(record: RunRecord) -> dict[str, Any]:
+    """What the run was granted and what it used."""
+    return {
+        "granted": record.resources,
+        "sandbox": record.sandbox,
+        "isolated": record.isolated,
+        "network": record.network,
+        "time_limit": record.time_limit,
+        "wall_seconds": record.wall_seconds,
+        "cpu_seconds": record.cpu_seconds,
+        "peak_memory_bytes": record.peak_memory_bytes,
+        "exit_code": record.exit_code,
+        "timed_out": record.timed_out,
+        "oom_killed": record.oom_killed,
+    }
+
+
+def apply_labels(item: pytest.Item, competition: Competition, seed: int, agent: str) -> None:
+    """Label the running test (call while allure-pytest has its result open)."""
+    import allure
+
+    dynamic: Any = allure.dynamic
+    for label_type, value in labels_for(competition, (m.name for m in item.iter_markers())):
+        dynamic.label(label_type, value)
+    dynamic.parameter("agent", agent)
+    dynamic.parameter("seed", seed)
+    case = getattr(item, "callspec", None)
+    if case is not None and "mle_case" in case.params:
+        # Shown already as story + seed; hidden, but still part of the history id.
+        dynamic.parameter("mle_case", case.params["mle_case"], mode=allure.parameter_mode.HIDDEN)
+
+
+def apply_record(record: RunRecord) -> None:
+    """Tag the medal and attach the run's files (call while the test's result is open)."""
+    import allure
+
+    dynamic: Any = allure.dynamic
+    dynamic.title(title_for(record))
+    dynamic.tag(medal_tag(record))
+    dynamic.parameter("run_id", record.run_id, excluded=True)
+    dynamic.parameter("session_id", record.session_id, excluded=True)
+    for attachment in attachments_for(record):
+        kind = getattr(allure.attachment_type, attachment.kind)
+        allure.attach(attachment.body, name=attachment.name, attachment_type=kind)
+
+
+def load_categories(template: Path | None) -> list[dict[str, Any]]:
+    """The categories template at ``template`` when it is a JSON list, else the built-in one."""
+    if template is not None and template.is_file():
+        try:
+            data = json.loads(template.read_text("utf-8"))
+        except ValueError:
+            data = None
+        if isinstance(data, list):
+            return data
+    return DEFAULT_CATEGORIES
+
+
+def environment_lines(environment: dict[str, Any]) -> list[str]:
+    """``key = value`` lines of a Java properties file (keys sorted, special characters escaped)."""
+
+    def escape(text: str, key: bool) -> str:
+        text = text.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r")
+        return text.replace("=", "\\=").replace(":", "\\:").replace(" ", "\\ ") if key else text
+
+    return [
+        f"{escape(str(k), True)} = {escape(str(v), False)}" for k, v in sorted(environment.items())
+    ]
+
+
+def write_session_files(
+    folder: Path, environment: dict[str, Any], categories: list[dict[str, Any]]
+) -> None:
+    """Write ``environment.properties`` and ``categories.json`` into the results folder."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / ENVIRONMENT_FILE).write_text(
+        "\n".join(environment_lines(environment)) + "\n", "utf-8"
+    )
+    (folder / CATEGORIES_FILE).write_text(json.dumps(categories, indent=2) + "\n", "utf-8")

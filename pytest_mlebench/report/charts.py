@@ -1,0 +1,136 @@
+"""Inline SVG charts for the HTML report: medal rate per split, score per competition.
+
+Plain strings, no scripts and no external resources, so the page stays one self-contained file.
+Every chart carries a ``<title>`` and text labels so it reads without colour too.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from html import escape
+from typing import Any
+
+MEDAL_COLOURS = {"gold": "#d4a017", "silver": "#9ea7ad", "bronze": "#b0703c", None: "#5b6770"}
+BAR_COLOUR = "#3d6fb6"
+VALID_COLOUR = "#b9cbe6"
+
+
+def _svg_open(width: int, height: int, title: str) -> list[str]:
+    return [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" width="{width}" '
+        f'height="{height}" viewBox="0 0 {width} {height}">',
+        f"<title>{escape(title)}</title>",
+    ]
+
+
+def _text(x: float, y: float, body: str, anchor: str = "start", size: int = 12) -> str:
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}">'
+        f"{escape(body)}</text>"
+    )
+
+
+def medal_rate_chart(groups: Sequence[tuple[str, dict[str, Any]]], title: str) -> str:
+    """Horizontal bars: any-medal % (mean, with a ± SEM whisker) and valid % per group.
+
+    Args:
+        groups: ``(name, group statistics)`` pairs in display order.
+        title: Accessible title of the chart.
+    """
+    left, width, row = 170, 460, 34
+    height = 40 + row * len(groups)
+    parts = _svg_open(left + width + 110, height, title)
+    for tick in range(0, 101, 25):
+        x = left + width * tick / 100
+        parts.append(f'<line x1="{x:.1f}" y1="18" x2="{x:.1f}" y2="{height - 8}" stroke="#ddd"/>')
+        parts.append(_text(x, 13, f"{tick} %", "middle", 10))
+    for index, (name, stats) in enumerate(groups):
+        y = 24 + index * row
+        metrics = stats["metrics"]
+        valid = metrics["valid_submission"]["mean"] or 0.0
+        medal = metrics["any_medal"]["mean"] or 0.0
+        sem = metrics["any_medal"]["sem"] or 0.0
+        parts.append(_text(left - 8, y + 17, name, "end"))
+        parts.append(
+            f'<rect x="{left}" y="{y + 2}" width="{width * valid / 100:.1f}" height="24" '
+            f'fill="{VALID_COLOUR}"><title>valid {valid:.1f} %</title></rect>'
+        )
+        parts.append(
+            f'<rect x="{left}" y="{y + 7}" width="{width * medal / 100:.1f}" height="14" '
+            f'fill="{BAR_COLOUR}"><title>any medal {medal:.1f} %</title></rect>'
+        )
+        if sem:
+            low = left + width * max(0.0, medal - sem) / 100
+            high = left + width * min(100.0, medal + sem) / 100
+            parts.append(
+                f'<line x1="{low:.1f}" y1="{y + 14}" x2="{high:.1f}" y2="{y + 14}" '
+                'stroke="#111" stroke-width="1.5"/>'
+            )
+        parts.append(_text(left + width + 8, y + 18, f"{medal:.1f} % medal", size=11))
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _span(entry: dict[str, Any]) -> tuple[float, float] | None:
+    values = [v for v in (entry.get("thresholds") or {}).values() if _finite(v)]
+    values += [run["score"] for run in entry["runs"] if _finite(run.get("score"))]
+    if not values:
+        return None
+    low, high = min(values), max(values)
+    pad = (high - low) * 0.05 or max(abs(high) * 0.05, 0.5)
+    return low - pad, high + pad
+
+
+def _finite(value: Any) -> bool:
+    return isinstance(value, (int, float)) and math.isfinite(value)
+
+
+def score_chart(entries: Sequence[dict[str, Any]], title: str) -> str:
+    """One lane per competition: medal thresholds as ticks, each seed's score as a dot.
+
+    Lanes are scaled per competition (metrics differ) and oriented so that better is to the
+    right, whether the metric is higher- or lower-is-better.
+    """
+    left, width, row = 230, 440, 30
+    height = 30 + row * len(entries)
+    parts = [
+        *_svg_open(left + width + 30, height, title),
+        _text(left, 14, "worse", size=10),
+        _text(left + width, 14, "better", "end", 10),
+    ]
+    for index, entry in enumerate(entries):
+        y = 22 + index * row
+        parts.append(_text(left - 8, y + 15, entry["competition_id"], "end"))
+        span = _span(entry)
+        parts.append(
+            f'<line x1="{left}" y1="{y + 11}" x2="{left + width}" y2="{y + 11}" stroke="#ccc"/>'
+        )
+        if span is None:
+            parts.append(_text(left + 6, y + 15, "no score", size=10))
+            continue
+        flip = bool(entry.get("is_lower_better"))
+
+        def place(value: float, span: tuple[float, float] = span, flip: bool = flip) -> float:
+            share = (value - span[0]) / (span[1] - span[0])
+            return left + width * (1 - share if flip else share)
+
+        for key, value in (entry.get("thresholds") or {}).items():
+            if _finite(value):
+                name = key.replace("_threshold", "")
+                colour = MEDAL_COLOURS.get(name, "#777")
+                parts.append(
+                    f'<line x1="{place(value):.1f}" y1="{y + 2}" x2="{place(value):.1f}" '
+                    f'y2="{y + 20}" stroke="{colour}" stroke-width="2">'
+                    f"<title>{escape(name)} {value:.5g}</title></line>"
+                )
+        for run in entry["runs"]:
+            if _finite(run.get("score")):
+                colour = MEDAL_COLOURS[run.get("medal")]
+                parts.append(
+                    f'<circle cx="{place(run["score"]):.1f}" cy="{y + 11}" r="5" fill="{colour}" '
+                    f'stroke="#111"><title>seed {run["seed"]}: {run["score"]:.5g} '
+                    f"({escape(run.get('medal') or 'no medal')})</title></circle>"
+                )
+    parts.append("</svg>")
+    return "".join(parts)

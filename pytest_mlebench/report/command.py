@@ -1,0 +1,136 @@
+"""``mlebench report``: summarise results files, render pages, compare with a baseline.
+
+* ``mlebench report RESULTS...`` merges results files (shards from several machines) and writes
+  ``summary.json`` and ``mlebench/`` (grading report + ``submission.jsonl``) into ``--out``.
+* ``--html DIR`` also renders the self-contained page; ``--allure DIR`` runs Allure's generator
+  on ``--alluredir``.
+* ``--compare BASE NEW`` is the CI gate (exit 1 when any-medal % or valid % drops more than
+  ``--max-drop`` points).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from pytest_mlebench.errors import ConfigError
+from pytest_mlebench.report.allure_site import AllureUnavailable, generate_allure_site
+from pytest_mlebench.report.compare import compare_summaries, comparison_lines
+from pytest_mlebench.report.html import write_html
+from pytest_mlebench.report.merge import merge_files
+from pytest_mlebench.report.mlebench_compat import write_mlebench_files
+from pytest_mlebench.report.summary_json import (
+    build_summary,
+    is_summary,
+    load_summary,
+    write_summary,
+)
+from pytest_mlebench.report.terminal import group_line
+from pytest_mlebench.settings import OPTIONS
+
+DEFAULT_ALLURE_RESULTS = Path("reports") / "allure-results"
+
+
+def _help(option: str) -> str:
+    return next(spec.help for spec in OPTIONS if spec.name == option)
+
+
+def add_report_command(commands: Any) -> None:
+    """Add the ``report`` subcommand to the ``mlebench`` parser."""
+    parser = commands.add_parser(
+        "report",
+        help="summarise results files (shards merged), render HTML/Allure pages, compare runs",
+    )
+    parser.add_argument(
+        "results", nargs="*", type=Path, help="results files (JSON lines) or one summary.json"
+    )
+    parser.add_argument(
+        "--out", type=Path, default=Path("reports"), help="folder for summary.json and mlebench/"
+    )
+    parser.add_argument(
+        "--seeds", type=int, default=None, help="seeds each competition should have"
+    )
+    parser.add_argument(
+        "--html", type=Path, metavar="DIR", help="write the HTML page DIR/index.html"
+    )
+    parser.add_argument(
+        "--allure", type=Path, metavar="DIR", help="generate Allure's report into DIR"
+    )
+    parser.add_argument(
+        "--alluredir",
+        type=Path,
+        default=DEFAULT_ALLURE_RESULTS,
+        help=f"Allure results folder for --allure (default {DEFAULT_ALLURE_RESULTS})",
+    )
+    parser.add_argument(
+        "--compare", nargs=2, type=Path, metavar=("BASE", "NEW"), help=_help("--mle-baseline")
+    )
+    parser.add_argument("--max-drop", type=float, default=0.0, help=_help("--mle-max-drop"))
+    parser.set_defaults(handler=cmd_report)
+
+
+def _summary_of(paths: list[Path], seeds: int | None, out: Path) -> dict[str, Any]:
+    """One summary.json as is, or results files merged (and their files written to ``out``)."""
+    if len(paths) == 1 and _is_summary_file(paths[0]):
+        return load_summary(paths[0])
+    missing = [str(p) for p in paths if not p.is_file()]
+    if missing:
+        raise ConfigError(f"no such file: {', '.join(missing)}")
+    merged = merge_files(paths, seeds)
+    if not merged.records:
+        raise ConfigError(f"no run records in {', '.join(map(str, paths))}")
+    summary = build_summary(merged)
+    print(f"summary: {write_summary(out / 'summary.json', summary)}")
+    report, jsonl = write_mlebench_files(out / "mlebench", merged.records)
+    print(
+        f"mle-bench report: {report}; regrade: mlebench grade --submission {jsonl} --output-dir DIR"
+    )
+    for finding in merged.findings():
+        print(f"merge: {finding}")
+    return summary
+
+
+def _is_summary_file(path: Path) -> bool:
+    try:
+        return is_summary(json.loads(path.read_text("utf-8")))
+    except (OSError, ValueError):
+        return False
+
+
+def _print_groups(summary: dict[str, Any]) -> None:
+    for agent, section in summary["agents"].items():
+        print(f"agent {agent}:")
+        for name, stats in section["splits"].items():
+            print(f"  {group_line(f'split {name}', stats)}")
+        print(f"  {group_line('overall', section['overall'])}")
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """Run ``mlebench report``; 0 on success, 1 when the gate fails or Allure cannot run."""
+    if not (args.results or args.allure or args.compare):
+        raise ConfigError("nothing to do: give RESULTS, --allure DIR or --compare BASE NEW")
+    code = 0
+    if args.results:
+        summary = _summary_of(list(args.results), args.seeds, args.out)
+        _print_groups(summary)
+        if args.html:
+            print(f"html: {write_html(args.html, summary)}")
+    elif args.html:
+        raise ConfigError("--html needs RESULTS (results files or a summary.json)")
+    if args.allure:
+        try:
+            print(f"allure: {generate_allure_site(args.alluredir, args.allure)}")
+        except AllureUnavailable as exc:
+            print(f"mlebench report: {exc}")
+            code = 1
+    if args.compare:
+        base_path, new_path = args.compare
+        comparison = compare_summaries(
+            load_summary(base_path, args.seeds), load_summary(new_path, args.seeds), args.max_drop
+        )
+        for line in comparison_lines(comparison, str(base_path)):
+            print(line)
+        code = code or (0 if comparison.ok else 1)
+    return code

@@ -1,0 +1,124 @@
+"""End of a session, on the controller: write the report files and apply the CI gate.
+
+Files (next to the results file, ``reports/`` by default): ``summary.json`` and
+``mlebench/grading_report.json`` + ``mlebench/submission.jsonl``, all built from *every* record in
+the results file, merged (a rerun's newer records replace older ones for the same run). With
+``--alluredir``: ``environment.properties`` and ``categories.json`` in the Allure results folder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from pytest_mlebench.errors import MLEBenchError
+from pytest_mlebench.report.allure import load_categories, write_session_files
+from pytest_mlebench.report.compare import compare_summaries, comparison_lines
+from pytest_mlebench.report.environment import build_environment
+from pytest_mlebench.report.merge import Merged, merge_records
+from pytest_mlebench.report.mlebench_compat import write_mlebench_files
+from pytest_mlebench.report.summary_json import build_summary, load_summary, write_summary
+from pytest_mlebench.results import read_records
+from pytest_mlebench.session import MLEBenchSession
+
+CATEGORIES_TEMPLATE = Path("reports") / "categories.json"
+
+
+@dataclass
+class FinishResult:
+    """What the session end wrote and decided, for the terminal summary."""
+
+    lines: list[str] = field(default_factory=list)
+    gate_failed: bool = False
+    summary: dict[str, Any] | None = None
+
+
+def write_reports(mle: MLEBenchSession, result: FinishResult) -> Merged | None:
+    """Write ``summary.json`` and the mle-bench files from the whole results file.
+
+    Nothing is written when this session recorded no run (e.g. ``pytest tests/unit``).
+    """
+    path = mle.settings.results_path
+    if not path.is_file():
+        return None
+    records = list(read_records([path]))
+    if not any(r.session_id == mle.session_id for r in records):
+        return None  # this session ran no benchmark: leave the files of earlier ones alone
+    merged = replace(merge_records(records, mle.settings.seeds), sources=(str(path),))
+    result.summary = build_summary(merged)
+    summary_path = write_summary(path.parent / "summary.json", result.summary)
+    report_path, jsonl_path = write_mlebench_files(path.parent / "mlebench", merged.records)
+    overall = [agent["overall"] for agent in result.summary["agents"].values()]
+    runs, not_run = sum(o["runs"] for o in overall), sum(o["not_run"] for o in overall)
+    sessions = len(result.summary["sessions"])
+    result.lines.append(
+        f"summary: {summary_path} ({runs} runs, {not_run} not run, from {sessions} session(s) "
+        f"in {path})"
+    )
+    result.lines.append(
+        f"mle-bench report: {report_path}; regrade: mlebench grade --submission {jsonl_path} "
+        "--output-dir DIR"
+    )
+    result.lines += [f"merge: {finding}" for finding in merged.findings()]
+    return merged
+
+
+def write_allure_files(
+    mle: MLEBenchSession,
+    rootdir: Path,
+    folder: Path,
+    merged: Merged | None,
+    update_environment: Callable[[dict[str, Any]], None],
+) -> str:
+    """Write ``environment.properties`` and ``categories.json``; returns a line for the terminal."""
+    mine = [r for r in (merged.records if merged else ()) if r.session_id == mle.session_id]
+    environment = build_environment(mle, rootdir, mine)
+    update_environment(environment)
+    write_session_files(folder, environment, load_categories(rootdir / CATEGORIES_TEMPLATE))
+    return f"allure: environment.properties and categories.json written to {folder}"
+
+
+def apply_gate(mle: MLEBenchSession, result: FinishResult) -> None:
+    """Compare with ``--mle-baseline``; mark the result failed on a larger drop."""
+    baseline = mle.settings.baseline
+    if baseline is None:
+        return
+    try:
+        base = load_summary(baseline)
+    except MLEBenchError as exc:
+        result.lines.append(f"GATE FAILED: cannot read the baseline: {exc}")
+        result.gate_failed = True
+        return
+    if result.summary is None:
+        result.lines.append(f"GATE FAILED: this session ran nothing to compare with {baseline}")
+        result.gate_failed = True
+        return
+    comparison = compare_summaries(base, result.summary, mle.settings.max_drop)
+    result.lines += comparison_lines(comparison, str(baseline))
+    result.gate_failed = not comparison.ok
+
+
+def finish_session(
+    mle: MLEBenchSession,
+    rootdir: Path,
+    allure_dir: Path | None,
+    update_environment: Callable[[dict[str, Any]], None],
+) -> FinishResult:
+    """Everything the controller does at the end of a session.
+
+    Args:
+        mle: The session state.
+        rootdir: pytest's rootdir (git commit, categories template).
+        allure_dir: The Allure results folder, or ``None`` when Allure is off.
+        update_environment: Calls the ``pytest_mlebench_update_environment`` hook.
+    """
+    result = FinishResult()
+    merged = write_reports(mle, result)
+    if allure_dir is not None:
+        result.lines.append(
+            write_allure_files(mle, rootdir, allure_dir, merged, update_environment)
+        )
+    apply_gate(mle, result)
+    return result

@@ -1,0 +1,225 @@
+"""The reporting side of the plugin: one object registered in ``pytest_configure``.
+
+:class:`ReportHooks` holds the reporting state of a session (rerun plan, progress board, the
+lines for the terminal summary) and implements the hooks that feed it. On xdist workers it only
+labels and annotates the runs it executes; everything printed or written once per session
+happens on the controller.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Generator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_mlebench.errors import MLEBenchError
+from pytest_mlebench.report import allure as allure_glue
+from pytest_mlebench.report.finish import finish_session
+from pytest_mlebench.report.progress import (
+    PROPERTY,
+    ProgressBoard,
+    Ticker,
+    case_of,
+    outcome_properties,
+    param_id,
+)
+from pytest_mlebench.report.rerun import RerunPlan, item_pair, plan_rerun, split_items
+from pytest_mlebench.report.summary_json import load_summary
+from pytest_mlebench.results import RunRecord
+from pytest_mlebench.session import MLEBenchSession
+
+PLUGIN_NAME = "mlebench-report"
+
+
+class ReportHooks:
+    """Reporting state and hooks of one session (controller or worker)."""
+
+    def __init__(self, config: pytest.Config, mle: MLEBenchSession) -> None:
+        self.config = config
+        self.mle = mle
+        self.allure_dir = allure_glue.results_dir(config)
+        self.collect_only = bool(getattr(config.option, "collectonly", False))
+        self.rerun: RerunPlan | None = None
+        self.board: ProgressBoard | None = None
+        self.ticker: Ticker | None = None
+        self.header: list[str] = []
+        self.lines: list[str] = []
+
+    # -- configure ------------------------------------------------------------------------------
+
+    def configure(self) -> None:
+        """Controller-side cleaning of the Allure folder and the rerun plan (every process)."""
+        settings = self.mle.settings
+        if settings.clean_alluredir and self.mle.is_controller and not self.collect_only:
+            if self.allure_dir is None:
+                self.header.append("--mle-clean-alluredir without --alluredir: nothing cleaned")
+            else:
+                removed = allure_glue.clean_results_dir(self.allure_dir)
+                self.header.append(f"allure results {self.allure_dir}: cleaned ({removed} entries)")
+        if settings.rerun and settings.rerun_from is not None:
+            self.rerun = self._plan(settings.rerun_from)
+            self.header.append(self.rerun.header())
+            self.header += list(self.rerun.notes)
+
+    def _plan(self, source: Path) -> RerunPlan:
+        settings = self.mle.settings
+        try:
+            summary = load_summary(source, settings.seeds)
+            return plan_rerun(
+                summary,
+                source,
+                settings.rerun,
+                settings.agent,
+                (c.id for c in self.mle.registry),
+                settings.seeds,
+            )
+        except (MLEBenchError, ValueError, KeyError) as exc:
+            raise pytest.UsageError(f"--mle-from {source}: {exc}") from None
+
+    def pytest_report_header(self, config: pytest.Config) -> list[str]:
+        return [f"mlebench: {line}" for line in self.header]
+
+    # -- collection -----------------------------------------------------------------------------
+
+    def pytest_collection_modifyitems(
+        self, session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+    ) -> None:
+        if self.rerun is None:
+            return
+        kept, deselected = split_items(items, self.rerun.pairs)
+        if deselected:
+            config.hook.pytest_deselected(items=deselected)
+            items[:] = kept
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        count = sum(1 for item in session.items if item_pair(item) is not None)
+        if self.board is not None and count:
+            self.board.total = count
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        if self.board is not None and self.board.total is None:
+            self.board.total = sum(1 for nodeid in ids if self._resolve(nodeid) is not None)
+
+    # -- progress (controller) ------------------------------------------------------------------
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        interval = self.mle.settings.progress
+        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        if not self.mle.is_controller or self.collect_only or not interval or reporter is None:
+            return
+        self.board = ProgressBoard(line_writer(reporter), self._resolve)
+        self.ticker = Ticker(self.board, interval)
+        self.ticker.start()
+
+    def _resolve(self, nodeid: str) -> tuple[str, float | None] | None:
+        case = case_of(nodeid, (c.id for c in self.mle.registry))
+        if case is None:
+            return None
+        limit = self.mle.settings.time_limit or self.mle.registry.get(case[0]).time_limit
+        return param_id(nodeid) or case[0], float(limit)
+
+    def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
+        if self.board is not None:
+            self.board.started(nodeid)
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if self.board is None:
+            return
+        if report.when == "setup":
+            self.board.setup_finished(report.nodeid, report.outcome)
+        elif report.when == "call":
+            props = {str(k): v for k, v in report.user_properties}.get(PROPERTY)
+            self.board.call_finished(
+                report.nodeid, report.outcome, props if isinstance(props, dict) else None
+            )
+
+    # -- each run (the process that runs it) ----------------------------------------------------
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        pair = item_pair(item)
+        if self.allure_dir is None or pair is None:
+            return
+        competition = self.mle.registry.get(pair[0])
+        allure_glue.apply_labels(item, competition, pair[1], self.mle.settings.agent)
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+        if call.when == "call":
+            self._annotate(item)  # before the report is built: user_properties travel with it
+        return (yield)
+
+    def _annotate(self, item: pytest.Item) -> None:
+        """Hand the run's outcome to the controller and to Allure (the running test's result)."""
+        record = record_of(item)
+        if record is None:
+            return
+        item.user_properties.append((PROPERTY, outcome_properties(record)))
+        if self.allure_dir is not None:
+            allure_glue.apply_record(record)
+
+    # -- end (controller) -----------------------------------------------------------------------
+
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        if self.ticker is not None:
+            self.ticker.stop()
+        if not self.mle.is_controller or self.collect_only:
+            return
+        result = finish_session(
+            self.mle,
+            Path(str(self.config.rootpath)),
+            self.allure_dir,
+            lambda environment: self.config.hook.pytest_mlebench_update_environment(
+                environment=environment
+            ),
+        )
+        self.lines = result.lines
+        if result.gate_failed and session.exitstatus in (
+            pytest.ExitCode.OK,
+            pytest.ExitCode.NO_TESTS_COLLECTED,
+        ):
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def record_of(item: pytest.Item) -> RunRecord | None:
+    """The record the benchmark run of ``item`` wrote into its run folder, if any."""
+    run = getattr(item, "funcargs", {}).get("mle_run")
+    run_dir = getattr(run, "run_dir", None)
+    path = Path(run_dir) / "record.json" if run_dir is not None else None
+    if path is None or not path.is_file():
+        return None
+    try:
+        return RunRecord.from_dict(json.loads(path.read_text("utf-8")))
+    except (ValueError, TypeError):
+        return None
+
+
+def line_writer(reporter: Any) -> Callable[[str], None]:
+    """Write whole lines, also after xdist's progress dots (which leave the line open)."""
+
+    def write(line: str) -> None:
+        if getattr(reporter, "_width_of_current_line", 0) and not reporter.currentfspath:
+            reporter.write("\n")
+        reporter.write_line(line)
+
+    return write
+
+
+def install(config: pytest.Config, mle: MLEBenchSession) -> ReportHooks:
+    """Create, configure and register the reporting hooks of this session."""
+    hooks = ReportHooks(config, mle)
+    hooks.configure()
+    config.pluginmanager.register(hooks, PLUGIN_NAME)
+    return hooks
+
+
+def terminal_lines(config: pytest.Config) -> list[str]:
+    """The controller's end-of-session lines (files written, merge findings, gate)."""
+    hooks = config.pluginmanager.get_plugin(PLUGIN_NAME)
+    return list(hooks.lines) if isinstance(hooks, ReportHooks) else []

@@ -1,0 +1,198 @@
+"""A self-contained HTML page of a summary: tables plus inline SVG charts, no scripts.
+
+``mlebench report RESULTS --html DIR`` writes ``DIR/index.html``. The page shows, per agent: the
+headline numbers per split (mean ± SEM over seeds, 95 % CI, pass@k), a medal-rate chart per
+split, a score chart per competition, a table of every run, and what the merge found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from pytest_mlebench.report.charts import medal_rate_chart, score_chart
+
+STYLE = """
+body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:24px;
+color:#1d2228;max-width:1200px}
+h1{font-size:24px;margin-bottom:4px}h2{font-size:20px;margin-top:32px}h3{font-size:16px}
+.meta{color:#59636e;font-size:13px}
+table{border-collapse:collapse;margin:8px 0 16px;font-size:13px}
+th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
+th{background:#f3f5f7}td.num{text-align:right;font-variant-numeric:tabular-nums}
+.medal{display:inline-block;padding:0 6px;border-radius:8px;font-size:12px;color:#111}
+.medal-gold{background:#f2d16b}.medal-silver{background:#d5dadd}.medal-bronze{background:#e0a878}
+.medal-none{background:#eef0f2;color:#59636e}
+.outcome-failed,.outcome-error{color:#b42318}.outcome-skipped{color:#7a6a00}
+.chart{display:block;margin:8px 0 20px}
+"""
+RATE_COLUMNS = (
+    ("submission_exists", "submission"),
+    ("valid_submission", "valid"),
+    ("above_median", "above median"),
+    ("gold_medal", "gold"),
+    ("silver_medal", "silver"),
+    ("bronze_medal", "bronze"),
+    ("any_medal", "any medal"),
+)
+
+
+def _estimate(metric: dict[str, Any]) -> str:
+    mean, sem, ci = metric.get("mean"), metric.get("sem"), metric.get("ci95")
+    if mean is None:
+        return "–"
+    if sem is None or not ci:
+        return f"{mean:.1f} %"
+    return f"{mean:.1f} ± {sem:.1f} %<br><small>CI {ci[0]:.1f} to {ci[1]:.1f}</small>"
+
+
+def _row(cells: Iterable[str], header: bool = False) -> str:
+    tag = "th" if header else "td"
+    return "<tr>" + "".join(f"<{tag}>{cell}</{tag}>" for cell in cells) + "</tr>"
+
+
+def medal_badge(medal: str | None) -> str:
+    name = medal or "none"
+    text = medal or "no medal"
+    return f'<span class="medal medal-{name}">{escape(text)}</span>'
+
+
+def groups_table(groups: list[tuple[str, dict[str, Any]]]) -> str:
+    """Headline numbers per group: counts, every rate (mean ± SEM, CI) and pass@k."""
+    head = ["group", "competitions", "runs", "not run", *(label for _, label in RATE_COLUMNS)]
+    head.append("pass@k (any medal)")
+    rows = [_row(head, header=True)]
+    for name, stats in groups:
+        pass_at = ", ".join(
+            f"pass@{k} {value['value']:.1f} %" for k, value in stats["pass_at_k"].items()
+        )
+        rows.append(
+            _row(
+                [
+                    f"<b>{escape(name)}</b>",
+                    str(stats["competitions"]),
+                    str(stats["runs"]),
+                    str(stats["not_run"]),
+                    *(_estimate(stats["metrics"][key]) for key, _ in RATE_COLUMNS),
+                    escape(pass_at) or "–",
+                ]
+            )
+        )
+    return '<table class="groups">' + "".join(rows) + "</table>"
+
+
+def _run_cell(run: dict[str, Any]) -> str:
+    score = run.get("score")
+    score_text = "no score" if score is None else f"{score:.5g}"
+    wall = run.get("wall_seconds")
+    wall_text = "" if wall is None else f", {wall:.0f} s"
+    outcome = escape(run["outcome"])
+    return (
+        f"s{run['seed']}: {escape(score_text)} {medal_badge(run.get('medal'))} "
+        f'<span class="outcome-{outcome}">{outcome}</span>{escape(wall_text)}'
+        + (" <b>timeout</b>" if run.get("timed_out") else "")
+    )
+
+
+def competitions_table(entries: list[dict[str, Any]]) -> str:
+    """Every competition: splits, complexity, each seed's score, medal, outcome and wall time."""
+    head = [
+        "competition",
+        "splits",
+        "complexity",
+        "runs (seed: score, medal, outcome, time)",
+        "medal rate",
+        "valid rate",
+    ]
+    rows = [_row(head, header=True)]
+    for entry in entries:
+        medal_rate = entry.get("medal_rate")
+        valid_rate = entry.get("valid_rate")
+        rows.append(
+            _row(
+                [
+                    f"<b>{escape(entry['competition_id'])}</b>",
+                    escape(", ".join(entry.get("splits") or [])),
+                    escape(str(entry.get("complexity") or "")),
+                    "<br>".join(_run_cell(run) for run in entry["runs"]),
+                    "–" if medal_rate is None else f"{medal_rate:.0f} %",
+                    "–" if valid_rate is None else f"{valid_rate:.0f} %",
+                ]
+            )
+        )
+    return '<table class="competitions">' + "".join(rows) + "</table>"
+
+
+def merge_section(merge: dict[str, Any]) -> str:
+    """What the merge found: sources, duplicates, missing seeds."""
+    items = [f"<li>sources: {escape(', '.join(merge.get('sources') or []) or 'one file')}</li>"]
+    items.append(
+        f"<li>{merge.get('records_used', 0)} runs used of {merge.get('records_read', 0)} records "
+        f"read ({merge.get('identical_copies', 0)} identical copies)</li>"
+    )
+    for dup in merge.get("duplicates", []):
+        superseded = ", ".join(dup["superseded_run_ids"])
+        items.append(
+            f"<li>duplicate {escape(dup['competition_id'])} seed {dup['seed']}: kept "
+            f"{escape(dup['kept_run_id'])}, superseded {escape(superseded)}</li>"
+        )
+    for gap in merge.get("missing_seeds", []):
+        seeds = ", ".join(str(s) for s in gap["missing_seeds"])
+        items.append(
+            f"<li>missing seeds {escape(seeds)} of {gap['expected_seeds']} for "
+            f"{escape(gap['competition_id'])}</li>"
+        )
+    return "<ul>" + "".join(items) + "</ul>"
+
+
+def agent_section(agent: str, section: dict[str, Any], entries: list[dict[str, Any]]) -> str:
+    """Tables and charts of one agent."""
+    splits = [(f"split {name}", stats) for name, stats in section["splits"].items()]
+    groups = [*splits, ("overall", section["overall"])]
+    complexity = [(f"{name} complexity", s) for name, s in section.get("complexity", {}).items()]
+    mine = [entry for entry in entries if entry["agent"] == agent]
+    return "".join(
+        [
+            f"<h2>Agent {escape(agent)}</h2>",
+            "<h3>Per split</h3>",
+            groups_table(groups),
+            medal_rate_chart(groups, f"Any-medal rate per split, agent {agent}"),
+            "<h3>Per complexity</h3>",
+            groups_table(complexity),
+            "<h3>Score per competition</h3>",
+            '<p class="meta">Ticks: median (grey), bronze, silver, gold thresholds; dots: one '
+            "per seed, coloured by medal. Better is to the right.</p>",
+            score_chart(mine, f"Score per competition, agent {agent}"),
+            "<h3>Competitions</h3>",
+            competitions_table(mine),
+        ]
+    )
+
+
+def render_html(summary: dict[str, Any], title: str = "MLE-bench report") -> str:
+    """The whole page for ``summary`` (``summary.json`` layout)."""
+    agents = summary.get("agents", {})
+    sessions = ", ".join(summary.get("sessions", []))
+    body = [
+        f"<h1>{escape(title)}</h1>",
+        f'<p class="meta">created {escape(str(summary.get("created_at", "")))} · agents '
+        f"{escape(', '.join(agents))} · sessions {escape(sessions)}</p>",
+    ]
+    body += [agent_section(a, s, summary.get("competitions", [])) for a, s in agents.items()]
+    body += ["<h2>Merge</h2>", merge_section(summary.get("merge", {}))]
+    return (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>"
+        + "".join(body)
+        + "</body></html>\n"
+    )
+
+
+def write_html(out_dir: Path, summary: dict[str, Any]) -> Path:
+    """Write ``out_dir/index.html``; returns its path."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    page = out_dir / "index.html"
+    page.write_text(render_html(summary), "utf-8")
+    return page

@@ -1,0 +1,126 @@
+"""Selective reruns: pick (competition, seed) pairs from a saved summary or results file.
+
+``--mle-rerun failed,timeout --mle-from reports/summary.json`` keeps exactly the benchmark tests
+whose run of the *current agent* in that file was of one of those kinds, and deselects the other
+benchmark tests (other tests are left alone). Matching is by competition id and seed, never by
+node id, so a file from another machine or checkout works. Kinds:
+
+* ``failed`` — outcome failed (below the gate); ``error`` — outcome error (infrastructure);
+* ``invalid`` — graded, but the submission was missing or invalid;
+* ``no-medal`` — ran and earned no medal (invalid and error runs included);
+* ``timeout`` — the agent hit the time limit; ``skipped`` — not run (data not prepared).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+Pair = tuple[str, int]
+
+
+def run_is(run: dict[str, Any], kind: str) -> bool:
+    """Whether one summary run entry is of ``kind``."""
+    outcome = run.get("outcome")
+    if kind in ("failed", "error", "skipped"):
+        return outcome == kind
+    if kind == "invalid":
+        return bool(run.get("graded")) and not run.get("valid_submission")
+    if kind == "no-medal":
+        return outcome != "skipped" and not run.get("any_medal")
+    if kind == "timeout":
+        return bool(run.get("timed_out"))
+    raise ValueError(f"unknown rerun kind {kind!r}")
+
+
+def agents_in(summary: dict[str, Any]) -> list[str]:
+    return sorted({entry["agent"] for entry in summary.get("competitions", [])})
+
+
+def select_pairs(summary: dict[str, Any], kinds: Iterable[str], agent: str) -> set[Pair]:
+    """The (competition, seed) pairs of ``agent`` whose run matches any of ``kinds``."""
+    chosen = set(kinds)
+    return {
+        (entry["competition_id"], int(run["seed"]))
+        for entry in summary.get("competitions", [])
+        if entry.get("agent") == agent
+        for run in entry.get("runs", [])
+        if any(run_is(run, kind) for kind in chosen)
+    }
+
+
+@dataclass(frozen=True)
+class RerunPlan:
+    """The pairs to rerun, and the lines that explain the selection."""
+
+    source: Path
+    kinds: frozenset[str]
+    pairs: frozenset[Pair]
+    notes: tuple[str, ...] = ()
+
+    def header(self) -> str:
+        kinds = ",".join(sorted(self.kinds))
+        return f"rerun {kinds} from {self.source}: {len(self.pairs)} run(s) selected"
+
+
+def plan_rerun(
+    summary: dict[str, Any],
+    source: Path,
+    kinds: frozenset[str],
+    agent: str,
+    known: Iterable[str],
+    seeds: int,
+) -> RerunPlan:
+    """Select pairs and note those this session cannot collect.
+
+    Args:
+        summary: The summary of ``source``.
+        source: Where the summary came from (for messages).
+        kinds: Which runs to rerun.
+        agent: The current agent; only its runs are selected.
+        known: Competition ids of this session's registry.
+        seeds: ``--mle-seeds`` of this session.
+
+    Raises:
+        ValueError: When the file has no run of ``agent`` (message names the agents it has).
+    """
+    present = agents_in(summary)
+    if agent not in present:
+        raise ValueError(
+            f"{source} has no runs of agent {agent!r} (it has: {', '.join(present) or 'none'}); "
+            "pass the same --mle-agent as the run you are repeating"
+        )
+    pairs = select_pairs(summary, kinds, agent)
+    known_ids = set(known)
+    notes = [
+        f"{cid} seed {seed}: not in this registry, cannot rerun"
+        for cid, seed in sorted(pairs)
+        if cid not in known_ids
+    ]
+    high = [seed for cid, seed in pairs if cid in known_ids and seed >= seeds]
+    if high:
+        notes.append(
+            f"{len(high)} run(s) need seeds up to {max(high)}: add --mle-seeds {max(high) + 1}"
+        )
+    return RerunPlan(source, kinds, frozenset(pairs), tuple(notes))
+
+
+def item_pair(item: Any) -> Pair | None:
+    """The (competition, seed) of a benchmark test item, ``None`` for any other test."""
+    callspec = getattr(item, "callspec", None)
+    case = callspec.params.get("mle_case") if callspec is not None else None
+    if case is None:
+        return None
+    return (str(case.competition_id), int(case.seed))
+
+
+def split_items(items: Sequence[Any], pairs: frozenset[Pair]) -> tuple[list[Any], list[Any]]:
+    """(kept, deselected): benchmark tests outside ``pairs`` are deselected, others kept."""
+    kept: list[Any] = []
+    deselected: list[Any] = []
+    for item in items:
+        pair = item_pair(item)
+        (deselected if pair is not None and pair not in pairs else kept).append(item)
+    return kept, deselected

@@ -1,0 +1,162 @@
+"""``summary.json``: the session's numbers per agent, split and competition, in one JSON file.
+
+Built from merged records (:mod:`pytest_mlebench.report.merge`) by pure functions; only
+:func:`write_summary` and :func:`load_summary` touch the disk. Rates are percentages (0-100) so
+a CI gate can speak in percentage points. The layout is documented in ``docs/reports.md``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections import defaultdict
+from collections.abc import Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from pytest_mlebench.errors import ConfigError
+from pytest_mlebench.report.aggregate import (
+    flags,
+    group_stats,
+    groups_by_complexity,
+    groups_by_split,
+    medal_of,
+    ran,
+)
+from pytest_mlebench.report.merge import Merged, merge_files
+from pytest_mlebench.results import RunRecord
+
+SCHEMA = "pytest-mlebench/summary/1"
+MEDAL_ORDER = ("gold", "silver", "bronze")
+THRESHOLDS = ("gold_threshold", "silver_threshold", "bronze_threshold", "median_threshold")
+
+
+def build_summary(merged: Merged, created_at: str | None = None) -> dict[str, Any]:
+    """The whole summary of merged records.
+
+    Args:
+        merged: One record per (competition, seed, agent) and what the merge found.
+        created_at: ISO time stamp to record (default: now, UTC).
+    """
+    records = merged.records
+    by_agent: dict[str, list[RunRecord]] = defaultdict(list)
+    for record in records:
+        by_agent[record.agent].append(record)
+    return {
+        "schema": SCHEMA,
+        "created_at": created_at or datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "sessions": sorted({r.session_id for r in records}),
+        "agents": {agent: agent_section(runs) for agent, runs in sorted(by_agent.items())},
+        "competitions": competition_entries(records),
+        "merge": merged.to_dict(),
+    }
+
+
+def agent_section(records: Sequence[RunRecord]) -> dict[str, Any]:
+    """Overall, per-split and per-complexity statistics of one agent's runs."""
+    return {
+        "overall": group_stats(records),
+        "splits": {name: group_stats(runs) for name, runs in groups_by_split(records).items()},
+        "complexity": {
+            name: group_stats(runs) for name, runs in groups_by_complexity(records).items()
+        },
+    }
+
+
+def competition_entries(records: Sequence[RunRecord]) -> list[dict[str, Any]]:
+    """One entry per (agent, competition), runs sorted by seed."""
+    groups: dict[tuple[str, str], list[RunRecord]] = defaultdict(list)
+    for record in records:
+        groups[(record.agent, record.competition_id)].append(record)
+    return [
+        competition_entry(sorted(runs, key=lambda r: r.seed)) for _, runs in sorted(groups.items())
+    ]
+
+
+def competition_entry(records: Sequence[RunRecord]) -> dict[str, Any]:
+    """Score, medal, outcome and wall time per seed of one competition, plus its rates."""
+    first = records[0]
+    done = [r for r in records if ran(r)]
+    graded = next((r.grade for r in records if r.grade), None) or {}
+    medals = [medal_of(r.grade) for r in done]
+    scores = [r.grade["score"] for r in done if r.grade and r.grade.get("valid_submission")]
+    return {
+        "agent": first.agent,
+        "competition_id": first.competition_id,
+        "splits": list(first.splits),
+        "complexity": first.complexity,
+        "modality": first.modality,
+        "is_lower_better": graded.get("is_lower_better"),
+        "thresholds": {key: graded.get(key) for key in THRESHOLDS} if graded else None,
+        "runs": [run_entry(r) for r in records],
+        "seeds_run": len(done),
+        "not_run": len(records) - len(done),
+        "medals": sum(1 for m in medals if m),
+        "medal_rate": _percent(sum(1 for m in medals if m), len(done)),
+        "valid_rate": _percent(sum(1 for r in done if flags(r)["valid_submission"]), len(done)),
+        "best_medal": next((m for m in MEDAL_ORDER if m in medals), None),
+        "mean_score": math.fsum(scores) / len(scores) if scores else None,
+    }
+
+
+def run_entry(record: RunRecord) -> dict[str, Any]:
+    """What the summary keeps of one run (enough to select it for a rerun)."""
+    grade = record.grade or {}
+    return {
+        "seed": record.seed,
+        "outcome": record.outcome,
+        "reason": record.reason,
+        "graded": record.grade is not None,
+        "score": grade.get("score"),
+        "medal": medal_of(record.grade),
+        **flags(record),
+        "timed_out": record.timed_out,
+        "wall_seconds": record.wall_seconds,
+        "finished_at": record.finished_at,
+        "run_id": record.run_id,
+        "session_id": record.session_id,
+        "test_id": record.test_id,
+        "run_dir": record.run_dir,
+    }
+
+
+def _percent(part: int, whole: int) -> float | None:
+    return 100.0 * part / whole if whole else None
+
+
+def write_summary(path: Path, summary: dict[str, Any]) -> Path:
+    """Write ``summary`` as JSON, atomically (a reader never sees half a file)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    temporary.write_text(json.dumps(summary, indent=2, allow_nan=False) + "\n", "utf-8")
+    os.replace(temporary, path)
+    return path
+
+
+def is_summary(data: Any) -> bool:
+    return isinstance(data, dict) and str(data.get("schema", "")).startswith(
+        "pytest-mlebench/summary/"
+    )
+
+
+def load_summary(path: Path, expected_seeds: int | None = None) -> dict[str, Any]:
+    """A summary from ``path``: a ``summary.json`` as is, or a results file summarised now.
+
+    Raises:
+        ConfigError: When the file is missing or is neither kind.
+    """
+    if not path.is_file():
+        raise ConfigError(f"{path}: no such file")
+    text = path.read_text("utf-8")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        data = None
+    if is_summary(data):
+        return dict(data)
+    merged = merge_files([path], expected_seeds)
+    if not merged.records:
+        raise ConfigError(f"{path}: neither a summary.json nor a results file with run records")
+    return build_summary(merged)

@@ -1,0 +1,62 @@
+"""Text tables for the terminal: the final medal table and the per-split headline numbers."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from pytest_mlebench.report.aggregate import group_stats, groups_by_split, medal_of, ran
+from pytest_mlebench.results import RunRecord
+
+MEDAL_SHORT = {"gold": "gold", "silver": "silver", "bronze": "bronze", None: "-"}
+
+
+def estimate_text(metric: dict[str, Any]) -> str:
+    """``33.3 ± 12.0 % (95 % CI 9.8-56.8)``, or just the mean when there is one seed."""
+    mean, sem, ci = metric.get("mean"), metric.get("sem"), metric.get("ci95")
+    if mean is None:
+        return "-"
+    if sem is None or ci is None:
+        return f"{mean:.1f} %"
+    return f"{mean:.1f} ± {sem:.1f} % (95 % CI {ci[0]:.1f} to {ci[1]:.1f})"
+
+
+def group_line(name: str, stats: dict[str, Any]) -> str:
+    """The headline numbers of one group (a split or overall)."""
+    metrics = stats["metrics"]
+    pass_at = ", ".join(
+        f"pass@{k} {value['value']:.1f} %" for k, value in stats["pass_at_k"].items()
+    )
+    not_run = f" ({stats['not_run']} not run)" if stats["not_run"] else ""
+    line = (
+        f"{name}: {stats['competitions']} competitions, {stats['runs']} runs{not_run}; "
+        f"any medal {estimate_text(metrics['any_medal'])}; "
+        f"valid {estimate_text(metrics['valid_submission'])}"
+    )
+    return f"{line}; {pass_at}" if pass_at else line
+
+
+def medal_table(records: Sequence[RunRecord]) -> list[str]:
+    """One row per (agent, competition) with the medal of each seed, then split totals."""
+    if not records:
+        return []
+    rows: dict[tuple[str, str], dict[int, str]] = defaultdict(dict)
+    for record in records:
+        cell = MEDAL_SHORT[medal_of(record.grade)] if ran(record) else "not run"
+        rows[(record.agent, record.competition_id)][record.seed] = cell
+    agents = {agent for agent, _ in rows}
+    lines = ["medal table:"]
+    for (agent, competition), seeds in sorted(rows.items()):
+        cells = "  ".join(f"s{seed} {cell:<7}" for seed, cell in sorted(seeds.items()))
+        won = sum(1 for cell in seeds.values() if cell in ("gold", "silver", "bronze"))
+        ran_count = sum(1 for cell in seeds.values() if cell != "not run")
+        name = competition if len(agents) == 1 else f"{competition} ({agent})"
+        lines.append(f"  {name:<32} {cells}  medals {won}/{ran_count}")
+    for agent in sorted(agents):
+        mine = [r for r in records if r.agent == agent]
+        prefix = "" if len(agents) == 1 else f"{agent} "
+        for split, runs in groups_by_split(mine).items():
+            lines.append(f"  {group_line(f'{prefix}split {split}', group_stats(runs))}")
+        lines.append(f"  {group_line(f'{prefix}overall', group_stats(mine))}")
+    return lines

@@ -1,0 +1,83 @@
+"""Linux namespaces for the local backend: read-only data, hidden answers, no network.
+
+Where ``unshare`` and ``setpriv`` work (as root, or as a user with unprivileged user namespaces),
+the local backend wraps the agent's command so that it runs
+
+- in its own mount namespace, where the sandbox's data folder is bind-mounted read-only and every
+  *hidden* host path (the data cache with the answers, credentials) is covered by an empty,
+  unreadable tmpfs;
+- in its own PID namespace (it cannot see or signal the harness) and, with network ``none``, its
+  own network namespace (no interfaces but a downed loopback);
+- with every capability dropped and ``no_new_privs`` set, so it cannot undo the mounts even when
+  its user id is 0.
+
+Nothing here limits memory or CPU, and the agent still runs the host's Python: the Docker backend
+remains the isolated one. Without namespaces the local backend falls back to file modes alone.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shlex
+import shutil
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+PROBE_TIMEOUT_SECONDS = 10
+
+
+def _base_flags() -> list[str]:
+    flags = ["--mount", "--propagation", "private", "--pid", "--fork", "--mount-proc"]
+    if os.geteuid() != 0:
+        flags = ["--user", "--map-root-user", *flags]
+    return flags
+
+
+@functools.cache
+def namespaces_unavailable() -> str | None:
+    """``None`` when the wrapper works on this machine, else why not (checked once per process)."""
+    missing = [tool for tool in ("unshare", "setpriv") if shutil.which(tool) is None]
+    if missing:
+        return f"{' and '.join(missing)} not found (util-linux)"
+    probe = wrap_command(["true"], read_only=(), hidden=(), isolate_network=True)
+    try:
+        done = subprocess.run(probe, capture_output=True, timeout=PROBE_TIMEOUT_SECONDS)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"unshare failed ({exc})"
+    if done.returncode != 0:
+        return f"unshare failed: {done.stderr.decode(errors='replace').strip()[:200]}"
+    return None
+
+
+def wrap_command(
+    command: Sequence[str],
+    *,
+    read_only: Sequence[Path],
+    hidden: Sequence[Path],
+    isolate_network: bool,
+) -> list[str]:
+    """``command`` wrapped in ``unshare`` + mounts + ``setpriv`` (see the module docstring)."""
+    steps = ["set -e"]
+    for folder in read_only:
+        path = shlex.quote(str(folder))
+        steps.append(f"mount --bind {path} {path}")
+        steps.append(f"mount -o remount,bind,ro {path}")
+    for folder in hidden:
+        path = shlex.quote(str(folder))
+        steps.append(f"if [ -d {path} ]; then mount -t tmpfs -o size=4k,mode=000 tmpfs {path}; fi")
+    steps.append('exec setpriv --bounding-set=-all --inh-caps=-all --no-new-privs -- "$@"')
+    flags = _base_flags() + (["--net"] if isolate_network else [])
+    return ["unshare", *flags, "sh", "-c", "\n".join(steps), "sh", *command]
+
+
+def maskable(hidden: Sequence[Path], sandbox_root: Path) -> list[Path]:
+    """Hidden paths that exist and do not contain the sandbox (masking those would hide it too)."""
+    root = sandbox_root.resolve()
+    keep = []
+    for path in hidden:
+        resolved = path.expanduser().resolve()
+        if resolved.is_dir() and not root.is_relative_to(resolved):
+            keep.append(resolved)
+    return keep

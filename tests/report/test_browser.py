@@ -1,0 +1,111 @@
+"""Both report pages in headless Chromium: what a person sees, with a screenshot kept as artifact.
+
+Needs Chromium (Debian/Ubuntu: ``apt-get install -y chromium``); the Allure page also needs
+``npx`` and the ``allure`` npm package (fetched by npx, or installed beforehand for offline CI).
+Screenshots go to ``reports/artifacts/`` (or ``$MLEBENCH_ARTIFACTS_DIR``); their paths are printed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from pytest_mlebench.report.allure_site import AllureUnavailable, generate_allure_site
+from pytest_mlebench.report.html import write_html
+from pytest_mlebench.report.merge import merge_records
+from pytest_mlebench.report.summary_json import build_summary
+from tests.plugin.conftest import ExampleProject
+from tests.report.builders import record
+
+CHROMIUM = next(
+    (
+        found
+        for name in ("chromium", "chromium-browser", "google-chrome")
+        if (found := shutil.which(name))
+    ),
+    None,
+)
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="needs headless Chromium (Debian/Ubuntu: apt-get install -y chromium)"
+)
+ARTIFACTS = Path(
+    os.environ.get(
+        "MLEBENCH_ARTIFACTS_DIR", Path(__file__).resolve().parents[2] / "reports" / "artifacts"
+    )
+)
+
+
+def browse(page: Path, name: str, profile: Path) -> str:
+    """Screenshot ``page`` into the artifacts folder and return its rendered DOM."""
+    assert CHROMIUM is not None
+    flags = [
+        CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run",
+        f"--user-data-dir={profile}", "--virtual-time-budget=15000", "--window-size=1280,2000",
+    ]  # fmt: skip
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    shot = ARTIFACTS / f"{name}.png"
+    shot.unlink(missing_ok=True)
+    subprocess.run(
+        [*flags, f"--screenshot={shot}", page.as_uri()], capture_output=True, timeout=180
+    )
+    assert shot.is_file() and shot.stat().st_size > 5000, "no screenshot was taken"
+    print(f"screenshot: {shot}")
+    done = subprocess.run(
+        [*flags, "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=180
+    )
+    return done.stdout
+
+
+def visible_text(dom: str) -> str:
+    """Text of the rendered page (scripts and styles dropped, tags removed)."""
+    dom = re.sub(r"<(script|style)\b.*?</\1>", " ", dom, flags=re.DOTALL | re.IGNORECASE)
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", dom))
+
+
+def test_html_summary_page(tmp_path: Path) -> None:
+    summary = build_summary(
+        merge_records(
+            [
+                record("aerial-cactus", 0, 0.95), record("aerial-cactus", 1, 0.85),
+                record("spooky-author", 0, 0.75), record("spooky-author", 1, 0.2),
+                record("leaf-classify", 0, None, outcome="failed"), record("leaf-classify", 1, 0.6),
+                record("digits", 0, 0.95, splits=("embedded",)),
+            ]
+        )
+    )  # fmt: skip
+    page = write_html(tmp_path / "site", summary)
+    text = visible_text(browse(page, "summary-page", tmp_path / "profile"))
+    for name in ("aerial-cactus", "spooky-author", "leaf-classify", "digits"):
+        assert name in text
+    for medal in ("gold", "silver", "bronze", "no medal"):
+        assert medal in text
+    # split totals: lite has 3 competitions, 6 runs; any medal 2/3 and 1/3 -> 50.0 ± 16.7 %
+    assert re.search(r"split lite 3 6 0 .*? 50\.0 ± 16\.7 %", text)
+    assert re.search(r"split embedded 1 1 0 ", text)
+    assert "pass@1 50.0 %" in text and "pass@2 66.7 %" in text
+
+
+def test_allure_page(project: ExampleProject, tmp_path: Path) -> None:
+    alluredir = project.root / "allure-results"
+    result = project.run(
+        "-m", "toys", "-k", "toy-a or toy-b", "--mle-require", "bronze",
+        "--alluredir", str(alluredir), "--mle-clean-alluredir",
+    )  # fmt: skip
+    result.assert_outcomes(passed=1, failed=1)
+    try:
+        page = generate_allure_site(alluredir, tmp_path / "allure-report")
+    except AllureUnavailable as exc:
+        pytest.skip(f"Allure's generator is not available here: {str(exc)[:300]}")
+    html = page.read_text()
+    assert "googletagmanager" not in html
+    text = visible_text(browse(page, "allure-page", tmp_path / "profile"))
+    assert "MLE-bench" in text
+    assert "toys" in text  # parent suite = split
+    assert "toy-a: no medal, score 0.5" in text and "toy-b: gold, score 1" in text
+    assert re.search(r"Total\s*2", text)

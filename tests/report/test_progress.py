@@ -1,0 +1,88 @@
+"""Live progress lines: one per state change, a periodic status line, nothing from workers."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from pytest_mlebench.report.progress import (
+    ProgressBoard,
+    Ticker,
+    case_of,
+    clock_text,
+    outcome_properties,
+)
+from tests.report.builders import record
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [(0, "00:00"), (59.9, "00:59"), (61, "01:01"), (3600, "1:00:00"), (-5, "00:00")],
+)
+def test_clock_text(seconds: float, text: str) -> None:
+    assert clock_text(seconds) == text
+
+
+@pytest.mark.parametrize(
+    ("nodeid", "case"),
+    [
+        ("t.py::test_competition[toy-a]", ("toy-a", 0)),
+        ("t.py::test_competition[toy-a-s2]", ("toy-a", 2)),
+        ("t.py::test_competition[toy-s1]", ("toy-s1", 0)),  # an id that looks like a seed
+        ("t.py::test_competition[nope-s1]", None),
+        ("t.py::test_other", None),
+    ],
+)
+def test_case_of(nodeid: str, case: tuple[str, int] | None) -> None:
+    assert case_of(nodeid, ["toy-a", "toy-s1"]) == case
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_state_changes_and_status_line() -> None:
+    lines: list[str] = []
+    clock = Clock()
+    board = ProgressBoard(lines.append, lambda nodeid: (nodeid[-5:], 600.0), clock)
+    board.total = 2
+    board.started("x::toy-a")
+    board.started("x::toy-b")
+    clock.now = 10
+    board.setup_finished("x::toy-a", "passed")
+    clock.now = 140
+    assert board.status_line() == (
+        "mlebench: [02:20] 0/2 done, 0 medal(s) | toy-a agent running 02:10/10:00 "
+        "| toy-b preparing 02:20"
+    )
+    props = outcome_properties(record("toy-a", 0, 0.95))
+    board.call_finished("x::toy-a", "passed", props)
+    board.setup_finished("x::toy-b", "skipped")
+    assert lines == [
+        "mlebench: toy-a preparing",
+        "mlebench: toy-b preparing",
+        "mlebench: toy-a agent running (limit 10:00)",
+        "mlebench: toy-a done after 02:10: passed, score 0.95, gold",
+        "mlebench: toy-b not run (skipped)",
+    ]
+    assert board.status_line() is None
+    assert (board.done, board.medals) == (2, 1)
+
+
+def test_ticker_prints_the_status_line_while_runs_are_in_flight() -> None:
+    lines: list[str] = []
+    board = ProgressBoard(lines.append, lambda nodeid: ("toy-a", 60.0))
+    board.started("x::toy-a")
+    ticker = Ticker(board, 0.01)
+    ticker.start()
+    deadline = time.monotonic() + 5
+    while len(lines) < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    ticker.stop()
+    assert lines[0] == "mlebench: toy-a preparing"
+    assert lines[1].startswith("mlebench: [00:00] 0 done, 0 medal(s) | toy-a preparing 00:00")

@@ -1,0 +1,91 @@
+"""Rerun selection from a summary: exactly the (competition, seed) pairs of the asked kinds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_mlebench.report.merge import merge_records
+from pytest_mlebench.report.rerun import plan_rerun, run_is, select_pairs, split_items
+from pytest_mlebench.report.summary_json import build_summary
+from pytest_mlebench.runner import RunCase
+from tests.report.builders import record
+
+SUMMARY = build_summary(
+    merge_records(
+        [
+            record("alpha", 0, 0.95),  # gold
+            record("alpha", 1, 0.6),  # valid, no medal
+            record("beta", 0, None, outcome="failed"),  # invalid
+            record("beta", 1, outcome="error", graded=False),  # infrastructure
+            record("gamma", 0, 0.3, outcome="failed", timed_out=True),  # timeout, below gate
+            record("delta", 0, outcome="skipped"),
+            record("alpha", 1, None, outcome="failed", agent="other"),
+        ]
+    )
+)
+
+
+@pytest.mark.parametrize(
+    ("kinds", "pairs"),
+    [
+        ({"failed"}, {("beta", 0), ("gamma", 0)}),
+        ({"error"}, {("beta", 1)}),
+        ({"invalid"}, {("beta", 0)}),
+        ({"no-medal"}, {("alpha", 1), ("beta", 0), ("beta", 1), ("gamma", 0)}),
+        ({"timeout"}, {("gamma", 0)}),
+        ({"skipped"}, {("delta", 0)}),
+        ({"error", "timeout"}, {("beta", 1), ("gamma", 0)}),
+    ],
+)
+def test_select_pairs(kinds: set[str], pairs: set[tuple[str, int]]) -> None:
+    assert select_pairs(SUMMARY, kinds, "dummy") == pairs
+
+
+def test_only_the_current_agents_runs_are_selected() -> None:
+    assert select_pairs(SUMMARY, {"failed"}, "other") == {("alpha", 1)}
+
+
+def test_unknown_kind_is_rejected() -> None:
+    with pytest.raises(ValueError, match="unknown rerun kind"):
+        run_is({"outcome": "failed"}, "flaky")
+
+
+def test_plan_notes_what_this_session_cannot_collect() -> None:
+    plan = plan_rerun(
+        SUMMARY, Path("s.json"), frozenset({"no-medal"}), "dummy", ["alpha", "beta"], seeds=1
+    )
+    assert plan.header() == "rerun no-medal from s.json: 4 run(s) selected"
+    assert plan.notes == (
+        "gamma seed 0: not in this registry, cannot rerun",
+        "2 run(s) need seeds up to 1: add --mle-seeds 2",
+    )
+
+
+def test_plan_for_an_agent_not_in_the_file_names_the_agents() -> None:
+    with pytest.raises(ValueError, match=r"no runs of agent 'aide' \(it has: dummy, other\)"):
+        plan_rerun(SUMMARY, Path("s.json"), frozenset({"failed"}), "aide", [], seeds=1)
+
+
+@dataclass
+class FakeCallSpec:
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class FakeItem:
+    name: str
+    callspec: FakeCallSpec | None = None
+
+
+def test_split_items_keeps_other_tests() -> None:
+    bench = [
+        FakeItem(f"{c}{s}", FakeCallSpec({"mle_case": RunCase(c, s)})) for c in "ab" for s in (0, 1)
+    ]
+    other = FakeItem("test_unrelated")
+    kept, deselected = split_items([*bench, other], frozenset({("a", 1), ("b", 0)}))
+    assert [i.name for i in kept] == ["a1", "b0", "test_unrelated"]
+    assert [i.name for i in deselected] == ["a0", "b1"]

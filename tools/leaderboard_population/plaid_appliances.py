@@ -1,0 +1,129 @@
+"""Reference population for ``plaid-appliances`` (macro-F1): nearest neighbours to forests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from sklearn.ensemble import (
+    ExtraTreesClassifier,
+    HistGradientBoostingClassifier,
+    RandomForestClassifier,
+)
+from sklearn.linear_model import LogisticRegression
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.svm import SVC
+from sklearn.tree import DecisionTreeClassifier
+
+from leaderboard_population.common import Entry, subsample
+
+RESAMPLED = 128
+
+
+def load(public: Path, part: str) -> dict[int, np.ndarray]:
+    long = pd.read_csv(public / f"{part}_series.csv").sort_values(["series_id", "t"])
+    return {int(k): g.to_numpy(dtype=float) for k, g in long.groupby("series_id")["value"]}
+
+
+def basic(values: np.ndarray) -> list[float]:
+    return [values.size, values.mean(), values.std(), values.min(), values.max()]
+
+
+def rich(values: np.ndarray) -> list[float]:
+    centred = values - values.mean()
+    spectrum = np.abs(np.fft.rfft(centred))
+    bands = [b.sum() / (spectrum.sum() + 1e-12) for b in np.array_split(spectrum[1:], 12)]
+    diff = np.diff(values)
+    return [
+        *basic(values),
+        *np.percentile(values, [5, 25, 50, 75, 95]),
+        np.abs(values).mean(),
+        np.sqrt(np.mean(values**2)),
+        diff.std(),
+        np.abs(diff).mean(),
+        np.mean(np.signbit(centred[1:]) != np.signbit(centred[:-1])),
+        *bands,
+        *[part.std() for part in np.array_split(values, 6)],
+    ]
+
+
+def resampled(values: np.ndarray) -> list[float]:
+    grid = np.linspace(0, values.size - 1, RESAMPLED)
+    curve = np.interp(grid, np.arange(values.size), values)
+    return list((curve - curve.mean()) / (curve.std() + 1e-12))
+
+
+FEATURE_SETS = {"basic stats": basic, "rich stats": rich, "resampled shape": resampled}
+MODELS = {
+    "1-nn": ("knn", lambda s: KNeighborsClassifier(1)),
+    "knn k=7": ("knn", lambda s: KNeighborsClassifier(7)),
+    "tree": ("decision tree", lambda s: DecisionTreeClassifier(random_state=s)),
+    "logreg": ("linear", lambda s: LogisticRegression(C=1.0, max_iter=3000)),
+    "svm rbf": ("svm", lambda s: SVC(C=10.0)),
+    "random forest 300": (
+        "forest",
+        lambda s: RandomForestClassifier(300, random_state=s, n_jobs=1),
+    ),
+    "extra trees 500 balanced": (
+        "forest",
+        lambda s: ExtraTreesClassifier(500, class_weight="balanced", random_state=s, n_jobs=1),
+    ),
+    "hgb": (
+        "gradient boosting",
+        lambda s: HistGradientBoostingClassifier(max_iter=200, learning_rate=0.1, random_state=s),
+    ),
+}
+
+
+def entries(public: Path) -> Iterator[Entry]:
+    """Yield every reference submission for ``plaid-appliances``."""
+    train = pd.read_csv(public / "train.csv")
+    sample = pd.read_csv(public / "sample_submission.csv")
+    train_series, test_series = load(public, "train"), load(public, "test")
+    labels = train["appliance"].to_numpy()
+    yield Entry("most common type", "constant", sample)
+    lengths = np.array([test_series[k].size for k in sample["series_id"]])
+    by_length = train.assign(n=[train_series[k].size for k in train["series_id"]])
+    typical = by_length.groupby("n")["appliance"].agg(lambda s: s.mode().iloc[0])
+    guess = [typical.get(n, sample["appliance"].iloc[0]) for n in lengths]
+    yield Entry("most common type of that length", "rule", sample.assign(appliance=guess))
+    matrices = {}
+    for name, extract in FEATURE_SETS.items():
+        x_train = np.array([extract(train_series[k]) for k in train["series_id"]])
+        x_test = np.array([extract(test_series[k]) for k in sample["series_id"]])
+        matrices[name] = (x_train, x_test)
+    votes: list[np.ndarray] = []
+    for set_name, (x_train, x_test) in matrices.items():
+        for model_name, (family, make) in MODELS.items():
+            for rows, seed in ((0.3, 1), (1.0, 0)):
+                fit = subsample(len(labels), rows, seed)
+                model = make_pipeline(StandardScaler(), make(seed)).fit(x_train[fit], labels[fit])
+                predicted = model.predict(x_test)
+                share = "" if rows >= 1 else f" rows={rows:.0%}"
+                if rows >= 1 and family in ("forest", "svm", "knn"):
+                    votes.append(predicted)
+                label = f"{model_name} on {set_name}{share}"
+                yield Entry(label, family, sample.assign(appliance=predicted))
+    combined = (
+        np.hstack([m[0] for m in matrices.values()]),
+        np.hstack([m[1] for m in matrices.values()]),
+    )
+    for seed in (0, 1, 2):
+        model = ExtraTreesClassifier(
+            1000, class_weight="balanced", max_features=0.2, random_state=seed, n_jobs=1
+        ).fit(combined[0], labels)
+        predicted = model.predict(combined[1])
+        votes.append(predicted)
+        yield Entry(
+            f"extra trees 1000 on all features seed={seed}",
+            "forest",
+            sample.assign(appliance=predicted),
+        )
+    vote = pd.DataFrame(np.stack(votes)).mode(axis=0).iloc[0].to_numpy()
+    yield Entry(
+        "majority vote of forests, svms and neighbours", "ensemble", sample.assign(appliance=vote)
+    )
