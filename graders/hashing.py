@@ -45,7 +45,8 @@ def _hash_chunk(chunk: pa.StringArray) -> UInt64Array | None:
         chunk.offset : chunk.offset + len(chunk) + 1
     ]
     starts, lengths = offsets[:-1], np.diff(offsets)
-    longest, shortest = int(lengths.max(initial=0)), int(lengths.min(initial=0))
+    longest = int(lengths.max(initial=0))
+    shortest = int(lengths.min()) if lengths.size else 0
     if longest > MAX_HASHED_BYTES:
         return None
     data = np.zeros(0, np.uint8) if data_buffer is None else np.frombuffer(data_buffer, np.uint8)
@@ -55,13 +56,16 @@ def _hash_chunk(chunk: pa.StringArray) -> UInt64Array | None:
     # words[i] is the little-endian 64-bit word starting at byte i (overlapping windows).
     words = as_strided(padded, shape=(data.size + 1, 8), strides=(1, 1)).view("<u8")[:, 0]
     hashes = lengths.astype(np.uint64) * _LENGTH_MIX
+    last = data.size  # words[last] is all padding: a safe place to read past a short string
     for start in range(0, longest, 8):
-        word = words[starts + start]
-        if start + 8 > shortest:  # some strings end inside this word: keep only their bytes
+        word = words[np.minimum(starts + start, last)]
+        if start + 8 > shortest:  # some strings end inside this word or before it
             word &= _KEEP_BYTES[np.clip(lengths - start, 0, 8)]
-        hashes ^= word
-        hashes *= _WORD_MIX
-        hashes ^= hashes >> np.uint64(29)
+        mixed = hashes ^ word
+        mixed *= _WORD_MIX
+        mixed ^= mixed >> np.uint64(29)
+        # A string that has already ended keeps its hash: a hash never depends on other strings.
+        hashes = mixed if start < shortest else np.where(lengths > start, mixed, hashes)
     hashes *= _FINAL_MIX
     hashes ^= hashes >> np.uint64(32)
     return np.asarray(hashes, dtype=np.uint64)

@@ -187,8 +187,9 @@ def _read_typed(text: CsvText, types: Mapping[int, pa.DataType]) -> dict[int, pa
             table = pa_csv.read_csv(
                 stream,
                 read_options=pa_csv.ReadOptions(column_names=names),
+                # check_utf8=False: open_text has checked the whole file already.
                 convert_options=pa_csv.ConvertOptions(
-                    column_types=wanted, include_columns=list(wanted)
+                    column_types=wanted, include_columns=list(wanted), check_utf8=False
                 ),
                 memory_pool=MEMORY_POOL,
             )

@@ -23,7 +23,8 @@ class SubmissionSpec:
         target_columns: Submission columns besides the id, matched by name in any order.
         metric: Name of a metric in :data:`graders.metrics.METRICS`.
         answer_columns: Columns of the answers file the metric reads (default: ``target_columns``).
-        extra_columns: ``"reject"`` makes unknown submission columns invalid, ``"ignore"`` drops them.
+        extra_columns: ``"reject"`` makes unknown submission columns invalid; ``"ignore"``
+            drops them.
         metric_params: Extra keyword parameters of the metric (for example ``{"k": 10}``).
     """
 

@@ -31,6 +31,13 @@ MISSING_TOKENS = (
 
 BoolArray = npt.NDArray[np.bool_]
 
+_RANGES: dict[str, tuple[str, str]] = {
+    "probability": ("value outside [0, 1]", "probabilities must be between 0 and 1"),
+    "nonnegative": ("negative value", "this metric needs values >= 0"),
+    "positive": ("value <= 0", "this metric needs values > 0"),
+    "integer-label": ("non-integer value", "this metric needs whole-number labels"),
+}
+
 
 def stripped_text(values: pa.ChunkedArray) -> pa.ChunkedArray:
     """Values as text without surrounding whitespace (not copied when there is none)."""
@@ -77,11 +84,14 @@ def numeric_values(
     if numbers.null_count:
         missing = np.asarray(pc.is_null(numbers, memory_pool=MEMORY_POOL), dtype=bool)
         _reject(missing, ids, column, "missing value", hint="every row needs a number")
-    array = np.asarray(numbers.to_numpy(zero_copy_only=False), dtype=np.float64)
-    finite = np.isfinite(array)
-    if not finite.all():
-        _reject(~finite, ids, column, "non-finite value", array)
-    _check_range(array, column, kind, ids)
+    # Chunk by chunk (no nulls: zero-copy views), so the one copy is numpy's, not Arrow's pool's.
+    array = np.concatenate([np.zeros(0)] + [chunk.to_numpy() for chunk in numbers.chunks])
+    if not _acceptable(array, kind).all():  # one pass when all is well; explain otherwise
+        finite = np.isfinite(array)
+        if not finite.all():
+            _reject(~finite, ids, column, "non-finite value", array)
+        noun, hint = _RANGES[kind]
+        _reject(~_acceptable(array, kind), ids, column, noun, array, hint=hint)
     return array
 
 
@@ -101,28 +111,18 @@ def _parse_text(values: pa.ChunkedArray, column: str, ids: pa.ChunkedArray) -> p
     return pa.chunked_array([parsed])
 
 
-_RANGES: dict[str, tuple[str, str]] = {
-    "probability": ("value outside [0, 1]", "probabilities must be between 0 and 1"),
-    "nonnegative": ("negative value", "this metric needs values >= 0"),
-    "positive": ("value <= 0", "this metric needs values > 0"),
-    "integer-label": ("non-integer value", "this metric needs whole-number labels"),
-}
-
-
-def _check_range(array: FloatArray, column: str, kind: ValueKind, ids: pa.ChunkedArray) -> None:
+def _acceptable(array: FloatArray, kind: ValueKind) -> BoolArray:
+    """Which values are finite and in the range of ``kind`` (NaN fails every comparison)."""
     if kind == "probability":
-        bad = (array < 0.0) | (array > 1.0)
-    elif kind == "nonnegative":
-        bad = array < 0.0
-    elif kind == "positive":
-        bad = array <= 0.0
-    elif kind == "integer-label":
-        bad = array != np.round(array)
-    else:
-        return
-    if bad.any():
-        noun, hint = _RANGES[kind]
-        _reject(bad, ids, column, noun, array, hint=hint)
+        return (array >= 0.0) & (array <= 1.0)
+    if kind == "nonnegative":
+        return (array >= 0.0) & (array < np.inf)
+    if kind == "positive":
+        return (array > 0.0) & (array < np.inf)
+    finite = np.isfinite(array)
+    if kind == "integer-label":
+        finite &= array == np.round(array)
+    return finite
 
 
 def check_row_sums(

@@ -159,7 +159,7 @@ def stratified_split(
     test: list[npt.NDArray[np.int64]] = []
     for label in sorted(set(values)):
         members = np.flatnonzero(values == label).astype(np.int64)
-        take = int(round(len(members) * test_fraction))
+        take = round(len(members) * test_fraction)
         test.append(rng.permutation(members)[:take])
     test_rows = np.sort(np.concatenate(test))
     train_rows = np.setdiff1d(np.arange(len(values), dtype=np.int64), test_rows)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Shared setup of scripts/run-embedded and scripts/test; safe to run again (it skips what is done).
-#  - system packages (when run as root with apt): Debian's dataset-fashion-mnist, and the Docker
-#    engine + debootstrap for the sandbox image; MLEBENCH_SKIP_SYSTEM=1 skips this part
-#  - the Docker engine is started in the background when it is installed but not running
+#  - system packages (when run as root with apt): Debian's dataset-fashion-mnist, chromium (report
+#    page tests), nodejs/npm when npx is missing (Allure's generator)
+#  - the Docker engine + debootstrap (.ci/install-docker.sh), started in the background;
+#    MLEBENCH_REQUIRE_DOCKER=1 makes a failure fatal, MLEBENCH_SKIP_SYSTEM=1 skips all of the above
 #  - a virtual environment in .venv with the package, its extras and the embedded data sources
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,31 +13,31 @@ log() { printf '[setup] %s\n' "$*"; }
 system_packages() {
   [ "${MLEBENCH_SKIP_SYSTEM:-0}" = 1 ] && return 0
   if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
-    log "not root or no apt-get: install dataset-fashion-mnist, docker.io and debootstrap yourself"
+    log "not root or no apt-get: install dataset-fashion-mnist, chromium, docker.io and debootstrap yourself"
     return 0
   fi
   local wanted=() pkg
-  for pkg in dataset-fashion-mnist docker.io debootstrap; do
+  # fashion-mnist: data of an embedded competition; chromium: the report page tests.
+  for pkg in dataset-fashion-mnist chromium; do
     dpkg -s "$pkg" >/dev/null 2>&1 || wanted+=("$pkg")
   done
+  command -v npx >/dev/null || wanted+=(nodejs npm)  # Allure's report generator
   if [ "${#wanted[@]}" -gt 0 ]; then
     log "apt-get install ${wanted[*]}"
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${wanted[@]}" >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${wanted[@]}" >/dev/null
   fi
 }
 
-start_docker() {
-  command -v dockerd >/dev/null || return 0
-  if docker info >/dev/null 2>&1; then return 0; fi
-  [ "$(id -u)" = 0 ] || { log "Docker engine not running (start dockerd as root)"; return 0; }
-  log "starting dockerd"
-  (setsid dockerd >/tmp/mlebench-dockerd.log 2>&1 &)
-  for _ in $(seq 60); do
-    docker info >/dev/null 2>&1 && return 0
-    sleep 1
-  done
-  log "dockerd did not come up; see /tmp/mlebench-dockerd.log (tests fall back to local)"
+docker_engine() {
+  # The Docker engine for the isolated sandbox; without it the suite runs in the local backend.
+  [ "${MLEBENCH_SKIP_SYSTEM:-0}" = 1 ] && return 0
+  if bash .ci/install-docker.sh; then return 0; fi
+  if [ "${MLEBENCH_REQUIRE_DOCKER:-0}" = 1 ]; then
+    log "the Docker engine is required here (MLEBENCH_REQUIRE_DOCKER=1) but did not start"
+    return 1
+  fi
+  log "no Docker engine: sandboxes fall back to the local backend"
 }
 
 python_env() {
@@ -54,5 +55,5 @@ python_env() {
 }
 
 system_packages
-start_docker
+docker_engine
 python_env

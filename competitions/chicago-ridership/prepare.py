@@ -1,4 +1,4 @@
-"""Prepare ``chicago-ridership``: daily boardings at the Clark/Lake L station (modeldata ``Chicago``).
+"""Prepare ``chicago-ridership``: daily boardings at Clark/Lake (modeldata ``Chicago``).
 
 The last 365 days are the test period. The source's 20 station columns are 14-day lags of
 station ridership (``Clark_Lake`` is the target itself, 14 days earlier), so inside the test
@@ -16,11 +16,28 @@ from pytest_mlebench import embedded
 SHA256 = "500ef42c8b796ed8cdf456fca2c5ebcfa7d885e669b8e9403beaf01e45b1b06a"
 SEED = 20_240_211
 TEST_DAYS = 365
-STATIONS = (
-    "Austin Quincy_Wells Belmont Archer_35th Oak_Park Western Clark_Lake Clinton "
-    "Merchandise_Mart Irving_Park Washington_Wells Harlem Monroe Polk Ashland Kedzie Addison "
-    "Jefferson_Park Montrose California"
-).split()
+STATIONS = [
+    "Austin",
+    "Quincy_Wells",
+    "Belmont",
+    "Archer_35th",
+    "Oak_Park",
+    "Western",
+    "Clark_Lake",
+    "Clinton",
+    "Merchandise_Mart",
+    "Irving_Park",
+    "Washington_Wells",
+    "Harlem",
+    "Monroe",
+    "Polk",
+    "Ashland",
+    "Kedzie",
+    "Addison",
+    "Jefferson_Park",
+    "Montrose",
+    "California",
+]
 
 
 def load_days() -> pd.DataFrame:

@@ -19,10 +19,18 @@ from pytest_mlebench import embedded
 
 DEBIAN_DIR = "/usr/share/datasets/fashion-mnist"
 SHA256 = {
-    "train-images-idx3-ubyte.gz": "b0564c3eedabfbf835052cff8503ea422014ce006caf5b757f851416ee8300c7",
-    "train-labels-idx1-ubyte.gz": "0ae29f65d86684f32d1b9c85147786c547b9c6aebcaf235f0400a0cce308b056",
-    "t10k-images-idx3-ubyte.gz": "cc1d090a38ace84dfa1aa66e3ada7c336ef481a96936906477e6dd344da56eaa",
-    "t10k-labels-idx1-ubyte.gz": "8d3605d196f4be44669e46906da9733c8131fef761fdbfec72c424d5222f1a05",
+    "train-images-idx3-ubyte.gz": (
+        "b0564c3eedabfbf835052cff8503ea422014ce006caf5b757f851416ee8300c7"
+    ),
+    "train-labels-idx1-ubyte.gz": (
+        "0ae29f65d86684f32d1b9c85147786c547b9c6aebcaf235f0400a0cce308b056"
+    ),
+    "t10k-images-idx3-ubyte.gz": (
+        "cc1d090a38ace84dfa1aa66e3ada7c336ef481a96936906477e6dd344da56eaa"
+    ),
+    "t10k-labels-idx1-ubyte.gz": (
+        "8d3605d196f4be44669e46906da9733c8131fef761fdbfec72c424d5222f1a05"
+    ),
 }
 SEED = 20_240_209
 SIDE = 28

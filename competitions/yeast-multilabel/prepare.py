@@ -1,4 +1,4 @@
-"""Prepare ``yeast-multilabel``: the MULAN yeast gene-function data bundled with river, split 70/30."""
+"""Prepare ``yeast-multilabel``: MULAN yeast gene functions (bundled with river), split 70/30."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def prepare(raw: Path, public: Path, private: Path) -> None:
     rng = embedded.rng_for(SEED)
     genes.insert(0, "id", embedded.fresh_ids(len(genes), rng))
     rows = rng.permutation(len(genes))
-    cut = int(round(len(genes) * (1 - TEST_FRACTION)))
+    cut = round(len(genes) * (1 - TEST_FRACTION))
     train = genes.iloc[rows[:cut]].reset_index(drop=True)
     test = genes.iloc[rows[cut:]].reset_index(drop=True)
     answers = test[["id", *LABELS]]

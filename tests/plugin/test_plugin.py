@@ -128,3 +128,37 @@ def test_help_section_matches_golden(
     section = section.replace(str(Path.home()), "~")
     # After an intended change of the options, paste the new section into golden_help.txt.
     assert section == GOLDEN_HELP.read_text()
+
+
+HOOK_CONFTEST = '''
+import json
+from pytest_mlebench.sandbox.base import ExecResult
+
+class FakeAgent:
+    """A named fake agent: writes the right answer for toy-b without looking at anything."""
+    name = "fake-hook-agent"
+    privileged = False
+
+    def run(self, sandbox, task):
+        return sandbox.exec(
+            [sandbox.python, "-c",
+             "import os, shutil; shutil.copy(os.environ['DATA_DIR'] + '/sample_submission.csv',"
+             " os.environ['SUBMISSION_DIR'] + '/submission.csv')"],
+            timeout=task.time_limit, log_path=task.log_path,
+        )
+
+def pytest_mlebench_make_agent(name, settings):
+    return FakeAgent() if name == "fake-hook-agent" else None
+
+def pytest_mlebench_graded(record):
+    with open("graded.jsonl", "a") as handle:
+        handle.write(json.dumps({"id": record.competition_id, "agent": record.agent}) + "\\n")
+'''
+
+
+def test_user_hooks_make_the_agent_and_see_each_record(project: ExampleProject) -> None:
+    project.pytester.makeconftest(HOOK_CONFTEST)
+    result = project.run("-m", "toys", "-k", "toy-b", "--mle-agent", "fake-hook-agent")
+    result.assert_outcomes(passed=1)
+    graded = (project.root / "graded.jsonl").read_text().splitlines()
+    assert [json.loads(line) for line in graded] == [{"id": "toy-b", "agent": "fake-hook-agent"}]

@@ -301,6 +301,7 @@ def test_environment_has_no_harness_secrets(
     assert os.environ["KAGGLE_KEY"] == "host-kaggle-key"
 
 
+@pytest.mark.timeout(60)  # following the planted links would copy the whole disk
 def test_planted_links_do_not_break_copy_out(
     sandbox_factory: SandboxFactory, tmp_path: Path
 ) -> None:

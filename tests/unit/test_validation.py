@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 
 from graders import (
@@ -495,3 +496,22 @@ def test_hash_matching_pairs_every_row(tmp_path: Path, size: int) -> None:
     spec = SubmissionSpec(id_column="id", target_columns=("y",), metric="rmse")
     result = score_submission(tmp_path / "submission.csv", tmp_path / "answers.csv", spec)
     assert result == ScoreResult(valid=True, score=0.0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_string_hashes_depend_on_content_only(seed: int) -> None:
+    from graders.hashing import hash_strings
+
+    rng = np.random.default_rng(seed)
+    alphabet = list("ab\u00e9 -0")
+    texts = ["", "a", "a" * 8, "a" * 9, "b" * 17]
+    texts += ["".join(rng.choice(alphabet, int(rng.integers(0, 40)))) for _ in range(300)]
+    cut = int(rng.integers(1, len(texts)))
+    whole = hash_strings(pa.chunked_array([pa.array(texts)]))
+    pieces = hash_strings(pa.chunked_array([pa.array(texts[:cut]), pa.array(texts)[cut:]]))
+    backwards = hash_strings(pa.chunked_array([pa.array(texts[::-1])]))
+    assert whole is not None and pieces is not None and backwards is not None
+    assert list(pieces) == list(whole)
+    assert list(backwards[::-1]) == list(whole)
+    by_text = dict(zip(texts, whole, strict=True))
+    assert len(set(by_text.values())) == len(by_text)

@@ -1,4 +1,4 @@
-"""Reference population for ``chicago-ridership`` (SMAPE): seasonal rules to holiday-aware boosting."""
+"""Reference population for ``chicago-ridership`` (SMAPE): seasonal rules to holiday boosting."""
 
 from __future__ import annotations
 
@@ -103,12 +103,14 @@ def entries(public: Path) -> Iterator[Entry]:
     logs: dict[str, list[np.ndarray]] = {}
     for feature_set in FEATURE_SETS:
         x_test = features(test, feature_set)
+        fill = features(train, feature_set).median()
+        x_test = x_test.fillna(fill)
         for years in (2, 15):
             recent = train[
                 pd.to_datetime(train["date"])
                 >= pd.Timestamp("2015-08-30") - pd.DateOffset(years=years)
             ]
-            x_train = features(recent, feature_set)
+            x_train = features(recent, feature_set).fillna(fill)
             for name, (family, make) in MODELS.items():
                 for log in (False, True):
                     y = np.log(recent[TARGET]) if log else recent[TARGET]

@@ -55,6 +55,15 @@ def entries(public: Path) -> Iterator[Entry]:
                 entry = f"{name} on {corpus.name}{share}"
                 yield Entry(entry, family, sample.assign(great=np.round(score, 8)))
     yield _nb_logreg(corpora[1].train, corpora[1].test, y, sample)
+    words, chars = corpora[2], corpora[3]
+    both_train = sparse.hstack([words.train, chars.train]).tocsr()
+    both_test = sparse.hstack([words.test, chars.test]).tocsr()
+    for name, (family, make) in MODELS.items():
+        if name in NB_ONLY or name.startswith("knn"):
+            continue
+        score = _score(make().fit(both_train, y), both_test)
+        kept[f"{name} on words + chars"] = score
+        yield Entry(f"{name} on words + chars", family, sample.assign(great=np.round(score, 8)))
     blends = {
         "logreg words + chars": [
             "logreg C=10 on tf-idf 1-2 grams",
@@ -64,6 +73,20 @@ def entries(public: Path) -> Iterator[Entry]:
             "logreg C=10 on tf-idf 1-2 grams",
             "linear svm C=0.1 on tf-idf char 2-5",
             "multinomial nb on word counts",
+        ],
+        "naive bayes on tf-idf + ridge": [
+            "complement nb on tf-idf 1-2 grams",
+            "multinomial nb on tf-idf 1-2 grams",
+            "ridge classifier on tf-idf 1-2 grams",
+        ],
+        "complement nb + svm + logreg on words and chars": [
+            "complement nb on tf-idf 1-2 grams",
+            "linear svm C=0.1 on words + chars",
+            "logreg C=10 on words + chars",
+        ],
+        "complement nb + ridge on words and chars": [
+            "complement nb on tf-idf 1-2 grams",
+            "ridge classifier on words + chars",
         ],
     }
     for label, names in blends.items():

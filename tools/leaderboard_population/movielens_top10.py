@@ -60,7 +60,7 @@ def entries(public: Path) -> Iterator[Entry]:
     )
     yield Entry("most rated", "popularity", _sub(sample, data.top(np.tile(counts, (n_users, 1)))))
     yield from _rating_rules(data, sample)
-    windows = {days: time_popularity(data, days) for days in (30, 180, 730)}
+    windows = {days: time_popularity(data, days) for days in (7, 30, 90, 180, 365, 730)}
     for days, scores in windows.items():
         yield Entry(
             f"popular within {days} days of the user's last rating",
@@ -105,7 +105,7 @@ def _neighbours(data: Ratings, sample: pd.DataFrame, time_pop: np.ndarray) -> It
     norms = np.sqrt(np.asarray(binary.sum(axis=0)).ravel()) + 1e-9
     similarity = (binary.T @ binary).toarray() / np.outer(norms, norms)
     np.fill_diagonal(similarity, 0.0)
-    for neighbours in (20, 200):
+    for neighbours in (10, 50, 200, 1000):
         pruned = similarity.copy()
         cut = np.partition(pruned, -neighbours, axis=1)[:, -neighbours][:, None]
         pruned[pruned < cut] = 0.0
@@ -118,7 +118,7 @@ def _neighbours(data: Ratings, sample: pd.DataFrame, time_pop: np.ndarray) -> It
     user_norms = np.sqrt(np.asarray(binary.sum(axis=1)).ravel()) + 1e-9
     user_similarity = (binary @ binary.T).toarray() / np.outer(user_norms, user_norms)
     np.fill_diagonal(user_similarity, 0.0)
-    for neighbours in (10, 50):
+    for neighbours in (5, 20, 50, 150):
         pruned = user_similarity.copy()
         cut = np.partition(pruned, -neighbours, axis=1)[:, -neighbours][:, None]
         pruned[pruned < cut] = 0.0
@@ -127,8 +127,11 @@ def _neighbours(data: Ratings, sample: pd.DataFrame, time_pop: np.ndarray) -> It
             "neighbours",
             _sub(sample, data.top(binary.T.dot(pruned.T).T)),
         )
-    recent = _recent_matrix(data, 20)
-    scores = recent @ similarity
+    for last in (5, 10, 50):
+        recent_scores = _recent_matrix(data, last) @ similarity
+        label = f"item-knn cosine from the last {last} ratings"
+        yield Entry(label, "neighbours", _sub(sample, data.top(recent_scores)))
+    scores = _recent_matrix(data, 20) @ similarity
     yield Entry(
         "item-knn cosine from the last 20 ratings", "neighbours", _sub(sample, data.top(scores))
     )
@@ -153,7 +156,7 @@ def _unit(scores: np.ndarray) -> np.ndarray:
 
 
 def _factors(data: Ratings, sample: pd.DataFrame, time_pop: np.ndarray) -> Iterator[Entry]:
-    for rank in (10, 50):
+    for rank in (5, 10, 20, 50, 100):
         svd = TruncatedSVD(n_components=rank, random_state=0)
         users = svd.fit_transform(data.matrix)
         yield Entry(
@@ -165,7 +168,7 @@ def _factors(data: Ratings, sample: pd.DataFrame, time_pop: np.ndarray) -> Itera
     keep = np.flatnonzero(counts >= 3)
     x = data.matrix[:, keep].toarray()
     gram = x.T @ x
-    for strength in (50.0, 300.0):
+    for strength in (10.0, 50.0, 300.0, 1000.0):
         inverse = np.linalg.inv(gram + strength * np.eye(len(keep)))
         weights = -inverse / np.diag(inverse)
         np.fill_diagonal(weights, 0.0)
@@ -174,9 +177,10 @@ def _factors(data: Ratings, sample: pd.DataFrame, time_pop: np.ndarray) -> Itera
         yield Entry(
             f"ease lambda={strength:g}", "linear autoencoder", _sub(sample, data.top(scores))
         )
-        blend = _unit(scores) + 0.3 * _unit(time_pop)
-        yield Entry(
-            f"ease lambda={strength:g} + time-aware popularity",
-            "ensemble",
-            _sub(sample, data.top(blend)),
-        )
+        for weight in (0.1, 0.3, 1.0):
+            blend = _unit(scores) + weight * _unit(time_pop)
+            yield Entry(
+                f"ease lambda={strength:g} + {weight:g} x time-aware popularity",
+                "ensemble",
+                _sub(sample, data.top(blend)),
+            )

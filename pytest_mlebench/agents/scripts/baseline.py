@@ -432,7 +432,7 @@ def choose_blend(
             for i in range(len(predictions))
         ]
     results = [
-        (scores(sum(w * p for w, p in zip(weights, predictions))), i)
+        (scores(sum(w * p for w, p in zip(weights, predictions, strict=True))), i)
         for i, weights in enumerate(options)
     ]
     best = max(results)[1]
@@ -459,10 +459,22 @@ def fit_classes(task: Task, features: Features, labels: pd.Series) -> pd.DataFra
     everything = np.arange(len(y))
     test = [
         _proba(build(everything, None, y), len(classes)) if w > 0 else 0.0
-        for (name, build), w in zip(models, weights)
+        for (name, build), w in zip(models, weights, strict=True)
     ]
-    blended = sum(w * p for w, p in zip(weights, test))
-    return pd.DataFrame(np.asarray(blended), columns=classes)
+    blended = np.asarray(sum(w * p for w, p in zip(weights, test, strict=True)))
+    if task.metric == "logloss":
+        mixed = np.asarray(sum(w * p for w, p in zip(weights, holdout, strict=True)))
+        power = _sharpening(score, mixed)
+        blended = blended**power
+    return pd.DataFrame(blended / blended.sum(axis=1, keepdims=True), columns=classes)
+
+
+def _sharpening(score: Callable[[np.ndarray], float], holdout: np.ndarray) -> float:
+    """The power applied to blended probabilities that scores best on the holdout."""
+    results = {power: score(holdout**power) for power in (0.8, 1.0, 1.2, 1.4, 1.7, 2.0)}
+    best = max(results, key=lambda power: results[power])
+    LOG.info("probability power %.1f (holdout %.5f)", best, results[best])
+    return best
 
 
 def _proba(result: tuple[np.ndarray, np.ndarray], n_classes: int) -> np.ndarray:
@@ -492,7 +504,7 @@ def _classifier_builders(task: Task, features: Features, n_classes: int) -> list
     """(name, fit-and-predict) pairs; each returns probabilities for the holdout or the test."""
     builders: list[tuple[str, Any]] = []
     if features.text is not None:
-        builders.append(("tfidf+logreg", _text_classifier(task, features)))
+        builders.extend(_text_classifiers(task, features))
     if features.train.shape[1] > 0:
         builders.append(("gradient boosting", _boosting(task, features, classify=True)))
         if len(features.train) <= 200_000:
@@ -586,31 +598,47 @@ def _linear(task: Task, features: Features, classify: bool) -> Any:
     return run
 
 
-def _text_classifier(task: Task, features: Features) -> Any:
+def _text_matrices(task: Task, text: str) -> tuple[Any, Any, Any, Any]:
+    """Word 1-2 gram and character tf-idf matrices of train and test."""
     from scipy.sparse import hstack
     from sklearn.feature_extraction.text import TfidfVectorizer
-    from sklearn.linear_model import LogisticRegression
 
-    assert features.text is not None
-    train_text = task.train[features.text].fillna("").astype(str)
-    test_text = task.test[features.text].fillna("").astype(str)
+    train_text = task.train[text].fillna("").astype(str)
+    test_text = task.test[text].fillna("").astype(str)
     words = TfidfVectorizer(
         ngram_range=(1, 2), min_df=2, max_df=0.9, sublinear_tf=True, max_features=300_000
     )
     chars = TfidfVectorizer(
         analyzer="char_wb", ngram_range=(2, 5), min_df=3, sublinear_tf=True, max_features=200_000
     )
-    x_train = hstack([words.fit_transform(train_text), chars.fit_transform(train_text)]).tocsr()
-    x_test = hstack([words.transform(test_text), chars.transform(test_text)]).tocsr()
-    LOG.info("tf-idf: %d features (%.0f s)", x_train.shape[1], _elapsed(task.env))
-    strength = 20.0 if task.metric == "logloss" else 4.0
+    words_train, words_test = words.fit_transform(train_text), words.transform(test_text)
+    both_train = hstack([words_train, chars.fit_transform(train_text)]).tocsr()
+    both_test = hstack([words_test, chars.transform(test_text)]).tocsr()
+    LOG.info("tf-idf: %d features (%.0f s)", both_train.shape[1], _elapsed(task.env))
+    return words_train.tocsr(), words_test.tocsr(), both_train, both_test
 
-    def run(fit: np.ndarray, hold: np.ndarray | None, y: np.ndarray) -> np.ndarray:
-        model = LogisticRegression(C=strength, max_iter=300)
-        model.fit(x_train[fit], y[fit])
-        return _full_proba(model, x_test if hold is None else x_train[hold], int(y.max()) + 1)
 
-    return run
+def _text_classifiers(task: Task, features: Features) -> list[tuple[str, Any]]:
+    """A calibrated linear SVM on words and characters, and naive Bayes on words."""
+    from sklearn.calibration import CalibratedClassifierCV
+    from sklearn.naive_bayes import MultinomialNB
+    from sklearn.svm import LinearSVC
+
+    assert features.text is not None
+    words_train, words_test, both_train, both_test = _text_matrices(task, features.text)
+
+    def svm(fit: np.ndarray, hold: np.ndarray | None, y: np.ndarray) -> np.ndarray:
+        model = CalibratedClassifierCV(LinearSVC(C=0.5), cv=3, method="sigmoid")
+        model.fit(both_train[fit], y[fit])
+        return _full_proba(model, both_test if hold is None else both_train[hold], int(y.max()) + 1)
+
+    def bayes(fit: np.ndarray, hold: np.ndarray | None, y: np.ndarray) -> np.ndarray:
+        model = MultinomialNB(alpha=0.02).fit(words_train[fit], y[fit])
+        return _full_proba(
+            model, words_test if hold is None else words_train[hold], int(y.max()) + 1
+        )
+
+    return [("tfidf+svm", svm), ("tfidf+naive bayes", bayes)]
 
 
 # --------------------------------------------------------------------------- regression
@@ -647,7 +675,9 @@ def fit_regression(task: Task, features: Features, target: pd.Series) -> np.ndar
     )
     everything = np.arange(len(y))
     blended = sum(
-        w * build(everything, None, y) for (_, build), w in zip(builders, weights) if w > 0
+        w * build(everything, None, y)
+        for (_, build), w in zip(builders, weights, strict=True)
+        if w > 0
     )
     return _clip(backward(np.asarray(blended)), task.metric)
 
@@ -761,7 +791,9 @@ def solve_survival(task: Task, duration: str, event: str) -> pd.DataFrame:
     )
     everything = np.arange(len(rate))
     test = [_ranks(boosted(everything, features.test)), _ranks(linear(everything, x_lin_test))]
-    return task.submission({task.targets[0]: sum(w * p for w, p in zip(weights, test))})
+    return task.submission(
+        {task.targets[0]: sum(w * p for w, p in zip(weights, test, strict=True))}
+    )
 
 
 def _ranks(values: np.ndarray) -> np.ndarray:
@@ -889,9 +921,12 @@ def fit_images(task: Task, features: Features, labels: pd.Series) -> pd.DataFram
     weights = choose_blend(score, holdout, [n for n, _ in builders])
     everything = np.arange(len(y))
     test = [
-        build(everything, None, y) if w > 0 else 0.0 for (_, build), w in zip(builders, weights)
+        build(everything, None, y) if w > 0 else 0.0
+        for (_, build), w in zip(builders, weights, strict=True)
     ]
-    return pd.DataFrame(np.asarray(sum(w * p for w, p in zip(weights, test))), columns=classes)
+    return pd.DataFrame(
+        np.asarray(sum(w * p for w, p in zip(weights, test, strict=True))), columns=classes
+    )
 
 
 # --------------------------------------------------------------------------- series
@@ -1009,9 +1044,12 @@ def fit_series_target(task: Task, features: Features, target: pd.Series) -> np.n
     )
     everything = np.arange(len(y))
     test = [
-        build(everything, None, y) if w > 0 else 0.0 for (_, build), w in zip(builders, weights)
+        build(everything, None, y) if w > 0 else 0.0
+        for (_, build), w in zip(builders, weights, strict=True)
     ]
-    proba = pd.DataFrame(np.asarray(sum(w * p for w, p in zip(weights, test))), columns=classes)
+    proba = pd.DataFrame(
+        np.asarray(sum(w * p for w, p in zip(weights, test, strict=True))), columns=classes
+    )
     if task.metric in PROBABILITY_METRICS:
         return proba[_positive_class(labels)].to_numpy()
     return _restore_type(proba.idxmax(axis=1).to_numpy(), target)

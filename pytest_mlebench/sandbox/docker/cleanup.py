@@ -96,14 +96,10 @@ def ownership_labels(run_id: str, competition_id: str) -> dict[str, str]:
 def remove_container(container: Any, *, graceful: bool = True) -> None:
     """Stop, kill, then remove ``container``; every step tolerates a container already gone."""
     errors = import_docker().errors
-    steps = (
-        (lambda: container.stop(timeout=STOP_GRACE_SECONDS)) if graceful else None,
-        lambda: container.kill(),
-        lambda: container.remove(force=True, v=True),
-    )
+    steps = [container.kill, lambda: container.remove(force=True, v=True)]
+    if graceful:
+        steps.insert(0, lambda: container.stop(timeout=STOP_GRACE_SECONDS))
     for step in steps:
-        if step is None:
-            continue
         try:
             step()
         except errors.NotFound:
