@@ -32,6 +32,7 @@ from pytest_mlebench.sandbox.plan import engine_ready
 from pytest_mlebench.session import MLEBenchSession
 
 INSTRUCTIONS = Path(__file__).with_name("instructions.md")
+MAX_ARTIFACT_BYTES = 100 * 1024**2  # per file of the agent's logs/ and code/ kept with the run
 
 
 @dataclass(frozen=True)
@@ -179,7 +180,9 @@ class BenchmarkRun:
         )
         result = agent.run(sandbox, task)
         sandbox.copy_out(sandbox.paths.submission_file, self.run_dir / "submission.csv")
-        sandbox.copy_out(sandbox.paths.logs, self.run_dir / "logs")
+        for folder in ("logs", "code"):
+            source = getattr(sandbox.paths, folder)
+            sandbox.copy_out(source, self.run_dir / folder, max_file_bytes=MAX_ARTIFACT_BYTES)
         return result
 
     def _make_sandbox(self, spec: SandboxSpec, *, privileged: bool) -> Sandbox:

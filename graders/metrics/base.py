@@ -1,21 +1,20 @@
 """The :class:`Metric` value type and the checks metrics share on their inputs.
 
-A metric is a pure function of two aligned frames — ``y_true`` (the answer columns) and ``y_pred``
-(the submission's target columns), same length, row ``i`` of one belongs to row ``i`` of the
-other, columns paired by position. Validation guarantees the submission side (finite numbers,
+A metric is a pure function of two aligned :class:`Columns` — ``y_true`` (the answer columns) and
+``y_pred`` (the submission's target columns), same length, row ``i`` of one belongs to row ``i``
+of the other, columns paired by position. Validation guarantees the submission side (finite numbers,
 ranges, row sums); the metric checks only what it needs from the answers and raises
 :class:`~graders.errors.GraderError` when the answers cannot be scored against.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
 from graders.errors import GraderError
 
@@ -54,7 +53,7 @@ class Metric:
         lower_is_better: Direction: True for losses and errors.
         value_kind: What each submission value must be (see :data:`ValueKind`).
         rows_sum_to_one: Each submission row must sum to 1 (class probabilities).
-        compute: ``compute(y_true, y_pred, **params) -> float``.
+        compute: ``compute(y_true, y_pred, **params) -> float`` over two :class:`Columns`.
         description: One line for people.
         arity: How target columns pair with answer columns (see :data:`Arity`).
         parameters: Names of the keyword parameters ``compute`` accepts.
@@ -70,14 +69,65 @@ class Metric:
     parameters: tuple[str, ...] = ()
 
 
-def float_matrix(frame: pd.DataFrame) -> FloatArray:
-    """The frame's values as a 2-D float64 array (no copy when already float64)."""
-    return np.asarray(frame.to_numpy(dtype=np.float64), dtype=np.float64)
+Array = npt.NDArray[Any]
 
 
-def float_column(frame: pd.DataFrame, position: int = 0) -> FloatArray:
-    """One column of the frame as a 1-D float64 array."""
-    return np.asarray(frame.iloc[:, position].to_numpy(dtype=np.float64), dtype=np.float64)
+@dataclass(frozen=True)
+class Columns:
+    """Named, aligned columns: what a metric's ``compute`` reads for answers and predictions.
+
+    Every column is a 1-D numpy array of the same length: float64 for numbers, an object or
+    unicode array for text. Columns are paired with the other side's by position.
+
+    Attributes:
+        names: Column names, for messages.
+        arrays: One array per column, in the order of ``names``.
+        matrix: When the columns are float64 views of one 2-D array, that array, so that
+            :meth:`floats` needs no copy.
+    """
+
+    names: tuple[str, ...]
+    arrays: tuple[Array, ...]
+    matrix: FloatArray | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if len(self.names) != len(self.arrays):
+            raise ValueError(f"{len(self.names)} names for {len(self.arrays)} columns")
+        if any(array.ndim != 1 or len(array) != self.rows for array in self.arrays):
+            raise ValueError("columns must be 1-D arrays of the same length")
+
+    @classmethod
+    def of(cls, columns: Mapping[str, npt.ArrayLike]) -> Columns:
+        """Columns from a mapping of name to values (lists or arrays, converted by numpy)."""
+        return cls(tuple(columns), tuple(np.asarray(values) for values in columns.values()))
+
+    @classmethod
+    def of_matrix(cls, names: tuple[str, ...], matrix: FloatArray) -> Columns:
+        """Columns over the columns of a 2-D float64 array (views, no copy)."""
+        return cls(names, tuple(matrix[:, j] for j in range(matrix.shape[1])), matrix)
+
+    @property
+    def rows(self) -> int:
+        """The number of rows (0 without columns)."""
+        return len(self.arrays[0]) if self.arrays else 0
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(rows, columns)``."""
+        return self.rows, len(self.arrays)
+
+    def floats(self) -> FloatArray:
+        """The columns as one 2-D float64 array, rows by columns (no copy when possible)."""
+        if self.matrix is not None:
+            return self.matrix
+        matrix = np.empty(self.shape, dtype=np.float64, order="F")
+        for j, array in enumerate(self.arrays):
+            matrix[:, j] = array
+        return matrix
+
+    def float_column(self, position: int = 0) -> FloatArray:
+        """One column as a 1-D float64 array (no copy when it is one)."""
+        return np.asarray(self.arrays[position], dtype=np.float64)
 
 
 def require_binary(labels: FloatArray, column: str, metric: str) -> None:
@@ -94,11 +144,11 @@ def require_both_classes(labels: FloatArray, column: str, metric: str) -> None:
         raise GraderError(f"{metric}: answer column {column!r} holds only one class")
 
 
-def require_same_shape(y_true: pd.DataFrame, y_pred: pd.DataFrame, metric: str) -> None:
-    """Raise unless the frames pair up row by row and column by column."""
+def require_same_shape(y_true: Columns, y_pred: Columns, metric: str) -> None:
+    """Raise unless the columns pair up row by row and column by column."""
     if y_true.shape != y_pred.shape:
         raise GraderError(
             f"{metric}: answers have shape {y_true.shape}, predictions {y_pred.shape}"
         )
-    if len(y_true) == 0:
+    if y_true.rows == 0:
         raise GraderError(f"{metric}: there are no rows to score")

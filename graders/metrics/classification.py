@@ -3,28 +3,39 @@
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
 from graders.errors import GraderError
-from graders.metrics.base import float_column, require_same_shape
+from graders.metrics.base import Array, Columns, require_same_shape
 
 
-def accuracy(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:
+def accuracy(y_true: Columns, y_pred: Columns) -> float:
     """Share of cells whose predicted label equals the answer (over all target columns)."""
     require_same_shape(y_true, y_pred, "accuracy")
-    matches = np.asarray(y_true.to_numpy() == y_pred.to_numpy(), dtype=bool)
-    return float(matches.mean())
+    matches = sum(
+        _count_equal(truth, pred) for truth, pred in zip(y_true.arrays, y_pred.arrays, strict=True)
+    )
+    rows, columns = y_true.shape
+    return matches / (rows * columns)
 
 
-def macro_f1(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:
+def _count_equal(truth: Array, pred: Array) -> int:
+    numeric = {truth.dtype.kind, pred.dtype.kind} <= set("biuf")
+    if not numeric and truth.dtype != pred.dtype:  # text against numbers: compare as objects
+        truth, pred = truth.astype(object), pred.astype(object)
+    return int(np.count_nonzero(np.asarray(truth == pred, dtype=bool)))
+
+
+def macro_f1(y_true: Columns, y_pred: Columns) -> float:
     """Unweighted mean of per-class F1 over every class seen in the answers or predictions.
 
     F1 of a class is ``2·TP / (answers of the class + predictions of the class)``; a class only
     ever predicted (or only ever answered) scores 0, as in scikit-learn's ``average="macro"``.
     """
+    import pandas as pd  # only label metrics need it; grading numbers never imports pandas
+
     require_same_shape(y_true, y_pred, "macro-f1")
-    rows = len(y_true)
-    both = np.concatenate([y_true.iloc[:, 0].to_numpy(), y_pred.iloc[:, 0].to_numpy()])
+    rows = y_true.rows
+    both = np.concatenate([y_true.arrays[0], y_pred.arrays[0]])
     codes, classes = pd.factorize(both, use_na_sentinel=False)
     true_codes, pred_codes = codes[:rows], codes[rows:]
     size = len(classes)
@@ -33,7 +44,7 @@ def macro_f1(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:
     return float(np.mean(2.0 * hits / support))
 
 
-def quadratic_weighted_kappa(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:
+def quadratic_weighted_kappa(y_true: Columns, y_pred: Columns) -> float:
     """Cohen's kappa with quadratic weights, over integer ratings.
 
     With weights ``(a - b)²`` (Kaggle's ``(i - j)² / (N - 1)²`` up to a factor that cancels),
@@ -42,10 +53,10 @@ def quadratic_weighted_kappa(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> floa
     needed, so a wild prediction cannot blow up memory.
     """
     require_same_shape(y_true, y_pred, "quadratic-weighted-kappa")
-    truth = float_column(y_true)
+    truth = y_true.float_column()
     if not np.all(np.isfinite(truth) & (truth == np.round(truth))):
         raise GraderError("quadratic-weighted-kappa: answers must be whole numbers")
-    pred = float_column(y_pred)
+    pred = y_pred.float_column()
     observed = float(np.mean((truth - pred) ** 2))
     expected = float(truth.var() + pred.var() + (truth.mean() - pred.mean()) ** 2)
     if expected == 0.0:

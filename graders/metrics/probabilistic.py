@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
 from graders.errors import GraderError
 from graders.metrics.base import (
+    Columns,
     FloatArray,
-    float_column,
-    float_matrix,
     require_binary,
     require_both_classes,
     require_same_shape,
@@ -18,23 +16,26 @@ from graders.metrics.base import (
 LOG_LOSS_EPSILON = 1e-15
 """Probabilities are clipped to [ε, 1 − ε] before the logarithm, as on Kaggle."""
 
+BLOCK_ROWS = 1 << 16
+"""Rows per block where a metric works through a matrix block by block (bounded temporaries)."""
 
-def roc_auc(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:
+
+def roc_auc(y_true: Columns, y_pred: Columns) -> float:
     """Area under the ROC curve of one score column against 0/1 answers."""
     require_same_shape(y_true, y_pred, "roc-auc")
-    labels = float_column(y_true)
-    require_both_classes(labels, str(y_true.columns[0]), "roc-auc")
-    return binary_auc(labels, float_column(y_pred))
+    labels = y_true.float_column()
+    require_both_classes(labels, y_true.names[0], "roc-auc")
+    return binary_auc(labels, y_pred.float_column())
 
 
-def mean_column_roc_auc(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:
+def mean_column_roc_auc(y_true: Columns, y_pred: Columns) -> float:
     """Mean of the ROC AUC of each target column against its answer column."""
     require_same_shape(y_true, y_pred, "mean-column-roc-auc")
     scores = []
-    for position, column in enumerate(y_true.columns):
-        labels = float_column(y_true, position)
-        require_both_classes(labels, str(column), "mean-column-roc-auc")
-        scores.append(binary_auc(labels, float_column(y_pred, position)))
+    for position, column in enumerate(y_true.names):
+        labels = y_true.float_column(position)
+        require_both_classes(labels, column, "mean-column-roc-auc")
+        scores.append(binary_auc(labels, y_pred.float_column(position)))
     return float(np.mean(scores))
 
 
@@ -46,39 +47,52 @@ def binary_auc(labels: FloatArray, scores: FloatArray) -> float:
     joined by a diagonal.
     """
     positive = labels == 1.0
-    negatives = np.sort(scores[~positive])
-    positives = np.sort(scores[positive])  # sorted queries keep the searches cache-friendly
+    negatives = scores[~positive]
+    negatives.sort()
+    positives = scores[positive]
+    positives.sort()  # sorted queries keep the searches cache-friendly
+    del positive
     below = np.searchsorted(negatives, positives, side="left")
+    wins = float(below.sum())
     through = np.searchsorted(negatives, positives, side="right")
-    wins = float(below.sum()) + 0.5 * float((through - below).sum())
+    through -= below
+    wins += 0.5 * float(through.sum())
     return wins / (float(positives.size) * float(negatives.size))
 
 
-def log_loss(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:
+def log_loss(y_true: Columns, y_pred: Columns) -> float:
     """Binary cross-entropy of one probability column against 0/1 answers."""
     require_same_shape(y_true, y_pred, "log-loss")
-    labels = float_column(y_true)
-    require_binary(labels, str(y_true.columns[0]), "log-loss")
-    probability = np.clip(float_column(y_pred), LOG_LOSS_EPSILON, 1.0 - LOG_LOSS_EPSILON)
+    labels = y_true.float_column()
+    require_binary(labels, y_true.names[0], "log-loss")
+    probability = np.clip(y_pred.float_column(), LOG_LOSS_EPSILON, 1.0 - LOG_LOSS_EPSILON)
     likelihood = np.where(labels == 1.0, probability, 1.0 - probability)
     return float(-np.mean(np.log(likelihood)))
 
 
-def multi_class_log_loss(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:
+def multi_class_log_loss(y_true: Columns, y_pred: Columns) -> float:
     """Cross-entropy of class probabilities against one-hot answers, Kaggle style.
 
     Probabilities are clipped to [ε, 1 − ε] and each row is rescaled to sum to 1; the loss is
-    ``−(1/n) Σᵢ Σⱼ yᵢⱼ log pᵢⱼ``.
+    ``−(1/n) Σᵢ Σⱼ yᵢⱼ log pᵢⱼ``. The rows are worked through in blocks of
+    :data:`BLOCK_ROWS`, so the working copies stay small whatever the number of rows.
     """
     require_same_shape(y_true, y_pred, "multi-class-log-loss")
-    onehot = float_matrix(y_true)
-    if not np.all((onehot >= 0.0) & (onehot <= 1.0)) or not np.allclose(onehot.sum(axis=1), 1.0):
-        raise GraderError(
-            "multi-class-log-loss: answers must be one-hot rows (one column per class, "
-            "values in [0, 1] summing to 1)"
+    onehot, probabilities = y_true.floats(), y_pred.floats()
+    rows = len(onehot)
+    total = 0.0
+    for start in range(0, rows, BLOCK_ROWS):
+        truth = onehot[start : start + BLOCK_ROWS]
+        if not np.all((truth >= 0.0) & (truth <= 1.0)) or not np.allclose(truth.sum(axis=1), 1.0):
+            raise GraderError(
+                "multi-class-log-loss: answers must be one-hot rows (one column per class, "
+                "values in [0, 1] summing to 1)"
+            )
+        # One working copy of the block, updated in place: clip, rescale rows, take logs.
+        block = np.clip(
+            probabilities[start : start + BLOCK_ROWS], LOG_LOSS_EPSILON, 1.0 - LOG_LOSS_EPSILON
         )
-    # One working copy, updated in place: clip, rescale rows, take logs.
-    log_probability = np.clip(float_matrix(y_pred), LOG_LOSS_EPSILON, 1.0 - LOG_LOSS_EPSILON)
-    log_probability /= log_probability.sum(axis=1, keepdims=True)
-    np.log(log_probability, out=log_probability)
-    return float(-np.einsum("ij,ij->", onehot, log_probability) / len(onehot))
+        block /= block.sum(axis=1, keepdims=True)
+        np.log(block, out=block)
+        total += float(np.einsum("ij,ij->", truth, block))
+    return -total / rows

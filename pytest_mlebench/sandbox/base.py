@@ -152,8 +152,14 @@ class Sandbox(ABC):
         """Copy a host file or folder to ``destination`` inside the sandbox."""
 
     @abstractmethod
-    def copy_out(self, source: str, destination: Path) -> bool:
-        """Copy ``source`` from inside the sandbox to the host; False if it does not exist."""
+    def copy_out(
+        self, source: str, destination: Path, *, max_file_bytes: int | None = None
+    ) -> bool:
+        """Copy ``source`` from inside the sandbox to the host; False if it does not exist.
+
+        Symbolic links are never followed; a file over ``max_file_bytes`` is left behind with a
+        ``<name>.omitted.txt`` note (:mod:`pytest_mlebench.sandbox.copying`).
+        """
 
     @abstractmethod
     def stop(self, interrupted: bool = False) -> None:

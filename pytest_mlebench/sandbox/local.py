@@ -28,6 +28,7 @@ from pytest_mlebench.sandbox.base import (
     SandboxSpec,
     ValidationCall,
 )
+from pytest_mlebench.sandbox.copying import copy_tree_out
 from pytest_mlebench.sandbox.namespaces import maskable, namespaces_unavailable, wrap_command
 from pytest_mlebench.sandbox.process import run_process_tree
 from pytest_mlebench.sandbox.validator import CLIENT_SCRIPT, ValidatorServer, validate_script
@@ -149,16 +150,10 @@ class LocalSandbox(Sandbox):
         else:
             shutil.copy2(source, target)
 
-    def copy_out(self, source: str, destination: Path) -> bool:
-        origin = Path(source)
-        if not origin.exists():
-            return False
-        destination.parent.mkdir(parents=True, exist_ok=True)
-        if origin.is_dir():
-            shutil.copytree(origin, destination, dirs_exist_ok=True)
-        else:
-            shutil.copy2(origin, destination)
-        return True
+    def copy_out(
+        self, source: str, destination: Path, *, max_file_bytes: int | None = None
+    ) -> bool:
+        return copy_tree_out(Path(source), destination, max_file_bytes)
 
     def stop(self, interrupted: bool = False) -> None:
         if self._server is not None:

@@ -58,7 +58,7 @@ MODELS = {
 
 def calendar(dates: pd.Series, holidays: bool) -> pd.DataFrame:
     """Day of week, month, day of year, year; with US federal holidays and their neighbours."""
-    stamp = pd.to_datetime(dates)
+    stamp = pd.Series(pd.to_datetime(dates).to_numpy())
     out = pd.DataFrame(
         {
             "dow": stamp.dt.dayofweek,

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from scipy import sparse
 from sklearn.calibration import CalibratedClassifierCV
 from sklearn.linear_model import SGDClassifier
 from sklearn.naive_bayes import ComplementNB, MultinomialNB
@@ -88,6 +89,7 @@ def entries(public: Path) -> Iterator[Entry]:
             sharpened = normalised(kept[best[key]] ** power, FLOOR)
             label = f"{best[key]}, sharpened ^{power:g}"
             yield Entry(label, "linear", _frame(sample, groups, sharpened))
+    yield from _words_and_chars(train, test, sample, groups, y, kept[best["nb"]])
     blends = {"svm + nb": ["svm", "nb"], "svm + nb + sgd": ["svm", "nb", "sgd"]}
     for label, keys in blends.items():
         blend = normalised(np.mean([kept[best[k]] for k in keys], axis=0), FLOOR)
@@ -97,6 +99,27 @@ def entries(public: Path) -> Iterator[Entry]:
         yield Entry(
             f"geometric blend {label}, sharpened", "ensemble", _frame(sample, groups, sharp)
         )
+
+
+def _words_and_chars(
+    train: pd.DataFrame,
+    test: pd.DataFrame,
+    sample: pd.DataFrame,
+    groups: list[str],
+    y: np.ndarray,
+    bayes: np.ndarray,
+) -> Iterator[Entry]:
+    """A calibrated SVM on word and character n-grams, alone and blended with naive Bayes."""
+    words, chars = vectorise(train["text"], test["text"], ["tf-idf 1-2 grams", "tf-idf char 2-5"])
+    x_train = sparse.hstack([words.train, chars.train]).tocsr()
+    x_test = sparse.hstack([words.test, chars.test]).tocsr()
+    model = CalibratedClassifierCV(LinearSVC(C=0.5), cv=3, method="sigmoid").fit(x_train, y)
+    svm = _proba(model, x_test, len(groups))
+    yield Entry("calibrated linear svm on words + chars", "linear", _frame(sample, groups, svm))
+    for weight, power in ((0.5, 1.0), (0.3, 1.2), (0.5, 1.3)):
+        blend = normalised((weight * svm + (1 - weight) * bayes) ** power, FLOOR)
+        label = f"blend {weight:g} svm words + chars, {1 - weight:g} nb, power {power:g}"
+        yield Entry(label, "ensemble", _frame(sample, groups, blend))
 
 
 def _proba(model: object, x_test: object, classes: int) -> np.ndarray:

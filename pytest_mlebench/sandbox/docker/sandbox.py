@@ -30,6 +30,7 @@ from pytest_mlebench.sandbox.base import (
     SandboxSpec,
     ValidationCall,
 )
+from pytest_mlebench.sandbox.copying import ChunkReader, extract_stream
 from pytest_mlebench.sandbox.docker.cleanup import ownership_labels, remember, remove_container
 from pytest_mlebench.sandbox.docker.engine import docker_client, engine_is_remote, import_docker
 from pytest_mlebench.sandbox.docker.execution import run_exec
@@ -218,18 +219,16 @@ class DockerSandbox(Sandbox):
         if code != 0:
             raise SandboxError(f"cannot create {folder} in the sandbox: {output.decode().strip()}")
 
-    def copy_out(self, source: str, destination: Path) -> bool:
+    def copy_out(
+        self, source: str, destination: Path, *, max_file_bytes: int | None = None
+    ) -> bool:
         container = self._running_container()
         with engine_errors(f"copying {source} out of the Docker sandbox"):
             try:
                 stream, _ = container.get_archive(source)
             except import_docker().errors.NotFound:
                 return False
-            with tempfile.TemporaryFile() as archive:
-                for chunk in stream:
-                    archive.write(chunk)
-                archive.seek(0)
-                return _extract(archive, destination)
+            return extract_stream(ChunkReader(stream), destination, max_file_bytes)
 
     def stop(self, interrupted: bool = False) -> None:
         if self.container is not None:
@@ -299,41 +298,3 @@ def _write_tar(archive: IO[bytes], source: Path, name: str, owner: int) -> None:
 
     with tarfile.open(fileobj=archive, mode="w") as tar:
         tar.add(source, arcname=name, filter=own)
-
-
-def _extract(archive: IO[bytes], destination: Path) -> bool:
-    """Unpack a ``get_archive`` tar (its one top entry) to ``destination``, safely."""
-    with tarfile.open(fileobj=archive, mode="r") as tar:
-        members = tar.getmembers()
-        if not members:
-            return False
-        top = members[0]
-        if top.isfile():
-            return _extract_file(tar, top, destination)
-        if not top.isdir():
-            log.warning("not copying %s out of the sandbox: not a file or folder", top.name)
-            return False
-        with tempfile.TemporaryDirectory(prefix="mlebench-copy-out-") as staging:
-            tar.extractall(staging, filter=_data_only)
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copytree(Path(staging) / top.name, destination, dirs_exist_ok=True)
-        return True
-
-
-def _data_only(member: tarfile.TarInfo, staging: str) -> tarfile.TarInfo | None:
-    """Skip what the agent may have planted (links out of the folder, devices), keep the rest."""
-    try:
-        return tarfile.data_filter(member, staging)
-    except tarfile.FilterError as exc:
-        log.warning("not copying %s out of the sandbox: %s", member.name, exc)
-        return None
-
-
-def _extract_file(tar: tarfile.TarFile, member: tarfile.TarInfo, destination: Path) -> bool:
-    source = tar.extractfile(member)
-    if source is None:
-        return False
-    destination.parent.mkdir(parents=True, exist_ok=True)
-    with source, destination.open("wb") as target:
-        shutil.copyfileobj(source, target)
-    return True
