@@ -11,6 +11,10 @@ grades ``--repeats`` times and reports the median wall time (and process CPU tim
 which shows the work when other jobs share the machine), its peak resident memory
 (``ru_maxrss``, which includes the interpreter and its imports) and the part of that peak above
 the resident memory measured after the imports, before the first call.
+
+The cases are written by a child process of their own: on Linux a process's ``ru_maxrss``
+survives ``fork`` and ``exec``, so a measuring process started by a parent that had just built
+the cases in memory would report the parent's peak as its own.
 """
 
 from __future__ import annotations
@@ -129,7 +133,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--graders", nargs="+", choices=GRADERS, default=list(GRADERS))
     parser.add_argument("--measure", nargs=3, help=argparse.SUPPRESS)
+    parser.add_argument("--write", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.write:
+        directory, metric = args.write
+        write_case(Path(directory), metric, args.rows, args.seed)
+        return
     if args.measure:
         directory, metric, grader = args.measure
         print(json.dumps(measure(Path(directory), metric, grader, args.repeats)))
@@ -147,7 +156,10 @@ def main() -> None:
         for metric in CASES:
             directory = Path(temporary) / metric
             directory.mkdir()
-            write_case(directory, metric, args.rows, args.seed)
+            # In a child process, so that the measuring processes do not inherit its peak.
+            writer = [sys.executable, __file__, "--rows", str(args.rows), "--seed", str(args.seed)]
+            writer += ["--write", str(directory), metric]
+            subprocess.run(writer, check=True, env=environment)
             for grader in args.graders:
                 command = [sys.executable, __file__, "--repeats", str(args.repeats)]
                 command += ["--measure", str(directory), metric, grader]

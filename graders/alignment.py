@@ -11,6 +11,8 @@ marks an unknown id.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
@@ -23,6 +25,9 @@ from graders.messages import count, show_value
 from graders.values import stripped_text
 
 IntArray = npt.NDArray[np.int64]
+
+BLOCK_ROWS = 1 << 16
+"""Rows per block where matching works block by block (bounded temporaries)."""
 
 
 def normalize_ids(ids: pa.ChunkedArray) -> pa.ChunkedArray:
@@ -55,35 +60,47 @@ def _match_sorted_hashes(
     distinct; equal sorted hashes on both sides propose a pairing, and comparing the paired
     strings proves it. Anything unusual returns None and the exact path decides (and explains);
     that includes two answer ids whose hashes agree in the kept high bits, which for a million
-    ids (44 bits kept) happens about once in thirty gradings and costs only time.
+    ids (44 bits kept) happens about once in thirty gradings and costs only time. The work after
+    the sorts goes block by block (:data:`BLOCK_ROWS`), so its temporaries stay small.
     """
     size = len(answer_ids)
     if size == 0 or len(submission_ids) != size:
         return None
-    answer_hashes, submission_hashes = hash_strings(answer_ids), hash_strings(submission_ids)
+    answer_hashes = hash_strings(answer_ids)
+    submission_hashes = None if answer_hashes is None else hash_strings(submission_ids)
     if answer_hashes is None or submission_hashes is None:
         return None
-    shift = max(1, (size - 1).bit_length())
-    row_bits = np.uint64((1 << shift) - 1)
-    numbers = np.arange(size, dtype=np.uint64)
+    shift = np.uint64(max(1, (size - 1).bit_length()))
+    row_bits = np.uint64((1 << int(shift)) - 1)
     for hashes in (answer_hashes, submission_hashes):  # in place: these run to millions of rows
         hashes &= ~row_bits
-        hashes |= numbers
+        for block in _blocks(size):
+            hashes[block] |= np.arange(block.start, block.stop, dtype=np.uint64)
         hashes.sort()
-    del numbers
-    answer_keys = answer_hashes >> np.uint64(shift)
-    if (answer_keys[1:] == answer_keys[:-1]).any():
-        return None
-    if not np.array_equal(answer_keys, submission_hashes >> np.uint64(shift)):
-        return None
-    del answer_keys
-    answer_rows = (answer_hashes & row_bits).astype(np.int64)
     rows = np.empty(size, dtype=np.int64)
-    rows[answer_rows] = (submission_hashes & row_bits).astype(np.int64)
-    del answer_hashes, submission_hashes, answer_rows
-    paired = pc.take(submission_ids, pa.array(rows), memory_pool=MEMORY_POOL)
-    same = pc.equal(paired, answer_ids, memory_pool=MEMORY_POOL)
-    return rows if pc.all(same).as_py() else None
+    for block in _blocks(size):
+        answers, submissions = answer_hashes[block], submission_hashes[block]
+        # Sorted, so a repeated key sits next to its twin (the block's last row meets the next).
+        following = answer_hashes[block.start + 1 : block.stop + 1]
+        if ((answers[: following.size] ^ following) >> shift == 0).any():
+            return None
+        if ((answers ^ submissions) >> shift).any():
+            return None
+        rows[(answers & row_bits).view(np.int64)] = (submissions & row_bits).view(np.int64)
+    del answer_hashes, submission_hashes
+    # One contiguous copy: taking from many chunks would gather them again for every block.
+    submitted = submission_ids.combine_chunks(memory_pool=MEMORY_POOL)
+    for block in _blocks(size):
+        paired = pc.take(submitted, pa.array(rows[block]), memory_pool=MEMORY_POOL)
+        wanted = answer_ids.slice(block.start, block.stop - block.start)
+        if not pc.all(pc.equal(paired, wanted, memory_pool=MEMORY_POOL)).as_py():
+            return None
+    return rows
+
+
+def _blocks(size: int) -> Iterator[slice]:
+    """Consecutive row ranges of at most :data:`BLOCK_ROWS` rows covering ``range(size)``."""
+    return (slice(start, min(start + BLOCK_ROWS, size)) for start in range(0, size, BLOCK_ROWS))
 
 
 def _match_exactly(submission_ids: pa.ChunkedArray, answer_ids: pa.ChunkedArray) -> IntArray:

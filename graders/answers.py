@@ -7,11 +7,12 @@ submissions — one code path, so the validator and the grader cannot disagree.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, TypeGuard, cast
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -19,10 +20,13 @@ from graders.alignment import normalize_ids
 from graders.errors import GraderError, SubmissionRejected
 from graders.memory import MEMORY_POOL
 from graders.messages import show_names
-from graders.metrics.base import NUMERIC_KINDS, FloatArray, Metric
+from graders.metrics.base import NUMERIC_KINDS, Columns, FloatArray, Metric
 from graders.reading import open_text, read_columns
 from graders.spec import SubmissionSpec
-from graders.values import float_frame, mixed_frame, numeric_values, stripped_text
+from graders.values import float_columns, mixed_columns, numeric_values, stripped_text
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -31,17 +35,19 @@ class Answers:
 
     Attributes:
         ids: Normalized ids (text, stripped).
-        frame: The answer columns the metric reads, in spec order, with a RangeIndex.
+        columns: The answer columns the metric reads, in spec order.
         size_bytes: Size of the answers file (or the frame's memory), for the size guard.
     """
 
     ids: pa.ChunkedArray
-    frame: pd.DataFrame
+    columns: Columns
     size_bytes: int
 
-    def is_numeric(self, position: int) -> bool:
-        """Whether the answer column at ``position`` holds numbers."""
-        return bool(pd.api.types.is_float_dtype(self.frame.iloc[:, position].dtype))
+
+def is_frame(source: object) -> TypeGuard[pd.DataFrame]:
+    """Whether ``source`` is a pandas DataFrame (without importing pandas when it is not)."""
+    pandas = sys.modules.get("pandas")
+    return pandas is not None and isinstance(source, pandas.DataFrame)
 
 
 def load_answers(
@@ -57,26 +63,28 @@ def load_answers(
     """
     columns = (spec.id_column, *spec.resolved_answer_columns)
     try:
-        if isinstance(source, pd.DataFrame):
+        if is_frame(source):
             arrays, size = _from_frame(source, columns, metric), _frame_size(source)
         else:
-            arrays, size = _from_file(Path(source), columns, metric), Path(source).stat().st_size
+            path = Path(cast("Path | str", source))
+            arrays, size = _from_file(path, columns, metric), path.stat().st_size
         ids = normalize_ids(arrays.pop(spec.id_column))
         names = columns[1:]
         if metric.value_kind in NUMERIC_KINDS:
             numbers = (numeric_values(arrays.pop(name), name, "real", ids) for name in names)
-            frame = float_frame(names, numbers, len(ids))
+            table = float_columns(names, numbers, len(ids))
         else:
-            frame = mixed_frame(names, [_label_or_text(arrays.pop(name), metric) for name in names])
+            texts = [_label_or_text(arrays.pop(name), metric) for name in names]
+            table = mixed_columns(names, texts)
     except SubmissionRejected as error:
         raise GraderError(f"answers {_describe(source)}: {error.reason}") from error
     except OSError as error:
         raise GraderError(f"answers {_describe(source)}: {error}") from error
-    return Answers(ids=ids, frame=frame, size_bytes=size)
+    return Answers(ids=ids, columns=table, size_bytes=size)
 
 
 def _describe(source: Path | str | pd.DataFrame) -> str:
-    return "frame" if isinstance(source, pd.DataFrame) else f"file {source}"
+    return "frame" if is_frame(source) else f"file {source}"
 
 
 def _arrow_type(metric: Metric) -> pa.DataType:
@@ -105,13 +113,19 @@ def _from_frame(
         if series.isna().any():
             raise SubmissionRejected(f"column {name!r} has missing values")
         numeric = name != columns[0] and metric.value_kind in NUMERIC_KINDS
-        if numeric and pd.api.types.is_numeric_dtype(series.dtype):
+        if numeric and _is_numeric(series):
             arrays[name] = pa.chunked_array([series.to_numpy(dtype=np.float64)], type=pa.float64())
         else:
             arrays[name] = pa.chunked_array(
                 [series.astype(str).to_numpy(dtype=object)], type=pa.string()
             )
     return arrays
+
+
+def _is_numeric(series: pd.Series) -> bool:
+    import pandas as pd  # a frame was passed, so pandas is imported already
+
+    return bool(pd.api.types.is_numeric_dtype(series.dtype))
 
 
 def _frame_size(frame: pd.DataFrame) -> int:

@@ -33,10 +33,15 @@ def hash_strings(values: pa.ChunkedArray) -> UInt64Array | None:
     """
     if values.type != pa.string() or values.null_count:
         return None
-    hashes = [_hash_chunk(chunk) for chunk in values.chunks]
-    if any(chunk is None for chunk in hashes):
-        return None
-    return np.concatenate([np.zeros(0, dtype=np.uint64), *(h for h in hashes if h is not None)])
+    hashes = np.empty(len(values), dtype=np.uint64)
+    offset = 0
+    for chunk in values.chunks:  # one chunk at a time, written in place (no list to concatenate)
+        chunk_hashes = _hash_chunk(chunk)
+        if chunk_hashes is None:
+            return None
+        hashes[offset : offset + chunk_hashes.size] = chunk_hashes
+        offset += chunk_hashes.size
+    return hashes
 
 
 def _hash_chunk(chunk: pa.StringArray) -> UInt64Array | None:

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from graders.errors import SubmissionRejected
 from graders.spec import ScoreResult, SubmissionSpec
 from graders.validation import align_submission
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def score_submission(

@@ -3,34 +3,40 @@ sandbox validator.
 
 The order of checks: the spec (the competition's fault, raised), the answers (likewise), then the
 submission file — size, text, header, columns by name, rows, ids as an exact set, values per the
-metric's value kind, row sums. What comes out is two frames aligned row by row through the ids,
-so a metric never sees reordered columns, shuffled rows or foreign ids.
+metric's value kind, row sums. What comes out is two :class:`~graders.metrics.base.Columns`
+aligned row by row through the ids, so a metric never sees reordered columns, shuffled rows or
+foreign ids.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
+import numpy as np
 import pyarrow as pa
 
 from graders.alignment import match_ids, normalize_ids
-from graders.answers import Answers, load_answers
+from graders.answers import load_answers
 from graders.columns import locate_columns
 from graders.errors import GraderError
+from graders.memory import release_free_memory
 from graders.messages import show_names
 from graders.metrics import Metric, get_metric
-from graders.metrics.base import NUMERIC_KINDS, FloatArray
+from graders.metrics.base import NUMERIC_KINDS, Columns, FloatArray
 from graders.reading import open_text, read_columns
 from graders.spec import SubmissionSpec
 from graders.values import (
     check_row_sums,
-    float_frame,
+    float_columns,
     label_values,
-    mixed_frame,
+    mixed_columns,
     numeric_values,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 SIZE_FLOOR_BYTES = 50_000_000
 """A submission may always be this large ..."""
@@ -55,8 +61,8 @@ class AlignedSubmission:
     """
 
     metric: Metric
-    y_true: pd.DataFrame
-    y_pred: pd.DataFrame
+    y_true: Columns
+    y_pred: Columns
 
 
 def check_spec(spec: SubmissionSpec) -> Metric:
@@ -108,25 +114,33 @@ def align_submission(
     """
     metric = check_spec(spec)
     truth = load_answers(answers, spec, metric)
+    y_true, answer_ids = truth.columns, truth.ids
+    release_free_memory()  # what parsing the answers left in the allocator's free lists
     arrays = _read_submission(Path(submission), spec, metric, truth.size_bytes)
+    del truth
+    release_free_memory()  # the parser's working buffers, before the ids are hashed
     # Pop each column once used, so its buffers are freed before the next step allocates.
     ids = normalize_ids(arrays.pop(spec.id_column))
-    rows = match_ids(ids, truth.ids)
+    rows = match_ids(ids, answer_ids)
+    del answer_ids  # only the matching needs the answer ids
+    release_free_memory()
     targets = spec.target_columns
     if metric.value_kind in NUMERIC_KINDS:
         numbers = (
             numeric_values(arrays.pop(name), name, metric.value_kind, ids) for name in targets
         )
-        y_pred = float_frame(targets, numbers, len(rows), rows)
+        y_pred = float_columns(targets, numbers, len(rows), rows)
         if metric.rows_sum_to_one:
-            check_row_sums(y_pred.to_numpy(), ids, rows)
+            check_row_sums(y_pred.floats(), ids, rows)
     else:
         columns = [
-            _label_or_text(arrays.pop(name), name, index, metric, truth, ids)
+            _label_or_text(arrays.pop(name), name, index, metric, y_true, ids)
             for index, name in enumerate(targets)
         ]
-        y_pred = mixed_frame(targets, columns, rows)
-    return AlignedSubmission(metric=metric, y_true=truth.frame, y_pred=y_pred)
+        y_pred = mixed_columns(targets, columns, rows)
+    del arrays, ids, rows
+    release_free_memory()  # the submission's parsed buffers, before the metric allocates
+    return AlignedSubmission(metric=metric, y_true=y_true, y_pred=y_pred)
 
 
 def _read_submission(
@@ -148,10 +162,11 @@ def _label_or_text(
     name: str,
     index: int,
     metric: Metric,
-    truth: Answers,
+    y_true: Columns,
     ids: pa.ChunkedArray,
 ) -> FloatArray | pa.ChunkedArray:
     """A label column (numbers when the answers are numbers) or ranking text, as submitted."""
     if metric.value_kind == "label":
-        return label_values(values, name, truth.is_numeric(index), ids)
+        numeric = y_true.arrays[index].dtype == np.float64
+        return label_values(values, name, numeric, ids)
     return values

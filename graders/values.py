@@ -11,14 +11,13 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from graders.errors import SubmissionRejected
 from graders.memory import MEMORY_POOL
 from graders.messages import count, show_value
-from graders.metrics.base import FloatArray, ValueKind
+from graders.metrics.base import Array, Columns, FloatArray, ValueKind
 
 ROW_SUM_TOLERANCE = 1e-3
 """How far a row of class probabilities may sum from 1 (absolute); the metric rescales after."""
@@ -96,6 +95,9 @@ def numeric_values(
 
 
 def _parse_text(values: pa.ChunkedArray, column: str, ids: pa.ChunkedArray) -> pa.ChunkedArray:
+    """Parse text the way pandas does (the fallback after Arrow's float conversion failed)."""
+    import pandas as pd  # only here, for a column Arrow could not read as numbers
+
     text = stripped_text(values)
     missing = pc.is_in(
         text, value_set=pa.array(MISSING_TOKENS, pa.string()), memory_pool=MEMORY_POOL
@@ -125,9 +127,7 @@ def _acceptable(array: FloatArray, kind: ValueKind) -> BoolArray:
     return finite
 
 
-def check_row_sums(
-    matrix: npt.NDArray[np.float64], ids: pa.ChunkedArray, rows: npt.NDArray[np.int64]
-) -> None:
+def check_row_sums(matrix: FloatArray, ids: pa.ChunkedArray, rows: npt.NDArray[np.int64]) -> None:
     """Reject unless every row of class probabilities sums to 1 within the tolerance.
 
     Args:
@@ -136,12 +136,14 @@ def check_row_sums(
         rows: For each answer row, its submission row.
     """
     total = matrix.sum(axis=1)
-    off = np.abs(total - 1.0) > ROW_SUM_TOLERANCE
+    total -= 1.0
+    np.abs(total, out=total)
+    off = total > ROW_SUM_TOLERANCE
     if off.any():
         first = int(np.argmax(off))
         raise SubmissionRejected(
             f"probabilities of row id {show_value(ids[int(rows[first])].as_py())} sum to "
-            f"{total[first]:.6g}, expected 1 (±{ROW_SUM_TOLERANCE:g}); "
+            f"{float(matrix[first].sum()):.6g}, expected 1 (±{ROW_SUM_TOLERANCE:g}); "
             f"{count(int(off.sum()), 'row')} in all"
         )
 
@@ -181,17 +183,17 @@ def _reject(
     )
 
 
-def float_frame(
+def float_columns(
     names: Sequence[str],
     columns: Iterable[FloatArray],
     size: int,
     rows: npt.NDArray[np.int64] | None = None,
-) -> pd.DataFrame:
-    """Write numeric columns, one at a time, into a frame over one column-major float matrix.
+) -> Columns:
+    """Write numeric columns, one at a time, into one column-major float matrix.
 
     ``columns`` may be a generator: each column is placed (taking ``rows``, in that order, when
-    given) and released before the next is made, and the frame wraps the matrix without a copy,
-    so a metric's ``to_numpy()`` is free.
+    given) and released before the next is made; the result's columns are views of the matrix,
+    so a metric's :meth:`~graders.metrics.base.Columns.floats` is free.
     """
     matrix = np.empty((size, len(names)), dtype=np.float64, order="F")
     for j, column in enumerate(columns):
@@ -199,26 +201,22 @@ def float_frame(
             matrix[:, j] = column
         else:
             np.take(column, rows, out=matrix[:, j])
-    return pd.DataFrame(matrix, columns=list(names), copy=False)
+        del column
+    return Columns.of_matrix(tuple(names), matrix)
 
 
-def mixed_frame(
+def mixed_columns(
     names: Sequence[str],
     columns: Sequence[FloatArray | pa.ChunkedArray],
     rows: npt.NDArray[np.int64] | None = None,
-) -> pd.DataFrame:
-    """A frame of numeric and text columns, taking ``rows`` (in that order) when given."""
-    return pd.DataFrame(
-        {name: _take(column, rows) for name, column in zip(names, columns, strict=True)}
-    )
+) -> Columns:
+    """Numeric and text columns, taking ``rows`` (in that order) when given."""
+    return Columns(tuple(names), tuple(_take(column, rows) for column in columns))
 
 
-def _take(
-    column: FloatArray | pa.ChunkedArray, rows: npt.NDArray[np.int64] | None
-) -> FloatArray | pd.Series:
+def _take(column: FloatArray | pa.ChunkedArray, rows: npt.NDArray[np.int64] | None) -> Array:
     if isinstance(column, np.ndarray):
         return column if rows is None else column[rows]
     if rows is not None:
         column = pc.take(column, pa.array(rows), memory_pool=MEMORY_POOL)
-    series: pd.Series = column.to_pandas(memory_pool=MEMORY_POOL)
-    return series
+    return np.asarray(column.to_numpy(zero_copy_only=False), dtype=object)

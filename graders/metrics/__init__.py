@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from graders.errors import UnknownMetricError
-from graders.metrics.base import NUMERIC_KINDS, Arity, Metric, ValueKind
+from graders.metrics.base import NUMERIC_KINDS, Arity, Columns, Metric, ValueKind
 from graders.metrics.classification import accuracy, macro_f1, quadratic_weighted_kappa
 from graders.metrics.probabilistic import (
     log_loss,
@@ -21,7 +21,15 @@ from graders.metrics.ranking import map_at_k
 from graders.metrics.regression import mae, mean_column_rmsle, rmse, rmse_log, rmsle, smape
 from graders.metrics.survival import concordance_index
 
-__all__ = ["METRICS", "NUMERIC_KINDS", "Arity", "Metric", "ValueKind", "get_metric"]
+__all__ = [
+    "METRICS",
+    "NUMERIC_KINDS",
+    "Arity",
+    "Columns",
+    "Metric",
+    "ValueKind",
+    "get_metric",
+]
 
 _ALL = (
     Metric(

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from graders.errors import GraderError
-from graders.metrics.base import require_same_shape
+from graders.metrics.base import Array, Columns, require_same_shape
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
-def map_at_k(y_true: pd.DataFrame, y_pred: pd.DataFrame, k: int = 10) -> float:
+def map_at_k(y_true: Columns, y_pred: Columns, k: int = 10) -> float:
     """Mean average precision at ``k`` over rows (Kaggle's ``mapk``).
 
     Each cell is a space-separated list of item ids: the answer lists the relevant items, the
@@ -17,12 +21,14 @@ def map_at_k(y_true: pd.DataFrame, y_pred: pd.DataFrame, k: int = 10) -> float:
     first ``k`` predicted items, where ``P(i)`` is the precision of the first ``i`` items and a
     repeated item counts only at its first position. A row with no relevant items scores 0.
     """
+    import pandas as pd  # only ranking metrics need it; grading numbers never imports pandas
+
     require_same_shape(y_true, y_pred, "map-at-k")
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise GraderError(f"map-at-k: parameter k must be a positive integer, not {k!r}")
-    rows = len(y_true)
-    relevant = _tokens(y_true.iloc[:, 0]).drop_duplicates()
-    ranked = _tokens(y_pred.iloc[:, 0])
+    rows = y_true.rows
+    relevant = _tokens(y_true.arrays[0]).drop_duplicates()
+    ranked = _tokens(y_pred.arrays[0])
     ranked = ranked[ranked["rank"] < k].drop_duplicates(subset=["row", "item"])
     hit = pd.MultiIndex.from_frame(ranked[["row", "item"]]).isin(
         pd.MultiIndex.from_frame(relevant[["row", "item"]])
@@ -38,9 +44,11 @@ def map_at_k(y_true: pd.DataFrame, y_pred: pd.DataFrame, k: int = 10) -> float:
     return float(average_precision.mean())
 
 
-def _tokens(cells: pd.Series) -> pd.DataFrame:
+def _tokens(cells: Array) -> pd.DataFrame:
     """One row per (row number, item, rank within the row) of whitespace-separated cells."""
-    lists = cells.reset_index(drop=True).fillna("").astype(str).str.split()
+    import pandas as pd
+
+    lists = pd.Series(cells, dtype=object).fillna("").astype(str).str.split()
     items = lists.explode().dropna()
     row = items.index.to_numpy(dtype=np.int64)
     rank = items.groupby(row).cumcount().to_numpy(dtype=np.int64)

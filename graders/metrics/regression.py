@@ -7,31 +7,30 @@ Metrics without ``mean-column`` in their name score all target cells as one flat
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
 from graders.errors import GraderError
-from graders.metrics.base import FloatArray, float_matrix, require_same_shape
+from graders.metrics.base import Columns, FloatArray, require_same_shape
 
 
-def rmse(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:
+def rmse(y_true: Columns, y_pred: Columns) -> float:
     """Root mean squared error: ``sqrt(mean((p − t)²))``."""
     truth, pred = _pair(y_true, y_pred, "rmse")
     return float(np.sqrt(np.mean((pred - truth) ** 2)))
 
 
-def mae(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:
+def mae(y_true: Columns, y_pred: Columns) -> float:
     """Mean absolute error: ``mean(|p − t|)``."""
     truth, pred = _pair(y_true, y_pred, "mae")
     return float(np.mean(np.abs(pred - truth)))
 
 
-def rmsle(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:
+def rmsle(y_true: Columns, y_pred: Columns) -> float:
     """Root mean squared logarithmic error: ``sqrt(mean((log(1 + p) − log(1 + t))²))``."""
     truth, pred = _pair(y_true, y_pred, "rmsle")
     return _rmsle(truth, pred)
 
 
-def mean_column_rmsle(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:
+def mean_column_rmsle(y_true: Columns, y_pred: Columns) -> float:
     """Mean over target columns of each column's RMSLE."""
     truth, pred = _pair(y_true, y_pred, "mean-column-rmsle")
     return float(np.mean([_rmsle(truth[:, j], pred[:, j]) for j in range(truth.shape[1])]))
@@ -43,7 +42,7 @@ def _rmsle(truth: FloatArray, pred: FloatArray) -> float:
     return float(np.sqrt(np.mean((np.log1p(pred) - np.log1p(truth)) ** 2)))
 
 
-def rmse_log(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:
+def rmse_log(y_true: Columns, y_pred: Columns) -> float:
     """RMSE between logarithms: ``sqrt(mean((log p − log t)²))`` (Kaggle House Prices)."""
     truth, pred = _pair(y_true, y_pred, "rmse-log")
     if np.any(truth <= 0):
@@ -51,7 +50,7 @@ def rmse_log(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:
     return float(np.sqrt(np.mean((np.log(pred) - np.log(truth)) ** 2)))
 
 
-def smape(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:
+def smape(y_true: Columns, y_pred: Columns) -> float:
     """Symmetric mean absolute percentage error in percent, 0 to 200.
 
     ``mean(200 · |p − t| / (|t| + |p|))`` where a term with ``t = p = 0`` counts as 0, as in
@@ -63,6 +62,6 @@ def smape(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:
     return float(np.mean(200.0 * np.abs(pred - truth) / safe))
 
 
-def _pair(y_true: pd.DataFrame, y_pred: pd.DataFrame, metric: str) -> tuple[FloatArray, FloatArray]:
+def _pair(y_true: Columns, y_pred: Columns, metric: str) -> tuple[FloatArray, FloatArray]:
     require_same_shape(y_true, y_pred, metric)
-    return float_matrix(y_true), float_matrix(y_pred)
+    return y_true.floats(), y_pred.floats()

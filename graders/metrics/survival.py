@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
 from graders.errors import GraderError
-from graders.metrics.base import FloatArray, float_column
+from graders.metrics.base import Columns, FloatArray
 
 IntArray = npt.NDArray[np.int64]
 
 
-def concordance_index(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:
+def concordance_index(y_true: Columns, y_pred: Columns) -> float:
     """Harrell's C: the share of comparable pairs whose risk order matches their event order.
 
     ``y_true`` has two columns, time then event (1 = event observed, 0 = censored); ``y_pred``
@@ -21,9 +20,9 @@ def concordance_index(y_true: pd.DataFrame, y_pred: pd.DataFrame) -> float:
     subject (the event is taken as earlier) but two events are not. A comparable pair counts 1
     when the earlier subject has the higher risk and 0.5 when the risks are tied.
     """
-    if y_true.shape[1] != 2 or y_pred.shape[1] != 1 or len(y_true) != len(y_pred):
+    if y_true.shape[1] != 2 or y_pred.shape[1] != 1 or y_true.rows != y_pred.rows:
         raise GraderError("c-index: needs answers (time, event) and one risk column per row")
-    time, event, risk = float_column(y_true, 0), float_column(y_true, 1), float_column(y_pred)
+    time, event, risk = y_true.float_column(0), y_true.float_column(1), y_pred.float_column()
     if not np.all((event == 0) | (event == 1)):
         raise GraderError("c-index: the event column of the answers must hold only 0 and 1")
     # Sort by time, events before censored at equal times, then by risk.
@@ -75,6 +74,8 @@ def _later_lower_and_equal(rank: IntArray) -> tuple[IntArray, IntArray]:
 
 def _pairs_within(*keys: FloatArray) -> int:
     """Number of unordered pairs of rows that agree on all ``keys``."""
+    import pandas as pd  # only the c-index needs it; grading numbers never imports pandas
+
     if keys[0].size == 0:
         return 0
     counts = pd.DataFrame({str(i): key for i, key in enumerate(keys)}).value_counts().to_numpy()

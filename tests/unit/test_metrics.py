@@ -7,16 +7,15 @@ import time
 from typing import Any
 
 import numpy as np
-import pandas as pd
 import pytest
 
-from graders import METRICS, GraderError, UnknownMetricError, get_metric
+from graders import METRICS, Columns, GraderError, UnknownMetricError, get_metric
 
 E = math.e
 
 
-def frames(truth: dict[str, list[Any]], pred: dict[str, list[Any]]) -> tuple[pd.DataFrame, ...]:
-    return pd.DataFrame(truth), pd.DataFrame(pred)
+def frames(truth: dict[str, list[Any]], pred: dict[str, list[Any]]) -> tuple[Columns, Columns]:
+    return Columns.of(truth), Columns.of(pred)
 
 
 CASES = [
@@ -380,8 +379,8 @@ def test_c_index_matches_the_pairwise_definition(seed: int) -> None:
 def test_c_index_scores_ten_thousand_rows_quickly() -> None:
     rng = np.random.default_rng(0)
     size = 10_000
-    y_true = pd.DataFrame({"time": rng.random(size), "event": rng.integers(0, 2, size)})
-    y_pred = pd.DataFrame({"r": rng.random(size)})
+    y_true = Columns.of({"time": rng.random(size), "event": rng.integers(0, 2, size)})
+    y_pred = Columns.of({"r": rng.random(size)})
     start = time.perf_counter()
     score = get_metric("c-index").compute(y_true, y_pred)
     assert time.perf_counter() - start < 1.0

@@ -49,6 +49,7 @@ VARIANTS = [
     Variant(rows=0.02, seed=1),
     Variant(rows=0.1, seed=2),
     Variant(rows=0.3, seed=4),
+    Variant(rows=0.6, seed=5),
     Variant(columns=0.5, seed=3),
     Variant(seed=0),
 ]

@@ -547,6 +547,17 @@ def _boosting(task: Task, features: Features, classify: bool, loss: str | None =
     return run
 
 
+def _softmax_scores(model: Any, x: Any, n_classes: int, sharpness: float = 2.0) -> np.ndarray:
+    """Class scores of a margin classifier (an SVM) turned into probabilities by a softmax."""
+    decision = np.asarray(model.decision_function(x), dtype=float)
+    if decision.ndim == 1:
+        decision = np.column_stack([-decision, decision])
+    weights = np.exp(sharpness * (decision - decision.max(axis=1, keepdims=True)))
+    proba = np.zeros((decision.shape[0], n_classes))
+    proba[:, model.classes_.astype(int)] = weights / weights.sum(axis=1, keepdims=True)
+    return proba
+
+
 def _full_proba(model: Any, x: Any, n_classes: int) -> np.ndarray:
     """Probabilities for every class, also those missing from the part the model saw."""
     proba = np.zeros((x.shape[0], n_classes))
@@ -901,15 +912,10 @@ def fit_images(task: Task, features: Features, labels: pd.Series) -> pd.DataFram
             if len(fit) <= budget_rows
             else np.random.default_rng(task.seed).choice(fit, budget_rows, replace=False)
         )
-        model = SVC(
-            C=10.0,
-            gamma=1.0 / (x_train.shape[1] * scale**2),
-            probability=True,
-            random_state=task.seed,
-        )
+        model = SVC(C=10.0, gamma=1.0 / (x_train.shape[1] * scale**2))
         model.fit(x_train[rows], y_[rows])
         x_out = features.test.to_numpy() if hold is None else x_train[hold]
-        return _full_proba(model, x_out, len(classes))
+        return _softmax_scores(model, x_out, len(classes))
 
     builders = [("rbf svm", svm), ("gradient boosting", _boosting(task, features, classify=True))]
     fit_rows, hold_rows = holdout_split(len(y), task.seed, labels)
