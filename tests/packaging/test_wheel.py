@@ -35,8 +35,18 @@ SHIPPED = [
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-         "-w", str(out), str(ROOT)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(out),
+            str(ROOT),
+        ],
         check=True,
     )
     return next(out.glob("pytest_mlebench-*.whl"))
@@ -56,18 +66,47 @@ def test_wheel_contains_engine_graders_fixtures_and_competitions(wheel: Path) ->
 def test_installed_wheel_runs_the_smoke_suite(wheel: Path, tmp_path: Path) -> None:
     target = tmp_path / "site"
     subprocess.run(
-        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target),
-         str(wheel)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--no-deps",
+            "--target",
+            str(target),
+            str(wheel),
+        ],
         check=True,
     )
     project = tmp_path / "agent-project"
     project.mkdir()
     env = {**os.environ, "PYTHONPATH": str(target)}
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "--pyargs", "pytest_mlebench.benchmark", "-m", "smoke",
-         "--mle-agent", "dummy", "--mle-sandbox", "local", "-p", "no:cacheprovider",
-         "--mle-data-dir", str(tmp_path / "data"), "--mle-results", "results.jsonl"],
-        cwd=project, env=env, capture_output=True, text=True, timeout=600,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--pyargs",
+            "pytest_mlebench.benchmark",
+            "-m",
+            "smoke",
+            "--mle-agent",
+            "dummy",
+            "--mle-sandbox",
+            "local",
+            "-p",
+            "no:cacheprovider",
+            "--mle-data-dir",
+            str(tmp_path / "data"),
+            "--mle-results",
+            "results.jsonl",
+        ],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "2 passed" in result.stdout

@@ -42,10 +42,13 @@ def test_wrapped_agent_is_offline_blind_and_read_only(tmp_path: Path) -> None:
     (hidden / "answers.csv").write_text("id,label\n1,1\n")
     command = wrap_command(
         [sys.executable, "-c", PROBE, str(data), str(hidden)],
-        read_only=[data], hidden=[hidden], isolate_network=True,
+        read_only=[data],
+        hidden=[hidden],
+        isolate_network=True,
     )
-    done = subprocess.run(command, capture_output=True, text=True, timeout=60,
-                          env={"PATH": os.environ["PATH"]})
+    done = subprocess.run(
+        command, capture_output=True, text=True, timeout=60, env={"PATH": os.environ["PATH"]}
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["offline", "hidden", "read-only", "pid", "1"]
     assert (hidden / "answers.csv").read_text() == "id,label\n1,1\n"  # untouched on the host

@@ -15,7 +15,10 @@ ENV = {"PATH": os.environ["PATH"]}
 def test_exit_code_output_and_accounting(tmp_path: Path) -> None:
     result = run_process_tree(
         [sys.executable, "-c", "print('hello'); raise SystemExit(3)"],
-        cwd=tmp_path, env=ENV, timeout=30, log_path=tmp_path / "log.txt",
+        cwd=tmp_path,
+        env=ENV,
+        timeout=30,
+        log_path=tmp_path / "log.txt",
     )
     assert result.exit_code == 3
     assert not result.timed_out
@@ -35,7 +38,10 @@ def test_deadline_kills_the_whole_tree(tmp_path: Path) -> None:
     )
     started = time.monotonic()
     result = run_process_tree(
-        [sys.executable, "-c", script], cwd=tmp_path, env=ENV, timeout=2,
+        [sys.executable, "-c", script],
+        cwd=tmp_path,
+        env=ENV,
+        timeout=2,
         log_path=tmp_path / "log.txt",
     )
     assert result.timed_out
@@ -48,7 +54,11 @@ def test_deadline_kills_the_whole_tree(tmp_path: Path) -> None:
 def test_log_is_capped(tmp_path: Path) -> None:
     result = run_process_tree(
         [sys.executable, "-c", "import sys; sys.stdout.write('x' * 3_000_000)"],
-        cwd=tmp_path, env=ENV, timeout=30, log_path=tmp_path / "log.txt", max_log_bytes=1000,
+        cwd=tmp_path,
+        env=ENV,
+        timeout=30,
+        log_path=tmp_path / "log.txt",
+        max_log_bytes=1000,
     )
     assert result.exit_code == 0
     log = (tmp_path / "log.txt").read_text()

@@ -79,7 +79,9 @@ def test_missing_file_and_unreachable_server(tmp_path: Path) -> None:
     env = {"MLEBENCH_VALIDATOR_SOCKET": str(tmp_path / "nothing.sock")}
     missing = subprocess.run(
         [sys.executable, str(CLIENT_SCRIPT), str(tmp_path / "none.csv")],
-        env=env, capture_output=True, text=True,
+        env=env,
+        capture_output=True,
+        text=True,
     )
     assert missing.returncode == 1
     assert "is not a file" in missing.stdout
