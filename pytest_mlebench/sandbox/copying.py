@@ -87,7 +87,9 @@ def extract_stream(
             return False
         prefix = top.name.rstrip("/")
         _extract_member(tar, top, destination, max_file_bytes)
-        for member in tar:
+        for member in tar:  # a stream TarFile yields the members it already read first
+            if member is top:
+                continue
             relative = member.name[len(prefix) :].lstrip("/")
             if not member.name.startswith(prefix + "/") or ".." in Path(relative).parts:
                 log.warning("not copying %s out of the sandbox: outside %s", member.name, prefix)

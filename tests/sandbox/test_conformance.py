@@ -106,12 +106,14 @@ def test_deadline_kills_the_whole_process_tree(
 ) -> None:
     sandbox = sandbox_factory()
     beat = f"{sandbox.paths.logs}/beat"
-    # A child that leaves the process group (setsid) and keeps writing a heartbeat.
+    # A child that leaves the process group (setsid) and keeps writing a heartbeat, atomically
+    # (a kill between truncating and writing the file must not leave it empty).
     child = (
-        "import time\n"
+        "import os, time\n"
         "n = 0\n"
         "while True:\n"
-        f"    n += 1; open({beat!r}, 'w').write(str(n)); time.sleep(0.05)\n"
+        f"    n += 1; open({beat!r} + '.tmp', 'w').write(str(n))\n"
+        f"    os.replace({beat!r} + '.tmp', {beat!r}); time.sleep(0.05)\n"
     )
     code = (
         "import subprocess, sys, time\n"

@@ -31,13 +31,13 @@ MODELS = {
     "knn k=40 distance": ("knn", lambda s: KNeighborsClassifier(40, weights="distance")),
     "logreg C=0.01": ("linear", lambda s: LogisticRegression(C=0.01, max_iter=2000)),
     "logreg C=1": ("linear", lambda s: LogisticRegression(C=1.0, max_iter=2000)),
-    "random forest 200": (
+    "random forest 100": (
         "forest",
-        lambda s: RandomForestClassifier(200, min_samples_leaf=2, random_state=s, n_jobs=1),
+        lambda s: RandomForestClassifier(100, min_samples_leaf=2, random_state=s, n_jobs=1),
     ),
-    "extra trees 300": (
+    "extra trees 200": (
         "forest",
-        lambda s: ExtraTreesClassifier(300, min_samples_leaf=2, random_state=s, n_jobs=1),
+        lambda s: ExtraTreesClassifier(200, min_samples_leaf=2, random_state=s, n_jobs=1),
     ),
     "hgb lr=0.05 iters=150": (
         "gradient boosting",
@@ -79,12 +79,12 @@ def entries(public: Path) -> Iterator[Entry]:
     chained = chain.predict_proba(x_test)
     yield Entry("classifier chain logreg C=0.1", "linear", _frame(sample, chained))
     blends = {
-        "logreg + random forest": ["logreg C=0.01", "random forest 200"],
-        "forests + hgb": ["random forest 200", "extra trees 300", "hgb lr=0.05 iters=150"],
+        "logreg + random forest": ["logreg C=0.01", "random forest 100"],
+        "forests + hgb": ["random forest 100", "extra trees 200", "hgb lr=0.05 iters=150"],
         "logreg + forests + hgb + knn": [
             "logreg C=0.01",
-            "random forest 200",
-            "extra trees 300",
+            "random forest 100",
+            "extra trees 200",
             "hgb lr=0.05 iters=150",
             "knn k=40 distance",
         ],
