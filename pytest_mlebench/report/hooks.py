@@ -34,6 +34,9 @@ from pytest_mlebench.session import MLEBenchSession
 PLUGIN_NAME = "mlebench-report"
 
 
+BENCHMARK_TEST = "::test_competition["  # the node ids of pytest_mlebench.benchmark
+
+
 class ReportHooks:
     """Reporting state and hooks of one session (controller or worker)."""
 
@@ -116,6 +119,8 @@ class ReportHooks:
         self.ticker.start()
 
     def _resolve(self, nodeid: str) -> tuple[str, float | None] | None:
+        if BENCHMARK_TEST not in nodeid:  # other tests may have competition ids as parameters
+            return None
         case = case_of(nodeid, (c.id for c in self.mle.registry))
         if case is None:
             return None

@@ -133,3 +133,11 @@ def test_kaggle_competition_is_not_downloaded_by_fixtures(tmp_path: Path) -> Non
     comp = load_competition(folder / "config.yaml")
     with pytest.raises(DataNotPrepared, match="Kaggle data is not downloaded"):
         prepare_competition(comp, tmp_path / "data")
+
+
+def test_missing_system_data_path_is_a_skip_with_the_hint(tmp_path: Path) -> None:
+    config = toy_config("toy", requires=[str(tmp_path / "no-such-debian-dataset")])
+    folder = write_competition(tmp_path / "defs", "toy", config=config)
+    comp = load_competition(folder / "config.yaml")
+    with pytest.raises(DataNotPrepared, match="no-such-debian-dataset.*apt-get install"):
+        prepare_competition(comp, tmp_path / "data")
