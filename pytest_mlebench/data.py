@@ -180,7 +180,7 @@ def _raw_folder(
 
 
 def _check_requirements(competition: Competition, data_dir: Path) -> None:
-    missing = [name for name in competition.requires if not _available(name)]
+    missing = [name for name in competition.requires if not requirement_available(name)]
     if missing:
         raise DataNotPrepared(
             f"{competition.id}: needs {', '.join(missing)} to prepare its data "
@@ -190,7 +190,7 @@ def _check_requirements(competition: Competition, data_dir: Path) -> None:
         )
 
 
-def _available(requirement: str) -> bool:
+def requirement_available(requirement: str) -> bool:
     """An absolute path must exist (system data packages); anything else is a Python module."""
     if requirement.startswith("/"):
         return Path(requirement).exists()

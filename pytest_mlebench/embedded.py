@@ -9,7 +9,6 @@ message that says what to install or fix.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.metadata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from pytest_mlebench.data import sha256_file
 from pytest_mlebench.errors import PrepareError
 
 __all__ = [
@@ -29,14 +29,14 @@ __all__ = [
     "read_rdataset",
     "require",
     "rng_for",
-    "sha256_of",
+    "sha256_file",
     "shuffled_rows",
+    "stratified_holdout",
     "stratified_split",
     "write_csv",
+    "write_holdout",
     "write_prepared",
 ]
-
-CHUNK_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -90,18 +90,9 @@ def _site_path(distribution: str, relative_path: str, install: str) -> Path:
     return Path(str(dist.locate_file(relative_path)))
 
 
-def sha256_of(path: Path) -> str:
-    """Hex SHA-256 of a file, read in chunks."""
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for chunk in iter(lambda: handle.read(CHUNK_BYTES), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def verify_sha256(path: Path, expected: str, requirement: str, install: str) -> None:
     """Raise unless ``path`` has the SHA-256 of the file shipped with ``requirement``."""
-    actual = sha256_of(path)
+    actual = sha256_file(path)
     if actual != expected:
         raise PrepareError(
             f"{path}: SHA-256 is {actual}, expected {expected} (the file shipped with "
@@ -240,3 +231,38 @@ def write_prepared(
     write_csv(test, public / "test.csv")
     write_csv(sample, public / "sample_submission.csv")
     write_csv(answers, private / "answers.csv")
+
+
+def stratified_holdout(
+    frame: pd.DataFrame, stratify: str, *, seed: int, test_fraction: float
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The common recipe: fresh ids, a stratified split on ``stratify``, shuffled rows.
+
+    Adds the ``id`` column to ``frame`` in place and returns (train, test). The random draws
+    happen in a fixed order, so the same frame and seed always give the same files.
+    """
+    rng = rng_for(seed)
+    frame.insert(0, "id", fresh_ids(len(frame), rng))
+    train_rows, test_rows = stratified_split(frame[stratify], test_fraction, rng)
+    return shuffled_rows(frame, train_rows, rng), shuffled_rows(frame, test_rows, rng)
+
+
+def write_holdout(
+    public: Path,
+    private: Path,
+    train: pd.DataFrame,
+    test: pd.DataFrame,
+    *,
+    answer_columns: Sequence[str],
+    sample: pd.DataFrame,
+) -> None:
+    """Write a holdout whose answers are ``answer_columns`` of ``test`` (dropped from test.csv)."""
+    columns = list(answer_columns)
+    write_prepared(
+        public,
+        private,
+        train=train,
+        test=test.drop(columns=columns),
+        answers=test[["id", *columns]],
+        sample=sample,
+    )

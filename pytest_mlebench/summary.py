@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from pytest_mlebench.report.progress import param_id
 from pytest_mlebench.report.terminal import medal_table
 from pytest_mlebench.results import RunRecord, read_records
 from pytest_mlebench.session import MLEBenchSession
@@ -21,8 +22,7 @@ def session_records(session: MLEBenchSession) -> list[RunRecord]:
 
 def display_id(record: RunRecord) -> str:
     """The test's parameter id (``digits`` or ``digits-s1``) from its node id."""
-    node = record.test_id
-    return node[node.index("[") + 1 : -1] if node.endswith("]") and "[" in node else node
+    return param_id(record.test_id) or record.test_id
 
 
 def run_line(record: RunRecord) -> str:

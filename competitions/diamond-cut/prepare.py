@@ -30,18 +30,14 @@ def load_diamonds() -> pd.DataFrame:
 
 def prepare(raw: Path, public: Path, private: Path) -> None:
     """Write train/test/sample_submission into ``public`` and answers into ``private``."""
-    diamonds = load_diamonds()
-    rng = embedded.rng_for(SEED)
-    diamonds.insert(0, "id", embedded.fresh_ids(len(diamonds), rng))
-    train_rows, test_rows = embedded.stratified_split(diamonds["cut"], TEST_FRACTION, rng)
-    train = embedded.shuffled_rows(diamonds, train_rows, rng)
-    test = embedded.shuffled_rows(diamonds, test_rows, rng)
-    answers = test[["id", "cut"]]
-    embedded.write_prepared(
+    train, test = embedded.stratified_holdout(
+        load_diamonds(), "cut", seed=SEED, test_fraction=TEST_FRACTION
+    )
+    embedded.write_holdout(
         public,
         private,
-        train=train,
-        test=test.drop(columns="cut"),
-        answers=answers,
-        sample=answers.assign(cut=int(train["cut"].mode().iloc[0])),
+        train,
+        test,
+        answer_columns=["cut"],
+        sample=test[["id"]].assign(cut=int(train["cut"].mode().iloc[0])),
     )

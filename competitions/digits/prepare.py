@@ -30,18 +30,9 @@ def load_digits() -> pd.DataFrame:
 
 def prepare(raw: Path, public: Path, private: Path) -> None:
     """Write train/test/sample_submission into ``public`` and answers into ``private``."""
-    digits = load_digits()
-    rng = embedded.rng_for(SEED)
-    digits.insert(0, "id", embedded.fresh_ids(len(digits), rng))
-    train_rows, test_rows = embedded.stratified_split(digits["label"], TEST_FRACTION, rng)
-    train = embedded.shuffled_rows(digits, train_rows, rng)
-    test = embedded.shuffled_rows(digits, test_rows, rng)
-    answers = test[["id", "label"]]
-    embedded.write_prepared(
-        public,
-        private,
-        train=train,
-        test=test.drop(columns="label"),
-        answers=answers,
-        sample=answers.assign(label=0),
+    train, test = embedded.stratified_holdout(
+        load_digits(), "label", seed=SEED, test_fraction=TEST_FRACTION
+    )
+    embedded.write_holdout(
+        public, private, train, test, answer_columns=["label"], sample=test[["id"]].assign(label=0)
     )

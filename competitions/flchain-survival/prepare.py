@@ -31,18 +31,14 @@ def load_cohort() -> pd.DataFrame:
 
 def prepare(raw: Path, public: Path, private: Path) -> None:
     """Write train/test/sample_submission into ``public`` and answers into ``private``."""
-    cohort = load_cohort()
-    rng = embedded.rng_for(SEED)
-    cohort.insert(0, "id", embedded.fresh_ids(len(cohort), rng))
-    train_rows, test_rows = embedded.stratified_split(cohort["death"], TEST_FRACTION, rng)
-    train = embedded.shuffled_rows(cohort, train_rows, rng)
-    test = embedded.shuffled_rows(cohort, test_rows, rng)
-    answers = test[["id", "futime", "death"]]
-    embedded.write_prepared(
+    train, test = embedded.stratified_holdout(
+        load_cohort(), "death", seed=SEED, test_fraction=TEST_FRACTION
+    )
+    embedded.write_holdout(
         public,
         private,
-        train=train,
-        test=test.drop(columns=["futime", "death"]),
-        answers=answers,
+        train,
+        test,
+        answer_columns=["futime", "death"],
         sample=test[["id"]].assign(risk=0.0),
     )

@@ -28,18 +28,14 @@ def load_customers() -> pd.DataFrame:
 
 def prepare(raw: Path, public: Path, private: Path) -> None:
     """Write train/test/sample_submission into ``public`` and answers into ``private``."""
-    customers = load_customers()
-    rng = embedded.rng_for(SEED)
-    customers.insert(0, "id", embedded.fresh_ids(len(customers), rng))
-    train_rows, test_rows = embedded.stratified_split(customers["churn"], TEST_FRACTION, rng)
-    train = embedded.shuffled_rows(customers, train_rows, rng)
-    test = embedded.shuffled_rows(customers, test_rows, rng)
-    answers = test[["id", "churn"]]
-    embedded.write_prepared(
+    train, test = embedded.stratified_holdout(
+        load_customers(), "churn", seed=SEED, test_fraction=TEST_FRACTION
+    )
+    embedded.write_holdout(
         public,
         private,
-        train=train,
-        test=test.drop(columns="churn"),
-        answers=answers,
-        sample=answers.assign(churn=0.5),
+        train,
+        test,
+        answer_columns=["churn"],
+        sample=test[["id"]].assign(churn=0.5),
     )

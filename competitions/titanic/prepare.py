@@ -29,18 +29,14 @@ def load_passengers() -> pd.DataFrame:
 
 def prepare(raw: Path, public: Path, private: Path) -> None:
     """Write train/test/sample_submission into ``public`` and answers into ``private``."""
-    passengers = load_passengers()
-    rng = embedded.rng_for(SEED)
-    passengers.insert(0, "id", embedded.fresh_ids(len(passengers), rng))
-    train_rows, test_rows = embedded.stratified_split(passengers["survived"], TEST_FRACTION, rng)
-    train = embedded.shuffled_rows(passengers, train_rows, rng)
-    test = embedded.shuffled_rows(passengers, test_rows, rng)
-    answers = test[["id", "survived"]]
-    embedded.write_prepared(
+    train, test = embedded.stratified_holdout(
+        load_passengers(), "survived", seed=SEED, test_fraction=TEST_FRACTION
+    )
+    embedded.write_holdout(
         public,
         private,
-        train=train,
-        test=test.drop(columns="survived"),
-        answers=answers,
-        sample=answers.assign(survived=0.5),
+        train,
+        test,
+        answer_columns=["survived"],
+        sample=test[["id"]].assign(survived=0.5),
     )

@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 
 import graders
+from pytest_mlebench.data import requirement_available
 from pytest_mlebench.medals import medal_for, thresholds_for
 from pytest_mlebench.registry import Competition, load_competition, read_id_list
 
@@ -68,7 +69,7 @@ class Prepared:
 
 
 def _skip_unless_sources(competition: Competition) -> None:
-    missing = [name for name in competition.requires if importlib.util.find_spec(name) is None]
+    missing = [name for name in competition.requires if not requirement_available(name)]
     if missing:
         pytest.skip(f"{competition.id} needs {', '.join(missing)}: {INSTALL_HINT}")
     if competition.id in SYSTEM_FILES:
