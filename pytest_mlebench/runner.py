@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+import graders
 from pytest_mlebench.agents import load_agent
 from pytest_mlebench.agents.base import Agent, AgentTask
 from pytest_mlebench.data import PreparedData
@@ -126,7 +127,7 @@ class BenchmarkRun:
         )
         return agent if agent is not None else load_agent(settings.agent)
 
-    def _spec(self) -> SandboxSpec:
+    def _spec(self, gpus: tuple[str, ...]) -> SandboxSpec:
         instructions = INSTRUCTIONS.read_text("utf-8")
         return SandboxSpec(
             run_id=self.run_id,
@@ -135,7 +136,7 @@ class BenchmarkRun:
             public_dir=self.prepared.public,
             instructions=instructions,
             time_limit=self.time_limit,
-            resources=self.resources(),
+            resources=replace(self.resources(), gpus=gpus),
             network=self.session.settings.network,  # type: ignore[arg-type]
             validator=self._validate,
             labels={
@@ -145,9 +146,7 @@ class BenchmarkRun:
             hidden_paths=hidden_host_paths(self.session.settings.data_dir),
         )
 
-    def _validate(self, path: Path) -> Any:
-        import graders
-
+    def _validate(self, path: Path) -> graders.ScoreResult:
         return graders.validate_submission(path, self.prepared.answers, self.competition.submission)
 
     def _run_agent(self, agent: Agent) -> tuple[ExecResult, list[dict[str, Any]], ResourceGrant]:
@@ -159,7 +158,7 @@ class BenchmarkRun:
             )
         pool = GpuPool(plan.gpu_lease_dir, plan.gpus) if plan.gpu_lease_dir else None
         with pool.lease(settings.gpus_per_sandbox) if pool else nullcontext(()) as gpus:
-            spec = replace(self._spec(), resources=replace(self.resources(), gpus=tuple(gpus)))
+            spec = self._spec(tuple(gpus))
             sandbox = self._make_sandbox(spec, privileged=agent.privileged)
             with sandbox:
                 result = self._drive(agent, sandbox)

@@ -15,31 +15,17 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Sequence
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.bulk import aggregate_reports
+from pytest_mlebench.grading import GradeReport
 from pytest_mlebench.report.aggregate import ran
 from pytest_mlebench.results import RunRecord
 
-GRADE_KEYS = (
-    "competition_id",
-    "score",
-    "gold_threshold",
-    "silver_threshold",
-    "bronze_threshold",
-    "median_threshold",
-    "any_medal",
-    "gold_medal",
-    "silver_medal",
-    "bronze_medal",
-    "above_median",
-    "submission_exists",
-    "valid_submission",
-    "is_lower_better",
-    "created_at",
-    "submission_path",
-)
+# mle-bench's 16 keys: every field of our report except the reason we add.
+GRADE_KEYS = tuple(f.name for f in fields(GradeReport) if f.name != "invalid_reason")
 
 
 def submission_path(record: RunRecord) -> str:
