@@ -58,16 +58,22 @@ def no_container_left_behind() -> Iterator[None]:
     assert not left, f"sandbox containers left behind: {left}"
 
 
-def containers_of_session(session: str) -> list[str]:
-    from pytest_mlebench.sandbox.docker import SESSION_LABEL
+def containers_with(label: str, value: str) -> list[str]:
+    """Names of the containers (running or not) whose ``label`` equals ``value``."""
     from pytest_mlebench.sandbox.docker.engine import docker_client
 
     client = docker_client()
     try:
-        found = client.containers.list(all=True, filters={"label": f"{SESSION_LABEL}={session}"})
+        found = client.containers.list(all=True, filters={"label": f"{label}={value}"})
         return [container.name for container in found]
     finally:
         client.close()
+
+
+def containers_of_session(session: str) -> list[str]:
+    from pytest_mlebench.sandbox.docker import SESSION_LABEL
+
+    return containers_with(SESSION_LABEL, session)
 
 
 @pytest.fixture

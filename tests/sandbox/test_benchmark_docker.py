@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.factories import write_competition
+from tests.sandbox.conftest import containers_with
 
 pytestmark = pytest.mark.usefixtures("docker_image")
 
@@ -25,17 +26,6 @@ TEST_MODULE = (
 )
 SLEEPER_CONFIG = "sleeper:\n  start: start.sh\n"
 SLEEPER_START = "echo agent-started\nsleep 3600\n"
-
-
-def containers_with(label: str, value: str) -> list[str]:
-    from pytest_mlebench.sandbox.docker.engine import docker_client
-
-    client = docker_client()
-    try:
-        found = client.containers.list(all=True, filters={"label": f"{label}={value}"})
-        return [container.name for container in found]
-    finally:
-        client.close()
 
 
 def benchmark_command(tmp_path: Path, *args: str) -> list[str]:

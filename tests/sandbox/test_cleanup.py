@@ -15,21 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.sandbox.conftest import TEST_SESSION, SandboxFactory
+from tests.sandbox.conftest import TEST_SESSION, SandboxFactory, containers_with
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def containers_of_run(run_id: str) -> list[str]:
     from pytest_mlebench.sandbox.docker import RUN_ID_LABEL
-    from pytest_mlebench.sandbox.docker.engine import docker_client
 
-    client = docker_client()
-    try:
-        found = client.containers.list(all=True, filters={"label": f"{RUN_ID_LABEL}={run_id}"})
-        return [container.name for container in found]
-    finally:
-        client.close()
+    return containers_with(RUN_ID_LABEL, run_id)
 
 
 def start_driver(public: Path, run_id: str) -> subprocess.Popen[str]:
