@@ -153,11 +153,13 @@ def _score_population(
 
 
 def _write_leaderboard(scored: Sequence[Scored], path: Path) -> None:
+    # Twelve significant digits, not a rounded display value: a submission that ties an entry
+    # exactly (the same accuracy, say) must compare equal to it, not fall below its rounding.
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle, lineterminator="\n")
         writer.writerow(["rank", "score", "family", "entry"])
         for rank, row in enumerate(scored, start=1):
-            writer.writerow([rank, f"{row.score:.6f}", row.family, row.name])
+            writer.writerow([rank, f"{row.score:.12g}", row.family, row.name])
 
 
 def _write_provenance(readme: Path, competition_id: str, count: int, seconds: float) -> None:

@@ -194,3 +194,19 @@ def test_missing_id_is_invalid_with_a_reason(prepared: Prepared, tmp_path: Path)
     assert not result.valid
     assert result.reason
     assert result.score is None
+
+
+# The issue's size for a reference population: enough entries that the Kaggle bands mean something.
+POPULATION_SIZE = range(50, 151)
+
+
+@pytest.mark.parametrize("competition_id", EMBEDDED)
+def test_leaderboard_is_a_full_reference_population(competition_id: str) -> None:
+    """50-150 distinct entries in rank order, and three distinct medal thresholds."""
+    competition = load_competition(COMPETITIONS / competition_id / "config.yaml")
+    board = pd.read_csv(COMPETITIONS / competition_id / "leaderboard.csv")
+    assert len(board) in POPULATION_SIZE
+    assert board["entry"].is_unique
+    assert board["rank"].tolist() == list(range(1, len(board) + 1))
+    thresholds = thresholds_for(competition.leaderboard_scores, competition.lower_is_better)
+    assert len({thresholds.gold, thresholds.silver, thresholds.bronze}) == 3

@@ -1,4 +1,10 @@
-"""Reference population for ``ames-house-prices`` (RMSE of log price): medians to tuned blends."""
+"""Reference population for ``ames-house-prices`` (RMSE of log price): medians to tuned blends.
+
+The strong tier works on engineered features (total area, ages, bathrooms, log areas) with the
+log price as target: lasso on splines of the numerics, a support-vector regressor, polynomial
+kernel ridge and Huber-loss gradient boosting, each over three row samples, then the classic
+house-price blends of linear and boosted models (averaged in log space).
+"""
 
 from __future__ import annotations
 
@@ -9,11 +15,14 @@ import numpy as np
 import pandas as pd
 from sklearn.ensemble import (
     ExtraTreesRegressor,
+    GradientBoostingRegressor,
     HistGradientBoostingRegressor,
     RandomForestRegressor,
 )
+from sklearn.kernel_ridge import KernelRidge
 from sklearn.linear_model import LassoCV, LinearRegression, Ridge
 from sklearn.neighbors import KNeighborsRegressor
+from sklearn.svm import SVR
 from sklearn.tree import DecisionTreeRegressor
 
 from leaderboard_population.common import (
@@ -93,6 +102,38 @@ STRONG = [
         ),
         encoding="tree",
     ),
+    Candidate(
+        "engineered log spline lasso",
+        "linear",
+        lambda s: log_target(LassoCV(cv=5, alphas=30, max_iter=5000, random_state=s)),
+        encoding="spline",
+    ),
+    Candidate(
+        "engineered log svr C=3",
+        "svm",
+        lambda s: log_target(SVR(C=3.0, epsilon=0.01, gamma=0.0005)),
+    ),
+    Candidate(
+        "engineered log kernel ridge poly",
+        "linear",
+        lambda s: log_target(KernelRidge(alpha=0.6, kernel="polynomial", degree=2, coef0=2.5)),
+    ),
+    Candidate(
+        "engineered log huber gbm depth=4 iters=1500",
+        "gradient boosting",
+        lambda s: log_target(
+            GradientBoostingRegressor(
+                n_estimators=1500,
+                learning_rate=0.03,
+                max_depth=4,
+                max_features="sqrt",
+                min_samples_leaf=15,
+                loss="huber",
+                subsample=0.8,
+                random_state=s,
+            )
+        ),
+    ),
 ]
 
 
@@ -135,9 +176,14 @@ def entries(public: Path) -> Iterator[Entry]:
         yield Entry(name, family, sample.assign(**{TARGET: np.clip(price, 1000.0, None)}))
     blends = {
         "log ridge + log hgb": ["log ridge alpha=10", "log hgb lr=0.1 leaves=31 iters=200"],
-        "engineered lasso + hgb": [c.name for c in STRONG],
+        "engineered lasso + hgb": [STRONG[0].name, STRONG[1].name],
+        "spline lasso + huber gbm": [STRONG[2].name, STRONG[5].name],
+        "spline lasso + engineered hgb": [STRONG[2].name, STRONG[1].name],
+        "spline lasso + kernel ridge + svr + huber gbm": [c.name for c in STRONG[2:]],
+        "every engineered model": [c.name for c in STRONG],
         "engineered lasso + hgb + log extra trees": [
-            *(c.name for c in STRONG),
+            STRONG[0].name,
+            STRONG[1].name,
             "log extra trees 300",
         ],
     }

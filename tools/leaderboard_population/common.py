@@ -40,7 +40,8 @@ class Candidate:
     family: str
     make: ModelFactory
     # "linear": one-hot + impute + scale; "spline": the same with cubic splines of numerics;
-    # "tree": ordinal codes with NaN kept.
+    # "tree": ordinal codes with NaN kept; "category": the same as a pandas frame, so that
+    # gradient boosting can name its categorical columns.
     encoding: str = "linear"
 
 
@@ -57,7 +58,7 @@ def encoder(frame: pd.DataFrame, encoding: str) -> ColumnTransformer:
     """Column transformer for a feature frame: categoricals encoded, numerics imputed."""
     categorical = [c for c in frame.columns if not pd.api.types.is_numeric_dtype(frame[c])]
     numeric = [c for c in frame.columns if c not in categorical]
-    if encoding == "tree":
+    if encoding in ("tree", "category"):
         cat_step = OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1)
         num_step: Any = "passthrough"
     elif encoding == "spline":
@@ -76,10 +77,11 @@ def encoder(frame: pd.DataFrame, encoding: str) -> ColumnTransformer:
             OneHotEncoder(handle_unknown="ignore", min_frequency=5, sparse_output=False),
         )
         num_step = make_pipeline(SimpleImputer(strategy="median"), StandardScaler())
-    return ColumnTransformer(
+    transformer = ColumnTransformer(
         [("cat", cat_step, categorical), ("num", num_step, numeric)],
         verbose_feature_names_out=False,
     )
+    return transformer.set_output(transform="pandas") if encoding == "category" else transformer
 
 
 def fit_predict(

@@ -103,7 +103,7 @@ def entries(public: Path) -> Iterator[Entry]:
     for seed in (1, 2, 3):
         risk = _fit(HAZARD_MODELS[2], train, test, FEATURES, 0.9, seed, hazard=True)
         kept[HAZARD_MODELS[2].name].append(risk)
-        yield _entry(HAZARD_MODELS[2], "all features", 0.9, risk, sample)
+        yield _entry(HAZARD_MODELS[2], "all features", 0.9, risk, sample, seed)
     blend = rank_average([p for ps in kept.values() for p in ps])
     yield Entry("rank blend of hazard models", "ensemble", sample.assign(risk=blend))
     spline_boost = rank_average(
@@ -113,11 +113,17 @@ def entries(public: Path) -> Iterator[Entry]:
 
 
 def _entry(
-    candidate: Candidate, subset: str, rows: float, risk: np.ndarray, sample: pd.DataFrame
+    candidate: Candidate,
+    subset: str,
+    rows: float,
+    risk: np.ndarray,
+    sample: pd.DataFrame,
+    seed: int | None = None,
 ) -> Entry:
     share = "" if rows >= 1.0 else f" rows={rows:.0%}"
+    label = "" if seed is None else f" seed={seed}"
     return Entry(
-        f"{candidate.name} [{subset}]{share}",
+        f"{candidate.name} [{subset}]{share}{label}",
         candidate.family,
         sample.assign(risk=np.round(risk, 8)),
     )

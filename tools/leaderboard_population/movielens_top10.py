@@ -168,7 +168,7 @@ def _factors(data: Ratings, sample: pd.DataFrame, time_pop: np.ndarray) -> Itera
     keep = np.flatnonzero(counts >= 3)
     x = data.matrix[:, keep].toarray()
     gram = x.T @ x
-    for strength in (10.0, 50.0, 300.0, 1000.0):
+    for strength in (10.0, 50.0, 100.0, 300.0, 1000.0, 3000.0):
         inverse = np.linalg.inv(gram + strength * np.eye(len(keep)))
         weights = -inverse / np.diag(inverse)
         np.fill_diagonal(weights, 0.0)

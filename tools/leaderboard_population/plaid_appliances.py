@@ -1,4 +1,11 @@
-"""Reference population for ``plaid-appliances`` (macro-F1): nearest neighbours to forests."""
+"""Reference population for ``plaid-appliances`` (macro-F1): nearest neighbours to ensembles.
+
+Besides hand-made summary statistics, the strong tier uses random convolutional kernel
+features (the ROCKET recipe: many random dilated kernels, each giving the share of positive
+outputs and the maximum) on every series tiled to a common length, with a ridge or logistic
+classifier on top, and probability averages of those with forests and boosting on the
+statistics. Each kernel seed is a separate entry.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +19,7 @@ from sklearn.ensemble import (
     HistGradientBoostingClassifier,
     RandomForestClassifier,
 )
-from sklearn.linear_model import LogisticRegression
+from sklearn.linear_model import LogisticRegression, RidgeClassifierCV
 from sklearn.neighbors import KNeighborsClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -22,6 +29,9 @@ from sklearn.tree import DecisionTreeClassifier
 from leaderboard_population.common import Entry, subsample
 
 RESAMPLED = 128
+TILED = 512
+KERNELS = 1000
+KERNEL_SEEDS = (0, 1, 2)
 
 
 def load(public: Path, part: str) -> dict[int, np.ndarray]:
@@ -131,3 +141,69 @@ def entries(public: Path) -> Iterator[Entry]:
         )
     vote = pd.DataFrame(np.stack(votes)).mode(axis=0).iloc[0].to_numpy()
     yield Entry("majority vote of forests on rich stats", "ensemble", sample.assign(appliance=vote))
+    tiled = np.array(
+        [np.resize(train_series[k], TILED) for k in train["series_id"]]
+        + [np.resize(test_series[k], TILED) for k in sample["series_id"]]
+    )
+    yield from _kernel_entries(tiled, matrices["rich stats"], labels, sample)
+
+
+def random_kernel_features(series: np.ndarray, n_kernels: int, seed: int) -> np.ndarray:
+    """ROCKET-style features of equal-length series: per kernel, share positive and maximum."""
+    rng = np.random.default_rng(seed)
+    scaled = (series - series.mean(axis=1, keepdims=True)) / (
+        series.std(axis=1, keepdims=True) + 1e-8
+    )
+    length = scaled.shape[1]
+    columns = []
+    for _ in range(n_kernels):
+        size = int(rng.choice([7, 9, 11]))
+        weights = rng.normal(size=size)
+        weights -= weights.mean()
+        bias = rng.uniform(-1.0, 1.0)
+        dilation = int(2 ** rng.uniform(0, np.log2((length - 1) / (size - 1))))
+        pad = (size - 1) * dilation // 2 if rng.random() < 0.5 else 0
+        padded = np.pad(scaled, ((0, 0), (pad, pad)))
+        width = padded.shape[1] - (size - 1) * dilation
+        output = bias + sum(
+            weights[j] * padded[:, j * dilation : j * dilation + width] for j in range(size)
+        )
+        columns += [(output > 0).mean(axis=1), output.max(axis=1)]
+    return np.stack(columns, axis=1)
+
+
+def _kernel_entries(
+    tiled: np.ndarray,
+    stats: tuple[np.ndarray, np.ndarray],
+    labels: np.ndarray,
+    sample: pd.DataFrame,
+) -> Iterator[Entry]:
+    """Ridge on kernel features, and probability averages with forests and boosting."""
+    n_train = len(labels)
+    triples = []
+    for seed in KERNEL_SEEDS:
+        features = random_kernel_features(tiled, KERNELS, seed)
+        x_train, x_test = features[:n_train], features[n_train:]
+        ridge = make_pipeline(StandardScaler(), RidgeClassifierCV(alphas=np.logspace(-3, 3, 10)))
+        predicted = ridge.fit(x_train, labels).predict(x_test)
+        name = f"rocket {KERNELS} kernels + ridge seed={seed}"
+        yield Entry(name, "random kernels", sample.assign(appliance=predicted))
+        logistic = make_pipeline(StandardScaler(), LogisticRegression(C=0.1, max_iter=3000))
+        kernel_proba = logistic.fit(x_train, labels).predict_proba(x_test)
+        forest = ExtraTreesClassifier(
+            500, class_weight="balanced", max_features=0.3, random_state=seed, n_jobs=1
+        ).fit(stats[0], labels)
+        boosting = HistGradientBoostingClassifier(
+            max_iter=300, learning_rate=0.05, random_state=seed
+        ).fit(stats[0], labels)
+        pair = forest.predict_proba(stats[1]) + boosting.predict_proba(stats[1])
+        classes = forest.classes_
+        name = f"extra trees + hgb on rich stats, mean probability seed={seed}"
+        yield Entry(name, "ensemble", sample.assign(appliance=classes[pair.argmax(axis=1)]))
+        triple = (pair + kernel_proba) / 3
+        triples.append(triple)
+        name = f"extra trees + hgb + rocket logreg, mean probability seed={seed}"
+        yield Entry(name, "ensemble", sample.assign(appliance=classes[triple.argmax(axis=1)]))
+    average = np.mean(triples, axis=0)
+    name = "extra trees + hgb + rocket logreg over three seeds, mean probability"
+    yield Entry(name, "ensemble", sample.assign(appliance=classes[average.argmax(axis=1)]))

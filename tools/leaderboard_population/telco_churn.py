@@ -1,4 +1,9 @@
-"""Reference population for ``telco-churn`` (ROC-AUC): rules through tuned boosting and blends."""
+"""Reference population for ``telco-churn`` (ROC-AUC): rules through tuned boosting and blends.
+
+Churn is close to additive in a few well-built features, so the strongest single entries are
+regularised logistic regressions on engineered features (service counts, average bill, contract
+combinations); boosting adds little on top. AUC near 0.855 is the ceiling seen so far.
+"""
 
 from __future__ import annotations
 
@@ -95,6 +100,14 @@ STRONG = [
         encoding="tree",
     ),
 ]
+ENGINEERED_LOGREG = [
+    Candidate(
+        f"engineered logreg C={c:g}",
+        "linear",
+        lambda s, c=c: LogisticRegression(C=c, max_iter=5000),
+    )
+    for c in (0.03, 0.1, 0.3)
+]
 SERVICES = [
     "online_security",
     "online_backup",
@@ -137,7 +150,7 @@ def entries(public: Path) -> Iterator[Entry]:
         yield Entry(name, family, sample.assign(churn=np.round(proba[:, 1], 6)))
     train_x, test_x = engineer(train), engineer(test)
     for name, family, proba in tabular_predictions(
-        STRONG,
+        [*STRONG, *ENGINEERED_LOGREG],
         [Variant(seed=0), Variant(seed=4, rows=0.9), Variant(seed=5, rows=0.9)],
         train_x,
         "churn",
@@ -165,8 +178,19 @@ def _blends(strong: dict[str, list[np.ndarray]], sample: pd.DataFrame) -> Iterat
         "all models": sorted(strong),
         "engineered spline logreg + hgb": [c.name for c in STRONG],
         "engineered models + forest": [*(c.name for c in STRONG), "random forest 300 leaf=20"],
+        "engineered logreg C=0.1 + hgb": [ENGINEERED_LOGREG[1].name, STRONG[1].name],
+        "engineered logregs + spline logreg": [
+            *(c.name for c in ENGINEERED_LOGREG),
+            STRONG[0].name,
+        ],
     }
     for label, names in picks.items():
         members = [p for n in names for p in strong[n]]
         blend = rank_average(members)
         yield Entry(f"rank blend {label}", "ensemble", sample.assign(churn=blend))
+    linear = np.mean(strong[ENGINEERED_LOGREG[1].name], axis=0)
+    boosted = np.mean(strong[STRONG[1].name], axis=0)
+    for weight in (0.5, 0.7):
+        blend = np.round(weight * linear + (1 - weight) * boosted, 6)
+        name = f"{weight:g} engineered logreg C=0.1 + {1 - weight:g} engineered hgb, probabilities"
+        yield Entry(name, "ensemble", sample.assign(churn=blend))
