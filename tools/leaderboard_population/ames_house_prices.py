@@ -56,7 +56,11 @@ def _hgb(lr: float, leaves: int, iters: int, log: bool) -> Candidate:
 
 CANDIDATES = [
     Candidate("knn k=10", "knn", lambda s: KNeighborsRegressor(10)),
-    Candidate("tree depth=6", "decision tree", lambda s: DecisionTreeRegressor(max_depth=6)),
+    Candidate(
+        "tree depth=6",
+        "decision tree",
+        lambda s: DecisionTreeRegressor(max_depth=6, random_state=s),
+    ),
     Candidate("ridge alpha=10", "linear", lambda s: Ridge(alpha=10.0)),
     Candidate("log ridge alpha=10", "linear", lambda s: log_target(Ridge(alpha=10.0))),
     Candidate(
@@ -136,6 +140,8 @@ STRONG = [
     ),
 ]
 
+LASSO, HGB, SPLINE_LASSO, SVR_RBF, KERNEL_RIDGE, HUBER_GBM = (c.name for c in STRONG)
+
 
 def engineer(frame: pd.DataFrame) -> pd.DataFrame:
     """Total living area, age at sale, bathrooms and logs of the areas."""
@@ -176,16 +182,17 @@ def entries(public: Path) -> Iterator[Entry]:
         yield Entry(name, family, sample.assign(**{TARGET: np.clip(price, 1000.0, None)}))
     blends = {
         "log ridge + log hgb": ["log ridge alpha=10", "log hgb lr=0.1 leaves=31 iters=200"],
-        "engineered lasso + hgb": [STRONG[0].name, STRONG[1].name],
-        "spline lasso + huber gbm": [STRONG[2].name, STRONG[5].name],
-        "spline lasso + engineered hgb": [STRONG[2].name, STRONG[1].name],
-        "spline lasso + kernel ridge + svr + huber gbm": [c.name for c in STRONG[2:]],
-        "every engineered model": [c.name for c in STRONG],
-        "engineered lasso + hgb + log extra trees": [
-            STRONG[0].name,
-            STRONG[1].name,
-            "log extra trees 300",
+        "engineered lasso + hgb": [LASSO, HGB],
+        "spline lasso + huber gbm": [SPLINE_LASSO, HUBER_GBM],
+        "spline lasso + engineered hgb": [SPLINE_LASSO, HGB],
+        "spline lasso + kernel ridge + svr + huber gbm": [
+            SPLINE_LASSO,
+            SVR_RBF,
+            KERNEL_RIDGE,
+            HUBER_GBM,
         ],
+        "every engineered model": [c.name for c in STRONG],
+        "engineered lasso + hgb + log extra trees": [LASSO, HGB, "log extra trees 300"],
     }
     for label, names in blends.items():
         logs = [np.log(np.clip(p, 1000.0, None)) for n in names for p in kept[n]]

@@ -63,7 +63,11 @@ def _hgb(log: bool, lr: float = 0.1, iters: int = 200, leaves: int = 31) -> Cand
 
 MODELS = [
     Candidate("knn k=10", "knn", lambda s: KNeighborsRegressor(10)),
-    Candidate("tree depth=8", "decision tree", lambda s: DecisionTreeRegressor(max_depth=8)),
+    Candidate(
+        "tree depth=8",
+        "decision tree",
+        lambda s: DecisionTreeRegressor(max_depth=8, random_state=s),
+    ),
     Candidate("ridge", "linear", lambda s: Ridge(alpha=1.0)),
     Candidate("log ridge", "linear", lambda s: log_target(Ridge(alpha=1.0), offset=1.0)),
     Candidate(

@@ -30,7 +30,11 @@ from leaderboard_population.common import (
 CLASSIFIERS = [
     Candidate("naive bayes", "naive bayes", lambda s: GaussianNB()),
     Candidate("knn k=15", "knn", lambda s: KNeighborsClassifier(15)),
-    Candidate("tree depth=5", "decision tree", lambda s: DecisionTreeClassifier(max_depth=5)),
+    Candidate(
+        "tree depth=5",
+        "decision tree",
+        lambda s: DecisionTreeClassifier(max_depth=5, random_state=s),
+    ),
     Candidate("logreg", "linear", lambda s: LogisticRegression(max_iter=1000)),
     Candidate(
         "random forest 100",

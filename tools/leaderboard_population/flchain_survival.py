@@ -31,7 +31,9 @@ FEATURES = ["age", "sex", "sample_yr", "kappa", "lambda", "flc_grp", "creatinine
 DEATH_CLASSIFIERS = [
     Candidate("knn k=50 on death", "knn", lambda s: KNeighborsClassifier(50)),
     Candidate(
-        "tree depth=4 on death", "decision tree", lambda s: DecisionTreeClassifier(max_depth=4)
+        "tree depth=4 on death",
+        "decision tree",
+        lambda s: DecisionTreeClassifier(max_depth=4, random_state=s),
     ),
     Candidate("logreg on death", "linear", lambda s: LogisticRegression(max_iter=2000)),
     Candidate(

@@ -48,8 +48,16 @@ CANDIDATES = [
     Candidate("naive bayes", "naive bayes", lambda s: GaussianNB()),
     Candidate("knn k=5", "knn", lambda s: KNeighborsClassifier(5)),
     Candidate("knn k=50", "knn", lambda s: KNeighborsClassifier(50)),
-    Candidate("tree depth=3", "decision tree", lambda s: DecisionTreeClassifier(max_depth=3)),
-    Candidate("tree depth=8", "decision tree", lambda s: DecisionTreeClassifier(max_depth=8)),
+    Candidate(
+        "tree depth=3",
+        "decision tree",
+        lambda s: DecisionTreeClassifier(max_depth=3, random_state=s),
+    ),
+    Candidate(
+        "tree depth=8",
+        "decision tree",
+        lambda s: DecisionTreeClassifier(max_depth=8, random_state=s),
+    ),
     Candidate("logreg C=0.01", "linear", lambda s: LogisticRegression(C=0.01, max_iter=2000)),
     Candidate("logreg C=1", "linear", lambda s: LogisticRegression(C=1.0, max_iter=2000)),
     Candidate(
