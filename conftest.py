@@ -1,3 +1,3 @@
 """Root conftest: loads the project's fixtures and nothing else."""
 
-pytest_plugins = ["fixtures.benchmark"]
+pytest_plugins = ["pytest_mlebench.fixtures.benchmark"]

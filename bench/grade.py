@@ -66,7 +66,7 @@ def write_case(directory: Path, metric: str, rows: int, seed: int) -> None:
 
 def graders_scorer(directory: Path, metric: str) -> Callable[[], float]:
     """The graders library: validation and metric."""
-    from graders import SubmissionSpec, score_submission
+    from pytest_mlebench.graders import SubmissionSpec, score_submission
 
     spec = SubmissionSpec(id_column="id", target_columns=CASES[metric], metric=metric)
 

@@ -8,10 +8,10 @@ it gives an invalid :class:`ScoreResult` with a reason a person can act on.
 
 from __future__ import annotations
 
-from graders.errors import GraderError, UnknownMetricError
-from graders.metrics import METRICS, Columns, Metric, get_metric
-from graders.scoring import score_submission, validate_submission
-from graders.spec import ScoreResult, SubmissionSpec
+from pytest_mlebench.graders.errors import GraderError, UnknownMetricError
+from pytest_mlebench.graders.metrics import METRICS, Columns, Metric, get_metric
+from pytest_mlebench.graders.scoring import score_submission, validate_submission
+from pytest_mlebench.graders.spec import ScoreResult, SubmissionSpec
 
 __all__ = [
     "METRICS",

@@ -18,11 +18,11 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from graders.errors import GraderError, SubmissionRejected
-from graders.hashing import hash_strings
-from graders.memory import MEMORY_POOL
-from graders.messages import count, show_value
-from graders.values import stripped_text
+from pytest_mlebench.graders.errors import GraderError, SubmissionRejected
+from pytest_mlebench.graders.hashing import hash_strings
+from pytest_mlebench.graders.memory import MEMORY_POOL
+from pytest_mlebench.graders.messages import count, show_value
+from pytest_mlebench.graders.values import stripped_text
 
 IntArray = npt.NDArray[np.int64]
 

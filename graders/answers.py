@@ -16,14 +16,19 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from graders.alignment import normalize_ids
-from graders.errors import GraderError, SubmissionRejected
-from graders.memory import MEMORY_POOL
-from graders.messages import show_names
-from graders.metrics.base import NUMERIC_KINDS, Columns, FloatArray, Metric
-from graders.reading import open_text, read_columns
-from graders.spec import SubmissionSpec
-from graders.values import float_columns, mixed_columns, numeric_values, stripped_text
+from pytest_mlebench.graders.alignment import normalize_ids
+from pytest_mlebench.graders.errors import GraderError, SubmissionRejected
+from pytest_mlebench.graders.memory import MEMORY_POOL
+from pytest_mlebench.graders.messages import show_names
+from pytest_mlebench.graders.metrics.base import NUMERIC_KINDS, Columns, FloatArray, Metric
+from pytest_mlebench.graders.reading import open_text, read_columns
+from pytest_mlebench.graders.spec import SubmissionSpec
+from pytest_mlebench.graders.values import (
+    float_columns,
+    mixed_columns,
+    numeric_values,
+    stripped_text,
+)
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from graders.errors import SubmissionRejected
-from graders.messages import show_names, show_quoted, show_value
-from graders.spec import ExtraColumns
+from pytest_mlebench.graders.errors import SubmissionRejected
+from pytest_mlebench.graders.messages import show_names, show_quoted, show_value
+from pytest_mlebench.graders.spec import ExtraColumns
 
 _OTHER_DELIMITERS = (";", "\t", "|")
 

@@ -23,9 +23,9 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.csv as pa_csv
 
-from graders.errors import SubmissionRejected
-from graders.memory import MEMORY_POOL
-from graders.messages import describe_size, show_value
+from pytest_mlebench.graders.errors import SubmissionRejected
+from pytest_mlebench.graders.memory import MEMORY_POOL
+from pytest_mlebench.graders.messages import describe_size, show_value
 
 HEADER_LIMIT_BYTES = 1 << 20
 """The header must end within the first megabyte."""

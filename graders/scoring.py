@@ -11,9 +11,9 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from graders.errors import SubmissionRejected
-from graders.spec import ScoreResult, SubmissionSpec
-from graders.validation import align_submission
+from pytest_mlebench.graders.errors import SubmissionRejected
+from pytest_mlebench.graders.spec import ScoreResult, SubmissionSpec
+from pytest_mlebench.graders.validation import align_submission
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -17,17 +17,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyarrow as pa
 
-from graders.alignment import match_ids, normalize_ids
-from graders.answers import load_answers
-from graders.columns import locate_columns
-from graders.errors import GraderError
-from graders.memory import release_free_memory
-from graders.messages import show_names
-from graders.metrics import Metric, get_metric
-from graders.metrics.base import NUMERIC_KINDS, Columns, FloatArray
-from graders.reading import open_text, read_columns
-from graders.spec import SubmissionSpec
-from graders.values import (
+from pytest_mlebench.graders.alignment import match_ids, normalize_ids
+from pytest_mlebench.graders.answers import load_answers
+from pytest_mlebench.graders.columns import locate_columns
+from pytest_mlebench.graders.errors import GraderError
+from pytest_mlebench.graders.memory import release_free_memory
+from pytest_mlebench.graders.messages import show_names
+from pytest_mlebench.graders.metrics import Metric, get_metric
+from pytest_mlebench.graders.metrics.base import NUMERIC_KINDS, Columns, FloatArray
+from pytest_mlebench.graders.reading import open_text, read_columns
+from pytest_mlebench.graders.spec import SubmissionSpec
+from pytest_mlebench.graders.values import (
     check_row_sums,
     float_columns,
     label_values,

@@ -14,10 +14,10 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from graders.errors import SubmissionRejected
-from graders.memory import MEMORY_POOL
-from graders.messages import count, show_value
-from graders.metrics.base import Array, Columns, FloatArray, ValueKind
+from pytest_mlebench.graders.errors import SubmissionRejected
+from pytest_mlebench.graders.memory import MEMORY_POOL
+from pytest_mlebench.graders.messages import count, show_value
+from pytest_mlebench.graders.metrics.base import Array, Columns, FloatArray, ValueKind
 
 ROW_SUM_TOLERANCE = 1e-3
 """How far a row of class probabilities may sum from 1 (absolute); the metric rescales after."""

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-import graders
+from pytest_mlebench import graders
 from pytest_mlebench.data import prepare_competition
 from pytest_mlebench.errors import ConfigError, MLEBenchError
 from pytest_mlebench.grading import GradeReport, build_report, grade_submission

@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-import graders
+from pytest_mlebench import graders
 from pytest_mlebench.medals import medal_for
 from pytest_mlebench.registry import Competition
 

@@ -22,7 +22,7 @@ from pytest_mlebench.session import SESSION_KEY, MLEBenchSession, get_session
 from pytest_mlebench.settings import add_options, resolve_settings
 from pytest_mlebench.summary import terminal_lines
 
-pytest_plugins = ["fixtures.benchmark"]
+pytest_plugins = ["pytest_mlebench.fixtures.benchmark"]
 
 TIMEOUT_GRACE_SECONDS = 600
 FIXED_MARKERS = {

@@ -16,9 +16,9 @@ from typing import Any, Literal, cast
 
 import yaml
 
-import graders
-from graders import SubmissionSpec
+from pytest_mlebench import graders
 from pytest_mlebench.errors import ConfigError, UnknownCompetition
+from pytest_mlebench.graders import SubmissionSpec
 from pytest_mlebench.medals import Thresholds, thresholds_for
 
 Complexity = Literal["low", "medium", "high"]
@@ -37,7 +37,7 @@ MODALITIES = (
 )
 REQUIRED_KEYS = ("id", "name", "complexity", "source", "modality", "metric", "submission")
 LFS_POINTER_PREFIX = b"version https://git-lfs"
-BUILTIN_COMPETITIONS_DIR = Path(__file__).resolve().parent.parent / "competitions"
+BUILTIN_COMPETITIONS_DIR = Path(__file__).resolve().parent / "competitions"
 
 
 @dataclass(frozen=True)

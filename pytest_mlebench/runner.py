@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-import graders
+from pytest_mlebench import graders
 from pytest_mlebench.agents import load_agent
 from pytest_mlebench.agents.base import Agent, AgentTask
 from pytest_mlebench.data import PreparedData

@@ -40,8 +40,8 @@ for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import yaml  # noqa: E402
 
-import graders  # noqa: E402
-from graders import SubmissionSpec  # noqa: E402
+from pytest_mlebench import graders  # noqa: E402
+from pytest_mlebench.graders import SubmissionSpec  # noqa: E402
 
 COMPETITIONS = ROOT / "competitions"
 SPLIT = COMPETITIONS / "splits" / "embedded.txt"

@@ -8,18 +8,29 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from graders.errors import UnknownMetricError
-from graders.metrics.base import NUMERIC_KINDS, Arity, Columns, Metric, ValueKind
-from graders.metrics.classification import accuracy, macro_f1, quadratic_weighted_kappa
-from graders.metrics.probabilistic import (
+from pytest_mlebench.graders.errors import UnknownMetricError
+from pytest_mlebench.graders.metrics.base import NUMERIC_KINDS, Arity, Columns, Metric, ValueKind
+from pytest_mlebench.graders.metrics.classification import (
+    accuracy,
+    macro_f1,
+    quadratic_weighted_kappa,
+)
+from pytest_mlebench.graders.metrics.probabilistic import (
     log_loss,
     mean_column_roc_auc,
     multi_class_log_loss,
     roc_auc,
 )
-from graders.metrics.ranking import map_at_k
-from graders.metrics.regression import mae, mean_column_rmsle, rmse, rmse_log, rmsle, smape
-from graders.metrics.survival import concordance_index
+from pytest_mlebench.graders.metrics.ranking import map_at_k
+from pytest_mlebench.graders.metrics.regression import (
+    mae,
+    mean_column_rmsle,
+    rmse,
+    rmse_log,
+    rmsle,
+    smape,
+)
+from pytest_mlebench.graders.metrics.survival import concordance_index
 
 __all__ = [
     "METRICS",

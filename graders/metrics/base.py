@@ -16,7 +16,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from graders.errors import GraderError
+from pytest_mlebench.graders.errors import GraderError
 
 ValueKind = Literal[
     "label", "integer-label", "probability", "real", "nonnegative", "positive", "ranking", "risk"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from graders.errors import GraderError
-from graders.metrics.base import Array, Columns, require_same_shape
+from pytest_mlebench.graders.errors import GraderError
+from pytest_mlebench.graders.metrics.base import Array, Columns, require_same_shape
 
 
 def accuracy(y_true: Columns, y_pred: Columns) -> float:

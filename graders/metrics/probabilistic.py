@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from graders.errors import GraderError
-from graders.metrics.base import (
+from pytest_mlebench.graders.errors import GraderError
+from pytest_mlebench.graders.metrics.base import (
     Columns,
     FloatArray,
     require_binary,

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from graders.errors import GraderError
-from graders.metrics.base import Array, Columns, require_same_shape
+from pytest_mlebench.graders.errors import GraderError
+from pytest_mlebench.graders.metrics.base import Array, Columns, require_same_shape
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from graders.errors import GraderError
-from graders.metrics.base import Columns, FloatArray, require_same_shape
+from pytest_mlebench.graders.errors import GraderError
+from pytest_mlebench.graders.metrics.base import Columns, FloatArray, require_same_shape
 
 
 def rmse(y_true: Columns, y_pred: Columns) -> float:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from graders.errors import GraderError
-from graders.metrics.base import Columns, FloatArray
+from pytest_mlebench.graders.errors import GraderError
+from pytest_mlebench.graders.metrics.base import Columns, FloatArray
 
 IntArray = npt.NDArray[np.int64]
 

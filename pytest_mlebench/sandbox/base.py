@@ -16,7 +16,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import ClassVar, Literal
 
-from graders import ScoreResult
+from pytest_mlebench.graders import ScoreResult
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import graders
+from pytest_mlebench import graders
 from pytest_mlebench.data import requirement_available
 from pytest_mlebench.medals import medal_for, thresholds_for
 from pytest_mlebench.registry import Competition, load_competition, read_id_list

@@ -19,16 +19,18 @@ SHIPPED = [
     "pytest_mlebench/agents/scripts/dummy.py",
     "pytest_mlebench/sandbox/validate_client.py",
     "pytest_mlebench/py.typed",
-    "graders/__init__.py",
-    "graders/py.typed",
-    "fixtures/benchmark.py",
-    "competitions/splits/lite.txt",
-    "competitions/digits/config.yaml",
-    "competitions/digits/prepare.py",
-    "competitions/digits/description.md",
-    "competitions/digits/leaderboard.csv",
-    "competitions/titanic/config.yaml",
+    "pytest_mlebench/graders/__init__.py",
+    "pytest_mlebench/graders/py.typed",
+    "pytest_mlebench/fixtures/benchmark.py",
+    "pytest_mlebench/competitions/splits/lite.txt",
+    "pytest_mlebench/competitions/digits/config.yaml",
+    "pytest_mlebench/competitions/digits/prepare.py",
+    "pytest_mlebench/competitions/digits/description.md",
+    "pytest_mlebench/competitions/digits/leaderboard.csv",
+    "pytest_mlebench/competitions/titanic/config.yaml",
 ]
+# Packages a user's project commonly has of its own; the wheel must not shadow or clash with them.
+CLASHING_PACKAGES = ("fixtures", "graders", "competitions")
 
 
 @pytest.fixture(scope="module")
@@ -63,6 +65,14 @@ def test_wheel_contains_engine_graders_fixtures_and_competitions(wheel: Path) ->
     assert not any(name.startswith("tests/") for name in names)
 
 
+def test_wheel_adds_exactly_one_top_level_import_name(wheel: Path) -> None:
+    names = zipfile.ZipFile(wheel).namelist()
+    top_level = {
+        name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")
+    }
+    assert top_level == {"pytest_mlebench"}
+
+
 def test_installed_wheel_runs_the_smoke_suite(wheel: Path, tmp_path: Path) -> None:
     target = tmp_path / "site"
     subprocess.run(
@@ -80,8 +90,11 @@ def test_installed_wheel_runs_the_smoke_suite(wheel: Path, tmp_path: Path) -> No
         check=True,
     )
     project = tmp_path / "agent-project"
-    project.mkdir()
-    env = {**os.environ, "PYTHONPATH": str(target)}
+    for package in CLASHING_PACKAGES:
+        # The user's own packages of the same names, importable from the project's root.
+        (project / package).mkdir(parents=True)
+        (project / package / "__init__.py").write_text(f"OWNER = 'the user ({package})'\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(project), str(target)))}
     result = subprocess.run(
         [
             sys.executable,
@@ -110,6 +123,17 @@ def test_installed_wheel_runs_the_smoke_suite(wheel: Path, tmp_path: Path) -> No
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "2 passed" in result.stdout
+    check = "; ".join(
+        f"import {p}; assert {p}.OWNER.startswith('the user')" for p in CLASHING_PACKAGES
+    )
+    imports = subprocess.run(
+        [sys.executable, "-c", check + "; import pytest_mlebench.plugin"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert imports.returncode == 0, imports.stderr
     records = [json.loads(line) for line in (project / "results.jsonl").read_text().splitlines()]
     assert sorted(r["competition_id"] for r in records) == ["digits", "titanic"]
     for record in records:

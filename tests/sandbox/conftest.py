@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from graders import ScoreResult
+from pytest_mlebench.graders import ScoreResult
 from pytest_mlebench.sandbox.base import ResourceGrant, Sandbox, SandboxSpec
 
 BACKENDS = ("local", "docker")

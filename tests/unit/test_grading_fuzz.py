@@ -14,7 +14,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from graders import ScoreResult, SubmissionSpec, score_submission, validate_submission
+from pytest_mlebench.graders import (
+    ScoreResult,
+    SubmissionSpec,
+    score_submission,
+    validate_submission,
+)
 
 SPECS = {
     # name: (spec, answers, a valid submission)

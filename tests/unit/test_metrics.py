@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from graders import METRICS, Columns, GraderError, UnknownMetricError, get_metric
+from pytest_mlebench.graders import METRICS, Columns, GraderError, UnknownMetricError, get_metric
 
 E = math.e
 

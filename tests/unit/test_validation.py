@@ -9,7 +9,7 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from graders import (
+from pytest_mlebench.graders import (
     GraderError,
     ScoreResult,
     SubmissionSpec,
@@ -469,7 +469,7 @@ def test_colliding_hashes_cannot_change_the_outcome(
     def colliding(values: object) -> np.ndarray:
         return np.zeros(len(values), dtype=np.uint64)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("graders.alignment.hash_strings", colliding)
+    monkeypatch.setattr("pytest_mlebench.graders.alignment.hash_strings", colliding)
     result = grade(tmp_path, AUC, AUC_ANSWERS, submission)
     assert result.reason == reason
     assert result.valid is (reason is None)
@@ -500,7 +500,7 @@ def test_hash_matching_pairs_every_row(tmp_path: Path, size: int) -> None:
 
 @pytest.mark.parametrize("seed", range(3))
 def test_string_hashes_depend_on_content_only(seed: int) -> None:
-    from graders.hashing import hash_strings
+    from pytest_mlebench.graders.hashing import hash_strings
 
     rng = np.random.default_rng(seed)
     alphabet = list("ab\u00e9 -0")

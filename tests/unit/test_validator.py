@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from graders import ScoreResult
+from pytest_mlebench.graders import ScoreResult
 from pytest_mlebench.sandbox.validator import CLIENT_SCRIPT, ValidatorServer
 
 
