@@ -50,7 +50,7 @@ def test_dummy_agent_end_to_end(project: ExampleProject) -> None:
         ]
     )
     by_id = {r["competition_id"]: r for r in records(project)}
-    assert by_id["toy-b"]["grade"]["gold_medal"] is True  # type: ignore[index]
+    assert by_id["toy-b"]["grade"]["award"]["medal"] == "gold"  # type: ignore[index]
     assert by_id["toy-a"]["grade"]["valid_submission"] is True  # type: ignore[index]
     assert by_id["toy-a"]["validation_calls"][0]["valid"] is True  # type: ignore[index]
     assert by_id["toy-a"]["sandbox"] == "local"
