@@ -114,7 +114,7 @@ class GradeReport:
         try:
             if "award" in data:
                 return _from_model_form(data)
-            if "gold_threshold" in data:
+            if "median_threshold" in data:
                 return _from_flat(data)
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"malformed grade report ({type(exc).__name__}: {exc})") from None
