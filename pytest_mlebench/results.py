@@ -69,7 +69,8 @@ class RunRecord:
         """A record of any version; what is read back is a record of this version.
 
         Raises:
-            ValueError: When the grade is malformed. TypeError: When a required key is missing.
+            ValueError: When the grade is malformed.
+            TypeError: When a required key is missing.
         """
         known = {name for name in cls.__dataclass_fields__}
         values = {key: value for key, value in data.items() if key in known}
