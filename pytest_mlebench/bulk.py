@@ -1,13 +1,15 @@
-"""Grade many submissions (``mlebench grade``) into mle-bench's aggregated report format."""
+"""Grade many submissions (``mlebench grade``): a ``submission.jsonl`` in, one grade per line out.
+
+The grades become mle-bench's aggregated report in
+:func:`pytest_mlebench.report.mlebench_compat.bulk_grading_report`.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
 
 from pytest_mlebench import graders
 from pytest_mlebench.data import prepare_competition
@@ -45,13 +47,12 @@ def read_submission_list(path: Path) -> list[SubmissionEntry]:
 
 def grade_many(
     entries: Sequence[SubmissionEntry], registry: Registry, data_dir: Path
-) -> dict[str, Any]:
-    """Grade each entry (never stopping at a bad one) and aggregate with the ``total_*`` keys."""
-    reports = [_grade_entry(entry, registry, data_dir) for entry in entries]
-    return aggregate_reports(reports)
+) -> list[GradeReport]:
+    """Grade each entry, in order (a submission that cannot be graded gets an invalid grade)."""
+    return [_grade_entry(entry, registry, data_dir) for entry in entries]
 
 
-def _grade_entry(entry: SubmissionEntry, registry: Registry, data_dir: Path) -> dict[str, Any]:
+def _grade_entry(entry: SubmissionEntry, registry: Registry, data_dir: Path) -> GradeReport:
     competition = registry.get(entry.competition_id)
     try:
         answers = prepare_competition(competition, data_dir).answers
@@ -59,35 +60,12 @@ def _grade_entry(entry: SubmissionEntry, registry: Registry, data_dir: Path) -> 
         result = graders.ScoreResult.invalid(f"cannot grade: {exc}")
         return build_report(
             competition, entry.submission_path, entry.submission_path.exists(), result
-        ).to_dict()
-    return grade_submission(entry.submission_path, competition, answers).to_dict()
-
-
-def aggregate_reports(reports: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """mle-bench's aggregated report: ``total_*`` counts plus the individual reports."""
-    reports = list(reports)
-
-    def count(key: str) -> int:
-        return sum(1 for r in reports if r.get(key))
-
-    return {
-        "total_runs": len(reports),
-        "total_runs_with_submissions": count("submission_exists"),
-        "total_valid_submissions": count("valid_submission"),
-        "total_medals": count("any_medal"),
-        "total_gold_medals": count("gold_medal"),
-        "total_silver_medals": count("silver_medal"),
-        "total_bronze_medals": count("bronze_medal"),
-        "total_above_median": count("above_median"),
-        "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "competition_reports": reports,
-    }
+        )
+    return grade_submission(entry.submission_path, competition, answers)
 
 
 __all__ = [
-    "GradeReport",
     "SubmissionEntry",
-    "aggregate_reports",
     "grade_many",
     "read_submission_list",
 ]

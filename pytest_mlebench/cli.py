@@ -19,6 +19,7 @@ from pytest_mlebench.data import default_data_dir, prepare_competition
 from pytest_mlebench.errors import MLEBenchError
 from pytest_mlebench.grading import grade_submission
 from pytest_mlebench.registry import Competition, Registry, load_registry
+from pytest_mlebench.report.mlebench_compat import bulk_grading_report, grade_json
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -196,7 +197,7 @@ def cmd_grade_sample(args: argparse.Namespace) -> int:
     comp = _registry(args).get(args.competition_id)
     paths = prepare_competition(comp, _data_dir(args))
     report = grade_submission(args.submission, comp, paths.answers)
-    print(json.dumps(report.to_dict(), indent=2))
+    print(grade_json(report))
     return 0 if report.valid_submission else 1
 
 
@@ -221,7 +222,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     from pytest_mlebench.bulk import grade_many, read_submission_list
 
     entries = read_submission_list(args.submission)
-    report = grade_many(entries, _registry(args), _data_dir(args))
+    report = bulk_grading_report(grade_many(entries, _registry(args), _data_dir(args)))
     args.output_dir.mkdir(parents=True, exist_ok=True)
     out = args.output_dir / "grading_report.json"
     out.write_text(json.dumps(report, indent=2), "utf-8")

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from pytest_mlebench.grading import GradeReport
+from pytest_mlebench.grade_report import GradeReport
 from pytest_mlebench.settings import REQUIRE_LEVELS, Require
-
-MEDAL_RANK = {"bronze": 1, "silver": 2, "gold": 3}
 
 
 def gate_failure(report: GradeReport, require: Require) -> str | None:
@@ -21,13 +19,12 @@ def gate_failure(report: GradeReport, require: Require) -> str | None:
     if require == "valid":
         return None
     if require == "above-median":
-        if report.above_median:
+        if report.award.above_median:
             return None
-        median = report.median_threshold
+        median = report.thresholds.median
         return f"score {report.score:.5g} is not above the leaderboard median {median:.5g}"
-    earned = MEDAL_RANK.get(report.medal or "", 0)
-    if earned >= MEDAL_RANK[require]:
+    if report.award.reaches(require):  # the levels left are the medal names
         return None
-    threshold = getattr(report, f"{require}_threshold")
+    threshold = report.thresholds.of(require)
     got = report.medal or "no medal"
     return f"score {report.score:.5g} earns {got}; {require} needs {threshold:.5g}"

@@ -31,7 +31,11 @@ def pytest_mlebench_make_agent(name: str, settings: Settings) -> Agent | None:
 
 @pytest.hookspec
 def pytest_mlebench_graded(record: RunRecord) -> None:
-    """Called on the process that ran it with each finished run's record, before it is written."""
+    """Called on the process that ran it with each finished run's record, before it is written.
+
+    ``record.grade`` is the run's :class:`~pytest_mlebench.grade_report.GradeReport` (``None``
+    when the run broke before grading): ``record.grade.medal``, ``record.grade.score``, …
+    """
 
 
 @pytest.hookspec

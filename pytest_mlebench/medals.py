@@ -19,11 +19,13 @@ Scores are compared after rounding to 5 decimals.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
+# The one declaration of the medal names, best first; every other module uses these two names.
 Medal = Literal["gold", "silver", "bronze"]
+MEDALS: tuple[Medal, ...] = get_args(Medal)
 SCORE_DECIMALS = 5
 
 
@@ -37,6 +39,24 @@ class Thresholds:
     median: float
     lower_is_better: bool
 
+    @classmethod
+    def from_medals(
+        cls, by_medal: Mapping[Medal, float], median: float, lower_is_better: bool
+    ) -> Thresholds:
+        """Thresholds from one score per medal name."""
+        return cls(
+            gold=by_medal["gold"],
+            silver=by_medal["silver"],
+            bronze=by_medal["bronze"],
+            median=median,
+            lower_is_better=lower_is_better,
+        )
+
+    def of(self, medal: Medal) -> float:
+        """The score needed for ``medal``."""
+        value: float = getattr(self, medal)
+        return value
+
 
 @dataclass(frozen=True)
 class Award:
@@ -48,6 +68,13 @@ class Award:
     @property
     def any_medal(self) -> bool:
         return self.medal is not None
+
+    def reaches(self, wanted: Medal) -> bool:
+        """Whether the medal earned is ``wanted`` or a better one."""
+        return self.medal is not None and MEDALS.index(self.medal) <= MEDALS.index(wanted)
+
+
+NO_AWARD = Award(medal=None, above_median=False)
 
 
 def medal_ranks(n: int) -> tuple[int, int, int]:
@@ -89,10 +116,5 @@ def _better(score: float, threshold: float, lower_is_better: bool) -> bool:
 def medal_for(score: float, thresholds: Thresholds) -> Award:
     """The medal (if any) and above-median flag a score earns."""
     lower = thresholds.lower_is_better
-    tiers: tuple[tuple[Medal, float], ...] = (
-        ("gold", thresholds.gold),
-        ("silver", thresholds.silver),
-        ("bronze", thresholds.bronze),
-    )
-    medal = next((name for name, t in tiers if _at_least_as_good(score, t, lower)), None)
+    medal = next((m for m in MEDALS if _at_least_as_good(score, thresholds.of(m), lower)), None)
     return Award(medal=medal, above_median=_better(score, thresholds.median, lower))

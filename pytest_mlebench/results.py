@@ -4,6 +4,9 @@ Each finished run is one line, written with a single ``write`` on a file opened 
 under a file lock, so concurrent xdist workers never interleave and a crash loses nothing that
 already finished. Records carry their own ids (session, run, competition, seed, agent); readers
 merge by those, never by file order.
+
+Version 2 stores the grade in :class:`~pytest_mlebench.grade_report.GradeReport`'s own form;
+records of version 1 (mle-bench's flat 16 keys) are read back into the same model.
 """
 
 from __future__ import annotations
@@ -18,8 +21,10 @@ from typing import Any, Literal
 
 from filelock import FileLock
 
+from pytest_mlebench.grade_report import GradeReport
+
 Outcome = Literal["passed", "failed", "error", "skipped"]
-RECORD_VERSION = 1
+RECORD_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -47,7 +52,7 @@ class RunRecord:
     exit_code: int | None = None
     timed_out: bool = False
     oom_killed: bool = False
-    grade: dict[str, Any] | None = None
+    grade: GradeReport | None = None
     validation_calls: list[dict[str, Any]] = field(default_factory=list)
     splits: list[str] = field(default_factory=list)
     complexity: str | None = None
@@ -61,8 +66,18 @@ class RunRecord:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RunRecord:
+        """A record of any version; what is read back is a record of this version.
+
+        Raises:
+            ValueError: When the grade is malformed.
+            TypeError: When a required key is missing.
+        """
         known = {name for name in cls.__dataclass_fields__}
-        return cls(**{key: value for key, value in data.items() if key in known})
+        values = {key: value for key, value in data.items() if key in known}
+        grade = values.get("grade")
+        values["grade"] = None if grade is None else GradeReport.from_dict(grade)
+        values["version"] = RECORD_VERSION
+        return cls(**values)
 
 
 def append_record(path: Path, record: RunRecord) -> None:

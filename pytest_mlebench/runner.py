@@ -7,7 +7,6 @@ agent log, grade report) in ``<results dir>/runs/<run id>/``.
 
 from __future__ import annotations
 
-import json
 import uuid
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass, replace
@@ -25,6 +24,7 @@ from pytest_mlebench.errors import AgentError
 from pytest_mlebench.gate import gate_failure
 from pytest_mlebench.grading import GradeReport, grade_submission
 from pytest_mlebench.registry import Competition
+from pytest_mlebench.report.mlebench_compat import grade_json
 from pytest_mlebench.results import Outcome, RunRecord, append_record
 from pytest_mlebench.sandbox import create_sandbox
 from pytest_mlebench.sandbox.base import ExecResult, ResourceGrant, Sandbox, SandboxSpec
@@ -198,7 +198,7 @@ class BenchmarkRun:
         report = grade_submission(
             self.run_dir / "submission.csv", self.competition, self.prepared.answers
         )
-        (self.run_dir / "grade.json").write_text(json.dumps(report.to_dict(), indent=2), "utf-8")
+        (self.run_dir / "grade.json").write_text(grade_json(report), "utf-8")
         return report
 
     def _record(
@@ -275,7 +275,7 @@ def make_record(
         exit_code=exec_result.exit_code if exec_result else None,
         timed_out=exec_result.timed_out if exec_result else False,
         oom_killed=exec_result.oom_killed if exec_result else False,
-        grade=report.to_dict() if report else None,
+        grade=report,
         validation_calls=calls or [],
         splits=sorted(competition.splits),
         complexity=competition.complexity,

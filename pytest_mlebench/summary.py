@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from pytest_mlebench.report.aggregate import medal_of
 from pytest_mlebench.report.progress import param_id
 from pytest_mlebench.report.terminal import medal_table
 from pytest_mlebench.results import RunRecord, read_records
@@ -26,10 +27,9 @@ def display_id(record: RunRecord) -> str:
 
 
 def run_line(record: RunRecord) -> str:
-    grade = record.grade or {}
-    score = grade.get("score")
+    score = record.grade.score if record.grade else None
     score_text = "-" if score is None else f"{score:.5g}"
-    medal = next((m for m in ("gold", "silver", "bronze") if grade.get(f"{m}_medal")), "none")
+    medal = medal_of(record) or "none"
     wall = "-" if record.wall_seconds is None else f"{record.wall_seconds:.1f}s"
     line = (
         f"{display_id(record):<28} {record.outcome:<7} score {score_text:<10} medal {medal:<6} "
@@ -45,9 +45,9 @@ def run_line(record: RunRecord) -> str:
 def totals_line(records: Sequence[RunRecord]) -> str:
     outcomes = Counter(r.outcome for r in records)
     graded = [r.grade for r in records if r.grade]
-    valid = sum(1 for g in graded if g.get("valid_submission"))
-    medals = sum(1 for g in graded if g.get("any_medal"))
-    above = sum(1 for g in graded if g.get("above_median"))
+    valid = sum(1 for g in graded if g.valid_submission)
+    medals = sum(1 for g in graded if g.medal is not None)
+    above = sum(1 for g in graded if g.award.above_median)
     counts = ", ".join(
         f"{outcomes[o]} {o}" for o in ("passed", "failed", "error", "skipped") if outcomes[o]
     )

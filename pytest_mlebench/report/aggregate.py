@@ -18,19 +18,18 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from pytest_mlebench.medals import MEDALS, Medal
 from pytest_mlebench.results import RunRecord
 
 Z_95 = 1.96
+# The yes/no metrics of a run, named as in summary.json (and as mle-bench names its keys).
 METRICS = (
     "submission_exists",
     "valid_submission",
     "above_median",
-    "gold_medal",
-    "silver_medal",
-    "bronze_medal",
+    *(f"{medal}_medal" for medal in MEDALS),
     "any_medal",
 )
-MEDALS = ("gold", "silver", "bronze")
 OUTCOMES = ("passed", "failed", "error", "skipped")
 
 
@@ -99,16 +98,20 @@ def ran(record: RunRecord) -> bool:
 
 
 def flags(record: RunRecord) -> dict[str, bool]:
-    """The yes/no metrics of one run; a run without a grade reached none of them."""
-    grade = record.grade or {}
-    return {metric: bool(grade.get(metric)) for metric in METRICS}
+    """The yes/no metrics (:data:`METRICS`) of one run; a run without a grade reached none."""
+    grade, medal = record.grade, medal_of(record)
+    return {
+        "submission_exists": grade is not None and grade.submission_exists,
+        "valid_submission": grade is not None and grade.valid_submission,
+        "above_median": grade is not None and grade.award.above_median,
+        **{f"{m}_medal": medal == m for m in MEDALS},
+        "any_medal": medal is not None,
+    }
 
 
-def medal_of(grade: dict[str, Any] | None) -> str | None:
-    """``gold``/``silver``/``bronze`` from a grade report, or ``None``."""
-    if not grade:
-        return None
-    return next((medal for medal in MEDALS if grade.get(f"{medal}_medal")), None)
+def medal_of(record: RunRecord) -> Medal | None:
+    """The medal the run earned; ``None`` for no medal and for a run without a grade."""
+    return record.grade.medal if record.grade is not None else None
 
 
 def seed_rates(records: Iterable[RunRecord], metric: str) -> dict[int, float]:

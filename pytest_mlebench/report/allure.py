@@ -9,7 +9,8 @@ Per run: parent suite = the competition's first split (alphabetical; every split
 through its marker), feature = complexity, story = competition id, severity from complexity,
 tags = modality and ``medal:<gold|silver|bronze|none>``; parameters ``agent`` and ``seed`` (part
 of Allure's history id) and ``run_id``/``session_id`` (excluded from it). Attachments: the grade
-report, the head of the submission, the tail of the agent log and the resources used.
+report (mle-bench's keys, as in the run's ``grade.json``), the head of the submission, the tail of
+the agent log and the resources used.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import pytest
 
 from pytest_mlebench.registry import Competition
 from pytest_mlebench.report.aggregate import medal_of
+from pytest_mlebench.report.mlebench_compat import grade_json
 from pytest_mlebench.results import RunRecord
 
 SEVERITY = {"low": "minor", "medium": "normal", "high": "critical"}
@@ -114,15 +116,15 @@ def labels_for(competition: Competition, marker_names: Iterable[str]) -> list[tu
 
 
 def medal_tag(record: RunRecord) -> str:
-    return f"medal:{medal_of(record.grade) or 'none'}"
+    return f"medal:{medal_of(record) or 'none'}"
 
 
 def title_for(record: RunRecord) -> str:
     """The result's title: which run, and what it earned (``toy-s1: gold, score 0.98``)."""
     node = record.test_id
     label = node[node.index("[") + 1 : -1] if node.endswith("]") and "[" in node else node
-    score = (record.grade or {}).get("score")
-    earned = medal_of(record.grade) or "no medal"
+    score = record.grade.score if record.grade else None
+    earned = medal_of(record) or "no medal"
     return f"{label}: {earned}, " + (f"score {score:.5g}" if score is not None else "no score")
 
 
@@ -144,7 +146,7 @@ def attachments_for(record: RunRecord) -> list[Attachment]:
     """The grade report, submission head, agent-log tail and resources of one run."""
     found = []
     if record.grade is not None:
-        found.append(Attachment("grade report", json.dumps(record.grade, indent=2), "JSON"))
+        found.append(Attachment("grade report", grade_json(record.grade), "JSON"))
     run_dir = Path(record.run_dir) if record.run_dir else None
     head = _head(run_dir / "submission.csv", SUBMISSION_HEAD_LINES) if run_dir else None
     if head is not None:

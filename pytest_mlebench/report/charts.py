@@ -11,7 +11,13 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-MEDAL_COLOURS = {"gold": "#d4a017", "silver": "#9ea7ad", "bronze": "#b0703c", None: "#5b6770"}
+from pytest_mlebench.medals import MEDALS
+
+# One colour per medal, in MEDALS order (best first); the last one is for no medal.
+MEDAL_COLOURS: dict[str | None, str] = {
+    **dict(zip(MEDALS, ("#d4a017", "#9ea7ad", "#b0703c"), strict=True)),
+    None: "#5b6770",
+}
 BAR_COLOUR = "#3d6fb6"
 VALID_COLOUR = "#b9cbe6"
 

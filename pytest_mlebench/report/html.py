@@ -12,6 +12,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from pytest_mlebench.medals import MEDALS
 from pytest_mlebench.report.charts import medal_rate_chart, score_chart
 
 STYLE = """
@@ -32,9 +33,7 @@ RATE_COLUMNS = (
     ("submission_exists", "submission"),
     ("valid_submission", "valid"),
     ("above_median", "above median"),
-    ("gold_medal", "gold"),
-    ("silver_medal", "silver"),
-    ("bronze_medal", "bronze"),
+    *((f"{medal}_medal", medal) for medal in MEDALS),
     ("any_medal", "any medal"),
 )
 

@@ -1,7 +1,11 @@
-"""Files in MLE-bench's own formats, so its tools (and ``mlebench grade``) can read our runs.
+"""MLE-bench's own formats, made in this module only, so its tools can read what we grade.
 
+* One grade report: mle-bench's 16 keys (plus our ``invalid_reason``), made from a
+  :class:`~pytest_mlebench.grade_report.GradeReport` by :func:`mlebench_report`. ``mlebench
+  grade-sample`` prints it and each run's ``grade.json`` holds it.
 * ``grading_report.json`` — the aggregated grading report with the original's ``total_*`` keys
-  and one 16-key report per run in ``competition_reports``.
+  and one report per run in ``competition_reports`` (:func:`grading_report` from run records,
+  :func:`bulk_grading_report` from ``mlebench grade``'s grades).
 * ``submission.jsonl`` — one line per run that happened: ``competition_id``, ``submission_path``
   (absolute, the kept ``submission.csv``), ``logs_path``, plus ``seed``, ``agent`` and ``run_id``
   (extra keys the original ignores). Regrade with ``mlebench grade --submission submission.jsonl
@@ -14,18 +18,56 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
-from dataclasses import fields
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from pytest_mlebench.bulk import aggregate_reports
-from pytest_mlebench.grading import GradeReport
+from pytest_mlebench.grade_report import GradeReport
+from pytest_mlebench.medals import MEDALS
 from pytest_mlebench.report.aggregate import ran
 from pytest_mlebench.results import RunRecord
 
-# mle-bench's 16 keys: every field of our report except the reason we add.
-GRADE_KEYS = tuple(f.name for f in fields(GradeReport) if f.name != "invalid_reason")
+# mle-bench's 16 keys of one grade report, in its order.
+GRADE_KEYS = (
+    "competition_id",
+    "score",
+    *(f"{medal}_threshold" for medal in MEDALS),
+    "median_threshold",
+    "any_medal",
+    *(f"{medal}_medal" for medal in MEDALS),
+    "above_median",
+    "submission_exists",
+    "valid_submission",
+    "is_lower_better",
+    "created_at",
+    "submission_path",
+)
+
+
+def mlebench_report(grade: GradeReport) -> dict[str, Any]:
+    """mle-bench's 16 keys of ``grade``, then ``invalid_reason`` (the original has no reason)."""
+    limits, medal = grade.thresholds, grade.medal
+    return {
+        "competition_id": grade.competition_id,
+        "score": grade.score,
+        **{f"{m}_threshold": limits.of(m) for m in MEDALS},
+        "median_threshold": limits.median,
+        "any_medal": medal is not None,
+        **{f"{m}_medal": medal == m for m in MEDALS},
+        "above_median": grade.award.above_median,
+        "submission_exists": grade.submission_exists,
+        "valid_submission": grade.valid_submission,
+        "is_lower_better": limits.lower_is_better,
+        "created_at": grade.created_at,
+        "submission_path": grade.submission_path,
+        "invalid_reason": grade.invalid_reason,
+    }
+
+
+def grade_json(grade: GradeReport) -> str:
+    """One grade report as ``grade-sample`` prints it and ``grade.json`` holds it."""
+    return json.dumps(mlebench_report(grade), indent=2)
 
 
 def submission_path(record: RunRecord) -> str:
@@ -33,10 +75,10 @@ def submission_path(record: RunRecord) -> str:
     return str(Path(record.run_dir) / "submission.csv") if record.run_dir else ""
 
 
-def grade_of(record: RunRecord) -> dict[str, Any]:
-    """The run's 16-key report; a run that broke before grading gets one that reached nothing."""
+def run_report(record: RunRecord) -> dict[str, Any]:
+    """The run's report; a run that broke before grading gets one that reached nothing."""
     if record.grade is not None:
-        return dict(record.grade)
+        return mlebench_report(record.grade)
     report: dict[str, Any] = {key: None for key in GRADE_KEYS}
     report.update(
         {key: False for key in GRADE_KEYS if key.endswith(("medal", "median", "submission"))}
@@ -50,9 +92,33 @@ def grade_of(record: RunRecord) -> dict[str, Any]:
     return report
 
 
+def aggregate_reports(reports: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """mle-bench's aggregated report: ``total_*`` counts plus the individual reports."""
+    reports = list(reports)
+
+    def count(key: str) -> int:
+        return sum(1 for r in reports if r.get(key))
+
+    return {
+        "total_runs": len(reports),
+        "total_runs_with_submissions": count("submission_exists"),
+        "total_valid_submissions": count("valid_submission"),
+        "total_medals": count("any_medal"),
+        **{f"total_{m}_medals": count(f"{m}_medal") for m in MEDALS},
+        "total_above_median": count("above_median"),
+        "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "competition_reports": reports,
+    }
+
+
 def grading_report(records: Sequence[RunRecord]) -> dict[str, Any]:
     """MLE-bench's aggregated grading report of the runs that happened."""
-    return aggregate_reports(grade_of(r) for r in records if ran(r))
+    return aggregate_reports(run_report(r) for r in records if ran(r))
+
+
+def bulk_grading_report(grades: Iterable[GradeReport]) -> dict[str, Any]:
+    """MLE-bench's aggregated grading report of ``mlebench grade``'s submissions."""
+    return aggregate_reports(mlebench_report(grade) for grade in grades)
 
 
 def submission_lines(records: Sequence[RunRecord]) -> list[dict[str, Any]]:

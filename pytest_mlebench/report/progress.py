@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from pytest_mlebench.results import RunRecord
+
 PROPERTY = "mlebench"
 Write = Callable[[str], None]
 Resolve = Callable[[str], "tuple[str, float | None] | None"]
@@ -49,17 +51,16 @@ def case_of(nodeid: str, known: Iterable[str]) -> tuple[str, int] | None:
     return None
 
 
-def outcome_properties(record: Any) -> dict[str, Any]:
+def outcome_properties(record: RunRecord) -> dict[str, Any]:
     """The few facts of a finished run the controller prints (JSON-safe for xdist)."""
-    grade = record.grade or {}
-    medal = next((m for m in ("gold", "silver", "bronze") if grade.get(f"{m}_medal")), None)
+    grade = record.grade
     return {
         "competition_id": record.competition_id,
         "seed": record.seed,
         "outcome": record.outcome,
-        "score": grade.get("score"),
-        "medal": medal,
-        "valid": bool(grade.get("valid_submission")),
+        "score": grade.score if grade else None,
+        "medal": grade.medal if grade else None,
+        "valid": grade is not None and grade.valid_submission,
         "timed_out": record.timed_out,
     }
 

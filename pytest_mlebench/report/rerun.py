@@ -29,7 +29,7 @@ def run_is(run: dict[str, Any], kind: str) -> bool:
     if kind == "invalid":
         return bool(run.get("graded")) and not run.get("valid_submission")
     if kind == "no-medal":
-        return outcome != "skipped" and not run.get("any_medal")
+        return outcome != "skipped" and run.get("medal") is None
     if kind == "timeout":
         return bool(run.get("timed_out"))
     raise ValueError(f"unknown rerun kind {kind!r}")

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.errors import ConfigError
+from pytest_mlebench.medals import MEDALS, Thresholds
 from pytest_mlebench.report.aggregate import (
     flags,
     group_stats,
@@ -29,8 +30,6 @@ from pytest_mlebench.report.merge import Merged, merge_files
 from pytest_mlebench.results import RunRecord
 
 SCHEMA = "pytest-mlebench/summary/1"
-MEDAL_ORDER = ("gold", "silver", "bronze")
-THRESHOLDS = ("gold_threshold", "silver_threshold", "bronze_threshold", "median_threshold")
 
 
 def build_summary(merged: Merged, created_at: str | None = None) -> dict[str, Any]:
@@ -79,38 +78,44 @@ def competition_entry(records: Sequence[RunRecord]) -> dict[str, Any]:
     """Score, medal, outcome and wall time per seed of one competition, plus its rates."""
     first = records[0]
     done = [r for r in records if ran(r)]
-    graded = next((r.grade for r in records if r.grade), None) or {}
-    medals = [medal_of(r.grade) for r in done]
-    scores = [r.grade["score"] for r in done if r.grade and r.grade.get("valid_submission")]
+    graded = next((r.grade for r in records if r.grade), None)
+    medals = [medal_of(r) for r in done]
+    scores = [r.grade.score for r in done if r.grade and r.grade.score is not None]
     return {
         "agent": first.agent,
         "competition_id": first.competition_id,
         "splits": list(first.splits),
         "complexity": first.complexity,
         "modality": first.modality,
-        "is_lower_better": graded.get("is_lower_better"),
-        "thresholds": {key: graded.get(key) for key in THRESHOLDS} if graded else None,
+        "is_lower_better": graded.thresholds.lower_is_better if graded else None,
+        "thresholds": thresholds_entry(graded.thresholds) if graded else None,
         "runs": [run_entry(r) for r in records],
         "seeds_run": len(done),
         "not_run": len(records) - len(done),
         "medals": sum(1 for m in medals if m),
         "medal_rate": _percent(sum(1 for m in medals if m), len(done)),
         "valid_rate": _percent(sum(1 for r in done if flags(r)["valid_submission"]), len(done)),
-        "best_medal": next((m for m in MEDAL_ORDER if m in medals), None),
+        "best_medal": next((m for m in MEDALS if m in medals), None),
         "mean_score": math.fsum(scores) / len(scores) if scores else None,
     }
 
 
+def thresholds_entry(thresholds: Thresholds) -> dict[str, float]:
+    """A competition's ``thresholds`` in the summary: ``<medal>_threshold`` and the median."""
+    entry = {f"{medal}_threshold": thresholds.of(medal) for medal in MEDALS}
+    entry["median_threshold"] = thresholds.median
+    return entry
+
+
 def run_entry(record: RunRecord) -> dict[str, Any]:
     """What the summary keeps of one run (enough to select it for a rerun)."""
-    grade = record.grade or {}
     return {
         "seed": record.seed,
         "outcome": record.outcome,
         "reason": record.reason,
         "graded": record.grade is not None,
-        "score": grade.get("score"),
-        "medal": medal_of(record.grade),
+        "score": record.grade.score if record.grade else None,
+        "medal": medal_of(record),
         **flags(record),
         "timed_out": record.timed_out,
         "wall_seconds": record.wall_seconds,

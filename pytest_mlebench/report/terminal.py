@@ -6,10 +6,9 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from pytest_mlebench.medals import MEDALS
 from pytest_mlebench.report.aggregate import group_stats, groups_by_split, medal_of, ran
 from pytest_mlebench.results import RunRecord
-
-MEDAL_SHORT = {"gold": "gold", "silver": "silver", "bronze": "bronze", None: "-"}
 
 
 def estimate_text(metric: dict[str, Any]) -> str:
@@ -43,13 +42,13 @@ def medal_table(records: Sequence[RunRecord]) -> list[str]:
         return []
     rows: dict[tuple[str, str], dict[int, str]] = defaultdict(dict)
     for record in records:
-        cell = MEDAL_SHORT[medal_of(record.grade)] if ran(record) else "not run"
+        cell = (medal_of(record) or "-") if ran(record) else "not run"
         rows[(record.agent, record.competition_id)][record.seed] = cell
     agents = {agent for agent, _ in rows}
     lines = ["medal table:"]
     for (agent, competition), seeds in sorted(rows.items()):
         cells = "  ".join(f"s{seed} {cell:<7}" for seed, cell in sorted(seeds.items()))
-        won = sum(1 for cell in seeds.values() if cell in ("gold", "silver", "bronze"))
+        won = sum(1 for cell in seeds.values() if cell in MEDALS)
         ran_count = sum(1 for cell in seeds.values() if cell != "not run")
         name = competition if len(agents) == 1 else f"{competition} ({agent})"
         lines.append(f"  {name:<32} {cells}  medals {won}/{ran_count}")

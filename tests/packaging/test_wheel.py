@@ -139,4 +139,4 @@ def test_installed_wheel_runs_the_smoke_suite(wheel: Path, tmp_path: Path) -> No
     for record in records:
         assert record["run_dir"].startswith(str(project))
         assert record["grade"]["valid_submission"] is True
-        assert record["grade"]["any_medal"] is False
+        assert record["grade"]["award"]["medal"] is None

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_mlebench.report.mlebench_compat import GRADE_KEYS as MLEBENCH_KEYS
 from tests.plugin.conftest import ExampleProject
 
 GOLDEN_HELP = Path(__file__).with_name("golden_help.txt")
@@ -50,13 +51,18 @@ def test_dummy_agent_end_to_end(project: ExampleProject) -> None:
         ]
     )
     by_id = {r["competition_id"]: r for r in records(project)}
-    assert by_id["toy-b"]["grade"]["gold_medal"] is True  # type: ignore[index]
+    assert by_id["toy-b"]["grade"]["award"]["medal"] == "gold"  # type: ignore[index]
     assert by_id["toy-a"]["grade"]["valid_submission"] is True  # type: ignore[index]
     assert by_id["toy-a"]["validation_calls"][0]["valid"] is True  # type: ignore[index]
     assert by_id["toy-a"]["sandbox"] == "local"
     run_dir = Path(str(by_id["toy-a"]["run_dir"]))
     assert (run_dir / "submission.csv").is_file()
-    assert (run_dir / "grade.json").is_file()
+    # grade.json is in mle-bench's form, next to the record's own form of the same grade.
+    grade = json.loads((run_dir / "grade.json").read_text())
+    assert list(grade) == [*MLEBENCH_KEYS, "invalid_reason"]
+    assert (grade["score"], grade["any_medal"], grade["valid_submission"]) == (0.5, False, True)
+    thresholds = by_id["toy-a"]["grade"]["thresholds"]  # type: ignore[index]
+    assert grade["median_threshold"] == thresholds["median"]  # type: ignore[index]
 
 
 def test_gate_option_fails_below_the_gate(project: ExampleProject) -> None:
@@ -152,7 +158,8 @@ def pytest_mlebench_make_agent(name, settings):
 
 def pytest_mlebench_graded(record):
     with open("graded.jsonl", "a") as handle:
-        handle.write(json.dumps({"id": record.competition_id, "agent": record.agent}) + "\\n")
+        seen = {"id": record.competition_id, "agent": record.agent, "medal": record.grade.medal}
+        handle.write(json.dumps(seen) + "\\n")
 '''
 
 
@@ -161,4 +168,6 @@ def test_user_hooks_make_the_agent_and_see_each_record(project: ExampleProject) 
     result = project.run("-m", "toys", "-k", "toy-b", "--mle-agent", "fake-hook-agent")
     result.assert_outcomes(passed=1)
     graded = (project.root / "graded.jsonl").read_text().splitlines()
-    assert [json.loads(line) for line in graded] == [{"id": "toy-b", "agent": "fake-hook-agent"}]
+    assert [json.loads(line) for line in graded] == [
+        {"id": "toy-b", "agent": "fake-hook-agent", "medal": "gold"}
+    ]

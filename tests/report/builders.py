@@ -4,41 +4,29 @@ from __future__ import annotations
 
 from typing import Any
 
+from pytest_mlebench.grade_report import GradeReport
+from pytest_mlebench.medals import Thresholds
 from pytest_mlebench.results import RunRecord
 
-THRESHOLDS = {
-    "gold_threshold": 0.9,
-    "silver_threshold": 0.8,
-    "bronze_threshold": 0.7,
-    "median_threshold": 0.5,
-}
+THRESHOLDS = Thresholds(gold=0.9, silver=0.8, bronze=0.7, median=0.5, lower_is_better=False)
 
 
-def grade(competition_id: str, score: float | None, *, lower: bool = False) -> dict[str, Any]:
-    """A 16-key grade report; medals from :data:`THRESHOLDS` (higher is better)."""
-    valid = score is not None
-    value = score if score is not None else float("-inf")
-    medal = None
-    if not lower:
-        medal = next(
-            (m for m in ("gold", "silver", "bronze") if value >= THRESHOLDS[f"{m}_threshold"]),
-            None,
+def grade(competition_id: str, score: float | None) -> GradeReport:
+    """A grade against :data:`THRESHOLDS`; ``score=None`` is an invalid submission."""
+    path = f"/runs/{competition_id}/submission.csv"
+    created_at = "2026-01-01T00:00:00+00:00"
+    if score is None:
+        return GradeReport.invalid(
+            competition_id,
+            "missing column 'label'",
+            THRESHOLDS,
+            submission_exists=True,
+            submission_path=path,
+            created_at=created_at,
         )
-    return {
-        "competition_id": competition_id,
-        "score": score,
-        **THRESHOLDS,
-        "any_medal": medal is not None,
-        "gold_medal": medal == "gold",
-        "silver_medal": medal == "silver",
-        "bronze_medal": medal == "bronze",
-        "above_median": value > THRESHOLDS["median_threshold"],
-        "submission_exists": True,
-        "valid_submission": valid,
-        "is_lower_better": lower,
-        "created_at": "2026-01-01T00:00:00+00:00",
-        "submission_path": f"/runs/{competition_id}/submission.csv",
-    }
+    return GradeReport.scored(
+        competition_id, score, THRESHOLDS, submission_path=path, created_at=created_at
+    )
 
 
 def record(

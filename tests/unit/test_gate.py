@@ -7,34 +7,25 @@ from dataclasses import replace
 import pytest
 
 from pytest_mlebench.gate import gate_failure
-from pytest_mlebench.grading import GradeReport
+from pytest_mlebench.grade_report import GradeReport
+from pytest_mlebench.medals import Thresholds
 
-BASE = GradeReport(
-    competition_id="toy",
-    score=0.75,
-    gold_threshold=0.9,
-    silver_threshold=0.8,
-    bronze_threshold=0.7,
-    median_threshold=0.5,
-    any_medal=True,
-    gold_medal=False,
-    silver_medal=False,
-    bronze_medal=True,
-    above_median=True,
+HIGHER = Thresholds(gold=0.9, silver=0.8, bronze=0.7, median=0.5, lower_is_better=False)
+LOWER = Thresholds(gold=0.1, silver=0.2, bronze=0.3, median=0.5, lower_is_better=True)
+
+
+def scored(score: float, thresholds: Thresholds = HIGHER) -> GradeReport:
+    return GradeReport.scored("toy", score, thresholds, submission_path="s.csv", created_at="now")
+
+
+BASE = scored(0.75)
+INVALID = GradeReport.invalid(
+    "toy",
+    "missing column 'label'",
+    HIGHER,
     submission_exists=True,
-    valid_submission=True,
-    is_lower_better=False,
-    created_at="now",
     submission_path="s.csv",
-)
-INVALID = replace(
-    BASE,
-    score=None,
-    valid_submission=False,
-    any_medal=False,
-    bronze_medal=False,
-    above_median=False,
-    invalid_reason="missing column 'label'",
+    created_at="now",
 )
 MISSING = replace(INVALID, submission_exists=False, invalid_reason="no submission file")
 
@@ -51,8 +42,13 @@ MISSING = replace(INVALID, submission_exists=False, invalid_reason="no submissio
         (BASE, "bronze", None),
         (BASE, "silver", "earns bronze; silver needs 0.8"),
         (BASE, "gold", "earns bronze; gold needs 0.9"),
-        (replace(BASE, above_median=False), "above-median", "not above the leaderboard median"),
+        (scored(0.4), "above-median", "score 0.4 is not above the leaderboard median 0.5"),
+        (scored(0.4), "bronze", "earns no medal; bronze needs 0.7"),
         (INVALID, "gold", "invalid submission"),
+        (scored(0.85), "silver", None),
+        (scored(0.95), "silver", None),
+        (scored(0.15, LOWER), "gold", "score 0.15 earns silver; gold needs 0.1"),
+        (scored(0.15, LOWER), "silver", None),
     ],
 )
 def test_gate(report: GradeReport, require: str, failure: str | None) -> None:
