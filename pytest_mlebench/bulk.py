@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,7 @@ from pytest_mlebench.data import prepare_competition
 from pytest_mlebench.errors import ConfigError, MLEBenchError
 from pytest_mlebench.grading import GradeReport, build_report, grade_submission
 from pytest_mlebench.registry import Registry
+from pytest_mlebench.timestamps import utc_timestamp
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def aggregate_reports(reports: Iterable[dict[str, Any]]) -> dict[str, Any]:
         "total_silver_medals": count("silver_medal"),
         "total_bronze_medals": count("bronze_medal"),
         "total_above_median": count("above_median"),
-        "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "created_at": utc_timestamp(),
         "competition_reports": reports,
     }
 

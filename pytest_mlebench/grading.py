@@ -8,13 +8,13 @@ reason a person can act on. A broken answers file is the competition's fault and
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from pytest_mlebench import graders
 from pytest_mlebench.medals import medal_for
 from pytest_mlebench.registry import Competition
+from pytest_mlebench.timestamps import utc_timestamp
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ def build_report(
         submission_exists=exists,
         valid_submission=result.valid,
         is_lower_better=competition.lower_is_better,
-        created_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        created_at=utc_timestamp(),
         submission_path=str(submission),
         invalid_reason=result.reason,
     )

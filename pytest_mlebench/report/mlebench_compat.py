@@ -13,12 +13,12 @@ Skipped runs are not runs and appear in neither file.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from pytest_mlebench.atomic_write import write_atomically
 from pytest_mlebench.bulk import aggregate_reports
 from pytest_mlebench.grading import GradeReport
 from pytest_mlebench.report.aggregate import ran
@@ -81,13 +81,7 @@ def write_mlebench_files(out_dir: Path, records: Sequence[RunRecord]) -> tuple[P
     out_dir.mkdir(parents=True, exist_ok=True)
     report_path = out_dir / "grading_report.json"
     jsonl_path = out_dir / "submission.jsonl"
-    _atomic_write(report_path, json.dumps(grading_report(records), indent=2, allow_nan=False))
+    write_atomically(report_path, json.dumps(grading_report(records), indent=2, allow_nan=False))
     lines = (json.dumps(entry, allow_nan=False) for entry in submission_lines(records))
-    _atomic_write(jsonl_path, "".join(line + "\n" for line in lines))
+    write_atomically(jsonl_path, "".join(line + "\n" for line in lines))
     return report_path, jsonl_path
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(text, "utf-8")
-    os.replace(temporary, path)
