@@ -46,7 +46,15 @@ def read_submission_list(path: Path) -> list[SubmissionEntry]:
 def grade_many(
     entries: Sequence[SubmissionEntry], registry: Registry, data_dir: Path
 ) -> dict[str, Any]:
-    """Grade each entry (never stopping at a bad one) and aggregate with the ``total_*`` keys."""
+    """Grade each entry and aggregate the reports with mle-bench's ``total_*`` keys.
+
+    A submission that is missing or invalid, or whose competition's data cannot be prepared, gives
+    an invalid report with the reason and the batch goes on.
+
+    Raises:
+        UnknownCompetition: An entry names a competition the registry does not have; the whole
+            batch stops there, without a report.
+    """
     reports = [_grade_entry(entry, registry, data_dir) for entry in entries]
     return aggregate_reports(reports)
 
