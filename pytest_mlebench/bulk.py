@@ -48,7 +48,15 @@ def read_submission_list(path: Path) -> list[SubmissionEntry]:
 def grade_many(
     entries: Sequence[SubmissionEntry], registry: Registry, data_dir: Path
 ) -> list[GradeReport]:
-    """Grade each entry, in order (a submission that cannot be graded gets an invalid grade)."""
+    """Grade each entry, in order.
+
+    A submission that is missing or invalid, or whose competition's data cannot be prepared, gets
+    an invalid grade with the reason and the batch goes on.
+
+    Raises:
+        UnknownCompetition: An entry names a competition the registry does not have; the whole
+            batch stops there, without a report.
+    """
     return [_grade_entry(entry, registry, data_dir) for entry in entries]
 
 

@@ -23,14 +23,14 @@ import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from filelock import FileLock
 
+from pytest_mlebench.definition import Competition, load_prepare
 from pytest_mlebench.errors import DataNotPrepared, PrepareError
-from pytest_mlebench.registry import Competition
+from pytest_mlebench.timestamps import utc_timestamp
 
 MANIFEST_VERSION = 1
 LOCK_TIMEOUT_SECONDS = 6 * 3600
@@ -218,21 +218,7 @@ def _build(competition: Competition, raw: Path, paths: PreparedData) -> None:
 
 
 def _run_prepare(competition: Competition, raw: Path, public: Path, private: Path) -> None:
-    spec = importlib.util.spec_from_file_location(
-        f"mlebench_prepare_{competition.id.replace('-', '_')}", competition.prepare_path
-    )
-    if spec is None or spec.loader is None:
-        raise PrepareError(f"{competition.prepare_path}: cannot be imported")
-    module = importlib.util.module_from_spec(spec)
-    try:
-        spec.loader.exec_module(module)
-        prepare = module.prepare
-    except AttributeError:
-        raise PrepareError(
-            f"{competition.prepare_path}: defines no prepare(raw, public, private) function"
-        ) from None
-    except Exception as exc:
-        raise PrepareError(f"{competition.prepare_path}: failed to import: {exc!r}") from exc
+    prepare = load_prepare(competition)
     try:
         prepare(raw, public, private)
     except Exception as exc:
@@ -256,7 +242,7 @@ def _write_manifest(competition: Competition, staging: Path) -> None:
         "version": MANIFEST_VERSION,
         "competition": competition.id,
         "fingerprint": competition_fingerprint(competition),
-        "prepared_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "prepared_at": utc_timestamp(),
         "files": files,
     }
     (staging / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True), "utf-8")

@@ -7,12 +7,12 @@ reason a person can act on. A broken answers file is the competition's fault and
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from pathlib import Path
 
 from pytest_mlebench import graders
 from pytest_mlebench.grade_report import GradeReport
 from pytest_mlebench.registry import Competition
+from pytest_mlebench.timestamps import utc_timestamp
 
 
 def grade_submission(submission: Path, competition: Competition, answers: Path) -> GradeReport:
@@ -29,7 +29,7 @@ def build_report(
     competition: Competition, submission: Path, exists: bool, result: graders.ScoreResult
 ) -> GradeReport:
     """The grade of ``result`` (a validated, perhaps scored, submission) for ``competition``."""
-    created_at = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    created_at = utc_timestamp()
     if exists and result.valid and result.score is not None:
         return GradeReport.scored(
             competition.id,

@@ -10,7 +10,6 @@ from __future__ import annotations
 import uuid
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass, replace
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +30,7 @@ from pytest_mlebench.sandbox.base import ExecResult, ResourceGrant, Sandbox, San
 from pytest_mlebench.sandbox.gpus import GpuPool
 from pytest_mlebench.sandbox.plan import engine_ready
 from pytest_mlebench.session import MLEBenchSession
+from pytest_mlebench.timestamps import utc_timestamp
 
 INSTRUCTIONS = Path(__file__).with_name("instructions.md")
 MAX_ARTIFACT_BYTES = 100 * 1024**2  # per file of the agent's logs/ and code/ kept with the run
@@ -56,10 +56,6 @@ def hidden_host_paths(data_dir: Path) -> tuple[Path, ...]:
     return (data_dir, *(home / name for name in CREDENTIAL_FOLDERS))
 
 
-def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
 class BenchmarkRun:
     """Drives one run and records it. Create one per test; call :meth:`execute` once."""
 
@@ -80,7 +76,7 @@ class BenchmarkRun:
         self.hooks = pluginmanager.hook
         self.run_id = f"{competition.id}-s{case.seed}-{uuid.uuid4().hex[:8]}"
         self.run_dir = session.settings.results_path.parent / "runs" / self.run_id
-        self.started_at = now()
+        self.started_at = utc_timestamp()
 
     @property
     def time_limit(self) -> int:
@@ -264,8 +260,8 @@ def make_record(
         reason=reason,
         sandbox=session.backend,
         isolated=session.backend != "local",
-        started_at=started_at or now(),
-        finished_at=now(),
+        started_at=started_at or utc_timestamp(),
+        finished_at=utc_timestamp(),
         time_limit=time_limit,
         network=settings.network,
         resources=resources or {},

@@ -19,7 +19,7 @@ import argparse
 import csv
 import importlib
 import importlib.metadata
-import importlib.util
+import io
 import os
 import platform
 import re
@@ -38,10 +38,11 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tools")]
 for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_variable, "1")
 
-import yaml  # noqa: E402
-
 from pytest_mlebench import graders  # noqa: E402
-from pytest_mlebench.graders import SubmissionSpec  # noqa: E402
+from pytest_mlebench.atomic_write import write_atomically  # noqa: E402
+from pytest_mlebench.definition import Competition, load_competition, load_prepare  # noqa: E402
+from pytest_mlebench.errors import MLEBenchError  # noqa: E402
+from pytest_mlebench.registry import read_id_list  # noqa: E402
 
 COMPETITIONS = ROOT / "competitions"
 SPLIT = COMPETITIONS / "splits" / "embedded.txt"
@@ -60,9 +61,13 @@ class Scored:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parse_args(argv)
-    ids = args.competition or _embedded_ids()
-    for competition_id in ids:
-        build(competition_id)
+    ids = args.competition or read_id_list(SPLIT)
+    try:
+        for competition_id in ids:
+            build(competition_id)
+    except MLEBenchError as exc:
+        print(f"build_leaderboards: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -78,73 +83,43 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def _embedded_ids() -> list[str]:
-    lines = (line.split("#", 1)[0].strip() for line in SPLIT.read_text("utf-8").splitlines())
-    return [line for line in lines if line]
-
-
-def build(competition_id: str) -> list[Scored]:
+def build(competition_id: str, competitions: Path = COMPETITIONS) -> list[Scored]:
     """Prepare, run the population, score it, and write the leaderboard and its provenance."""
-    folder = COMPETITIONS / competition_id
-    spec, lower_is_better = read_spec(folder / "config.yaml")
+    # Without its leaderboard: the old one may be missing or sorted for a changed metric.
+    competition = load_competition(competitions / competition_id, leaderboard=False)
     population = importlib.import_module(
         f"leaderboard_population.{competition_id.replace('-', '_')}"
     )
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix=f"leaderboard-{competition_id}-") as tmp:
-        public, private = _prepare(folder, Path(tmp))
-        scored = _score_population(population, public, private, spec, Path(tmp))
-    scored.sort(key=lambda s: (s.score if lower_is_better else -s.score, s.name))
-    _write_leaderboard(scored, folder / "leaderboard.csv")
+        public, private = _prepare(competition, Path(tmp))
+        scored = _score_population(population, public, private, competition, Path(tmp))
+    scored.sort(key=lambda s: (s.score if competition.lower_is_better else -s.score, s.name))
+    _write_leaderboard(scored, competition.leaderboard_path)
     seconds = time.monotonic() - started
-    _write_provenance(folder / "README.md", competition_id, len(scored), seconds)
+    _write_provenance(competition.folder / "README.md", competition_id, len(scored), seconds)
     print(f"{competition_id}: {len(scored)} entries in {seconds:.0f} s", flush=True)
     return scored
 
 
-def read_spec(config_path: Path) -> tuple[SubmissionSpec, bool]:
-    """The submission spec and direction declared by a competition's ``config.yaml``."""
-    raw = yaml.safe_load(config_path.read_text("utf-8"))
-    section = raw["submission"]
-    answer_columns = section.get("answer_columns")
-    spec = SubmissionSpec(
-        id_column=str(section["id_column"]),
-        target_columns=tuple(section["columns"]),
-        metric=str(raw["metric"]["name"]),
-        answer_columns=tuple(answer_columns) if answer_columns else None,
-        extra_columns=section.get("extra_columns", "reject"),
-        metric_params=dict(section.get("metric_params") or {}),
-    )
-    return spec, bool(raw["metric"]["lower_is_better"])
-
-
-def _prepare(folder: Path, tmp: Path) -> tuple[Path, Path]:
-    module = _load_prepare(folder / "prepare.py")
+def _prepare(competition: Competition, tmp: Path) -> tuple[Path, Path]:
+    prepare = load_prepare(competition)
     raw, public, private = tmp / "raw", tmp / "public", tmp / "private"
     for path in (raw, public, private):
         path.mkdir()
-    module.prepare(raw, public, private)
+    prepare(raw, public, private)
     return public, private
 
 
-def _load_prepare(path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"prepare_{path.parent.name}", path)
-    if spec is None or spec.loader is None:
-        raise RuntimeError(f"{path}: cannot be imported")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def _score_population(
-    population: ModuleType, public: Path, private: Path, spec: SubmissionSpec, tmp: Path
+    population: ModuleType, public: Path, private: Path, competition: Competition, tmp: Path
 ) -> list[Scored]:
     answers = private / "answers.csv"
     submission_path = tmp / "submission.csv"
     scored: list[Scored] = []
     for entry in population.entries(public):
         entry.submission.to_csv(submission_path, index=False)
-        result = graders.score_submission(submission_path, answers, spec)
+        result = graders.score_submission(submission_path, answers, competition.submission)
         if not result.valid or result.score is None:
             raise RuntimeError(f"population entry {entry.name!r} is invalid: {result.reason}")
         scored.append(Scored(result.score, entry.name, entry.family))
@@ -155,11 +130,12 @@ def _score_population(
 def _write_leaderboard(scored: Sequence[Scored], path: Path) -> None:
     # Twelve significant digits, not a rounded display value: a submission that ties an entry
     # exactly (the same accuracy, say) must compare equal to it, not fall below its rounding.
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
-        writer.writerow(["rank", "score", "family", "entry"])
-        for rank, row in enumerate(scored, start=1):
-            writer.writerow([rank, f"{row.score:.12g}", row.family, row.name])
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(["rank", "score", "family", "entry"])
+    for rank, row in enumerate(scored, start=1):
+        writer.writerow([rank, f"{row.score:.12g}", row.family, row.name])
+    write_atomically(path, text.getvalue())
 
 
 def _write_provenance(readme: Path, competition_id: str, count: int, seconds: float) -> None:

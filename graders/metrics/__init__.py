@@ -1,6 +1,8 @@
 """The metric registry: every metric the graders library scores with, by name.
 
-:data:`METRICS` is read-only; a competition needing another metric ships its own ``grade.py``.
+:data:`METRICS` is read-only. A competition needing another metric gets it added here (a function
+in one of the modules beside this one and a :class:`Metric` entry below), and names it in its
+``config.yaml``; ``docs/metrics-howto.md`` walks through it.
 """
 
 from __future__ import annotations

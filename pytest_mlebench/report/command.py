@@ -4,8 +4,8 @@
   ``summary.json`` and ``mlebench/`` (grading report + ``submission.jsonl``) into ``--out``.
 * ``--html DIR`` also renders the self-contained page; ``--allure DIR`` runs Allure's generator
   on ``--alluredir``.
-* ``--compare BASE NEW`` is the CI gate (exit 1 when any-medal % or valid % drops more than
-  ``--max-drop`` points).
+* ``--compare BASE NEW`` is the CI gate after the fact: exit 1 when NEW's any-medal % or valid %
+  (overall or in a split, per agent) is more than ``--max-drop`` points below BASE's.
 """
 
 from __future__ import annotations
@@ -28,13 +28,8 @@ from pytest_mlebench.report.summary_json import (
     write_summary,
 )
 from pytest_mlebench.report.terminal import group_line
-from pytest_mlebench.settings import OPTIONS
 
 DEFAULT_ALLURE_RESULTS = Path("reports") / "allure-results"
-
-
-def _help(option: str) -> str:
-    return next(spec.help for spec in OPTIONS if spec.name == option)
 
 
 def add_report_command(commands: Any) -> None:
@@ -65,9 +60,21 @@ def add_report_command(commands: Any) -> None:
         help=f"Allure results folder for --allure (default {DEFAULT_ALLURE_RESULTS})",
     )
     parser.add_argument(
-        "--compare", nargs=2, type=Path, metavar=("BASE", "NEW"), help=_help("--mle-baseline")
+        "--compare",
+        nargs=2,
+        type=Path,
+        metavar=("BASE", "NEW"),
+        help="compare NEW with the baseline BASE (each a summary.json or a results file) and "
+        "exit 1 when NEW's any-medal or valid-submission rate, overall or in a split, per "
+        "agent, is more than --max-drop points below BASE's",
     )
-    parser.add_argument("--max-drop", type=float, default=0.0, help=_help("--mle-max-drop"))
+    parser.add_argument(
+        "--max-drop",
+        type=float,
+        default=0.0,
+        metavar="POINTS",
+        help="percentage points a rate may drop below BASE for --compare (default 0)",
+    )
     parser.set_defaults(handler=cmd_report)
 
 

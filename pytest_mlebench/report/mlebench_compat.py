@@ -17,16 +17,16 @@ Skipped runs are not runs and appear in neither file.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Sequence
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from pytest_mlebench.atomic_write import write_atomically
 from pytest_mlebench.grade_report import GradeReport
 from pytest_mlebench.medals import MEDALS
 from pytest_mlebench.report.aggregate import ran
 from pytest_mlebench.results import RunRecord
+from pytest_mlebench.timestamps import utc_timestamp
 
 # mle-bench's 16 keys of one grade report, in its order.
 GRADE_KEYS = (
@@ -106,7 +106,7 @@ def aggregate_reports(reports: Iterable[dict[str, Any]]) -> dict[str, Any]:
         "total_medals": count("any_medal"),
         **{f"total_{m}_medals": count(f"{m}_medal") for m in MEDALS},
         "total_above_median": count("above_median"),
-        "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "created_at": utc_timestamp(),
         "competition_reports": reports,
     }
 
@@ -147,13 +147,7 @@ def write_mlebench_files(out_dir: Path, records: Sequence[RunRecord]) -> tuple[P
     out_dir.mkdir(parents=True, exist_ok=True)
     report_path = out_dir / "grading_report.json"
     jsonl_path = out_dir / "submission.jsonl"
-    _atomic_write(report_path, json.dumps(grading_report(records), indent=2, allow_nan=False))
+    write_atomically(report_path, json.dumps(grading_report(records), indent=2, allow_nan=False))
     lines = (json.dumps(entry, allow_nan=False) for entry in submission_lines(records))
-    _atomic_write(jsonl_path, "".join(line + "\n" for line in lines))
+    write_atomically(jsonl_path, "".join(line + "\n" for line in lines))
     return report_path, jsonl_path
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(text, "utf-8")
-    os.replace(temporary, path)

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from collections import defaultdict
 from collections.abc import Sequence
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from pytest_mlebench.atomic_write import write_atomically
 from pytest_mlebench.errors import ConfigError
 from pytest_mlebench.medals import MEDALS, Thresholds
 from pytest_mlebench.report.aggregate import (
@@ -28,6 +27,7 @@ from pytest_mlebench.report.aggregate import (
 )
 from pytest_mlebench.report.merge import Merged, merge_files
 from pytest_mlebench.results import RunRecord
+from pytest_mlebench.timestamps import utc_timestamp
 
 SCHEMA = "pytest-mlebench/summary/1"
 
@@ -45,7 +45,7 @@ def build_summary(merged: Merged, created_at: str | None = None) -> dict[str, An
         by_agent[record.agent].append(record)
     return {
         "schema": SCHEMA,
-        "created_at": created_at or datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "created_at": created_at or utc_timestamp(),
         "sessions": sorted({r.session_id for r in records}),
         "agents": {agent: agent_section(runs) for agent, runs in sorted(by_agent.items())},
         "competitions": competition_entries(records),
@@ -134,10 +134,7 @@ def _percent(part: int, whole: int) -> float | None:
 def write_summary(path: Path, summary: dict[str, Any]) -> Path:
     """Write ``summary`` as JSON, atomically (a reader never sees half a file)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(json.dumps(summary, indent=2, allow_nan=False) + "\n", "utf-8")
-    os.replace(temporary, path)
-    return path
+    return write_atomically(path, json.dumps(summary, indent=2, allow_nan=False) + "\n")
 
 
 def is_summary(data: Any) -> bool:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 import shutil
 import subprocess
@@ -22,6 +21,7 @@ from pathlib import Path
 
 from filelock import FileLock
 
+from pytest_mlebench.atomic_write import write_atomically
 from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.sandbox.docker.cleanup import owner_alive, owner_token
 
@@ -168,7 +168,4 @@ class GpuPool:
         return loaded if isinstance(loaded, dict) else {}
 
     def _write(self, leases: Leases) -> None:
-        path = self.lease_dir / LEASE_FILE
-        scratch = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        scratch.write_text(json.dumps(leases, indent=1, sort_keys=True), "utf-8")
-        os.replace(scratch, path)
+        write_atomically(self.lease_dir / LEASE_FILE, json.dumps(leases, indent=1, sort_keys=True))

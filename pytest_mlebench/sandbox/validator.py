@@ -16,11 +16,11 @@ import socket
 import tempfile
 import threading
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import BinaryIO
 
 from pytest_mlebench.sandbox.base import SubmissionValidator, ValidationCall
+from pytest_mlebench.timestamps import utc_timestamp
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +100,7 @@ class ValidatorServer:
             upload = Path(tmp) / "submission.csv"
             _receive(reader, upload, size)
             result = self.validate(upload)
-        stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        stamp = utc_timestamp()
         self.calls.append(ValidationCall(time=stamp, valid=result.valid, reason=result.reason))
         return {"valid": result.valid, "reason": result.reason}
 

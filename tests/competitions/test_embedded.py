@@ -8,7 +8,6 @@ to a prepare script or to the source data shows up here first.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,8 +17,9 @@ import pytest
 
 from pytest_mlebench import graders
 from pytest_mlebench.data import requirement_available
-from pytest_mlebench.medals import medal_for, thresholds_for
-from pytest_mlebench.registry import Competition, load_competition, read_id_list
+from pytest_mlebench.definition import Competition, load_competition, load_prepare
+from pytest_mlebench.medals import medal_for
+from pytest_mlebench.registry import read_id_list
 
 ROOT = Path(__file__).resolve().parents[2]
 COMPETITIONS = ROOT / "competitions"
@@ -79,14 +79,11 @@ def _skip_unless_sources(competition: Competition) -> None:
 
 
 def _prepare_into(competition: Competition, root: Path) -> tuple[Path, Path]:
-    spec = importlib.util.spec_from_file_location(f"prepare_{root.name}", competition.prepare_path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    prepare = load_prepare(competition)
     raw, public, private = root / "raw", root / "public", root / "private"
     for folder in (raw, public, private):
         folder.mkdir(parents=True)
-    module.prepare(raw, public, private)
+    prepare(raw, public, private)
     return public, private
 
 
@@ -100,7 +97,7 @@ def _checksums(root: Path) -> dict[str, str]:
 
 @pytest.fixture(scope="module", params=EMBEDDED)
 def prepared(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Prepared:
-    competition = load_competition(COMPETITIONS / request.param / "config.yaml")
+    competition = load_competition(COMPETITIONS / request.param)
     _skip_unless_sources(competition)
     first = tmp_path_factory.mktemp(f"{competition.id}-first")
     second = tmp_path_factory.mktemp(f"{competition.id}-second")
@@ -164,8 +161,7 @@ def test_sample_submission_scores_golden_value_and_no_medal(
     competition = prepared.competition
     expected = GOLDEN_SAMPLE_SCORES[competition.id]
     assert round(result.score, 5) == pytest.approx(expected, abs=1e-5)
-    thresholds = thresholds_for(competition.leaderboard_scores, competition.lower_is_better)
-    award = medal_for(result.score, thresholds)
+    award = medal_for(result.score, competition.thresholds)
     assert award.medal is None
     assert not award.above_median
 
@@ -174,9 +170,7 @@ def test_answers_earn_gold(prepared: Prepared, tmp_path: Path) -> None:
     result = _score(prepared, _perfect(prepared), tmp_path / "perfect.csv")
     assert result.valid, result.reason
     assert result.score is not None
-    competition = prepared.competition
-    thresholds = thresholds_for(competition.leaderboard_scores, competition.lower_is_better)
-    assert medal_for(result.score, thresholds).medal == "gold"
+    assert medal_for(result.score, prepared.competition.thresholds).medal == "gold"
 
 
 def test_shuffling_rows_keeps_the_score(prepared: Prepared, tmp_path: Path) -> None:
@@ -203,10 +197,10 @@ POPULATION_SIZE = range(50, 151)
 @pytest.mark.parametrize("competition_id", EMBEDDED)
 def test_leaderboard_is_a_full_reference_population(competition_id: str) -> None:
     """50-150 distinct entries in rank order, and three distinct medal thresholds."""
-    competition = load_competition(COMPETITIONS / competition_id / "config.yaml")
-    board = pd.read_csv(COMPETITIONS / competition_id / "leaderboard.csv")
+    competition = load_competition(COMPETITIONS / competition_id)
+    board = pd.read_csv(competition.leaderboard_path)
     assert len(board) in POPULATION_SIZE
     assert board["entry"].is_unique
     assert board["rank"].tolist() == list(range(1, len(board) + 1))
-    thresholds = thresholds_for(competition.leaderboard_scores, competition.lower_is_better)
+    thresholds = competition.thresholds
     assert len({thresholds.gold, thresholds.silver, thresholds.bronze}) == 3

@@ -1,0 +1,23 @@
+"""Help texts say what the command does (not what a pytest option of the same idea does)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from pytest_mlebench.cli import main
+
+
+def test_report_compare_help_describes_two_files_and_the_exit_code(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["report", "--help"])
+    assert info.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    compare = text[text.index("--compare BASE NEW ") :]
+    assert re.match(r"--compare BASE NEW compare NEW with the baseline BASE .* exit 1", compare)
+    assert "--max-drop POINTS percentage points a rate may drop below BASE" in text
+    assert "session" not in text
+    assert "--mle-" not in text
