@@ -18,6 +18,7 @@ from pathlib import Path
 from pytest_mlebench.data import default_data_dir, prepare_competition
 from pytest_mlebench.errors import MLEBenchError
 from pytest_mlebench.grading import grade_submission
+from pytest_mlebench.prepare_batch import all_prepared, prepare_batch, summary_lines
 from pytest_mlebench.registry import Competition, Registry, load_registry
 from pytest_mlebench.report.mlebench_compat import bulk_grading_report, grade_json
 
@@ -160,24 +161,14 @@ def cmd_prepare(args: argparse.Namespace) -> int:
     else:
         chosen = [registry.get(cid) for cid in args.competition]
     data_dir = _data_dir(args)
-    failures = 0
-    for index, comp in enumerate(chosen, start=1):
-        print(f"[{index}/{len(chosen)}] {comp.id}", flush=True)
-        try:
-            paths = prepare_competition(
-                comp,
-                data_dir,
-                force=args.force,
-                allow_download=True,
-                progress=lambda message: print(f"  {message}", flush=True),
-            )
-        except MLEBenchError as exc:
-            failures += 1
-            print(f"  FAILED: {exc}", flush=True)
-            continue
-        print(f"  ready: {paths.public.parent}", flush=True)
-    print(f"{len(chosen) - failures} of {len(chosen)} prepared in {data_dir}")
-    return 1 if failures else 0
+    outcomes = prepare_batch(chosen, data_dir, force=args.force, say=_say)
+    for line in summary_lines(outcomes, data_dir):
+        _say(line)
+    return 0 if all_prepared(outcomes) else 1
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
 
 
 # -- grading ------------------------------------------------------------------------------------
@@ -219,10 +210,13 @@ def _add_grade(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
-    from pytest_mlebench.bulk import grade_many, read_submission_list
+    from pytest_mlebench.bulk import check_competitions, grade_many, read_submission_list
 
-    entries = read_submission_list(args.submission)
-    report = bulk_grading_report(grade_many(entries, _registry(args), _data_dir(args)))
+    registry = _registry(args)
+    listing = check_competitions(read_submission_list(args.submission), registry)
+    for skipped in listing.skipped:
+        print(f"mlebench: error: {skipped}", file=sys.stderr, flush=True)
+    report = bulk_grading_report(grade_many(listing.entries, registry, _data_dir(args)))
     args.output_dir.mkdir(parents=True, exist_ok=True)
     out = args.output_dir / "grading_report.json"
     out.write_text(json.dumps(report, indent=2), "utf-8")
@@ -230,6 +224,9 @@ def cmd_grade(args: argparse.Namespace) -> int:
         f"graded {report['total_runs']} submissions: {report['total_valid_submissions']} valid, "
         f"{report['total_medals']} medals; report written to {out}"
     )
+    if listing.skipped:
+        print(f"{len(listing.skipped)} line(s) of {args.submission} skipped (see above)")
+        return 1
     return 0
 
 

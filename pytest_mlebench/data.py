@@ -16,7 +16,6 @@ competition's ``config.yaml``/``prepare.py``/``description.md`` changed (the *fi
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import os
 import shutil
@@ -30,6 +29,7 @@ from filelock import FileLock
 
 from pytest_mlebench.definition import Competition, load_prepare
 from pytest_mlebench.errors import DataNotPrepared, PrepareError
+from pytest_mlebench.sources import missing_sources, missing_sources_message, source_available
 from pytest_mlebench.timestamps import utc_timestamp
 
 MANIFEST_VERSION = 1
@@ -180,21 +180,17 @@ def _raw_folder(
 
 
 def _check_requirements(competition: Competition, data_dir: Path) -> None:
-    missing = [name for name in competition.requires if not requirement_available(name)]
+    missing = missing_sources(competition.requires)
     if missing:
         raise DataNotPrepared(
-            f"{competition.id}: needs {', '.join(missing)} to prepare its data "
-            "(pip install 'pytest-mlebench[embedded]'; apt-get install -y dataset-fashion-mnist "
-            "for /usr/share/datasets; see docs/embedded.md)",
+            f"{competition.id}: {missing_sources_message(missing)}",
             prepare_command(competition, data_dir),
         )
 
 
 def requirement_available(requirement: str) -> bool:
-    """An absolute path must exist (system data packages); anything else is a Python module."""
-    if requirement.startswith("/"):
-        return Path(requirement).exists()
-    return importlib.util.find_spec(requirement) is not None
+    """Whether one ``requires`` entry is available here (:func:`sources.source_available`)."""
+    return source_available(requirement)
 
 
 def _build(competition: Competition, raw: Path, paths: PreparedData) -> None:

@@ -8,6 +8,7 @@ requests the ``mle_case`` fixture; :func:`pytest_generate_tests` parametrises it
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
 
 import pytest
@@ -18,6 +19,12 @@ from pytest_mlebench.registry import MODALITIES, SOURCES, Competition, load_regi
 from pytest_mlebench.report import hooks as report_hooks
 from pytest_mlebench.runner import RunCase
 from pytest_mlebench.sandbox.plan import SandboxPlan, finish_sandboxes, plan_sandboxes
+from pytest_mlebench.selection import (
+    SelectionCount,
+    count_benchmark_tests,
+    empty_selection_lines,
+    marker_names,
+)
 from pytest_mlebench.session import SESSION_KEY, MLEBenchSession, get_session
 from pytest_mlebench.settings import add_options, resolve_settings
 from pytest_mlebench.summary import terminal_lines
@@ -25,6 +32,7 @@ from pytest_mlebench.summary import terminal_lines
 pytest_plugins = ["pytest_mlebench.fixtures.benchmark"]
 
 TIMEOUT_GRACE_SECONDS = 600
+SELECTION_OUTPUT_KEY = "mle_selection"
 FIXED_MARKERS = {
     "complexity(level)": "competition complexity: 'low' (< 2 h for an expert), 'medium' "
     "(2-10 h) or 'high' (> 10 h); select with -m \"complexity(level='low')\"",
@@ -137,13 +145,54 @@ def marks_for(competition: Competition, time_limit: int | None) -> list[pytest.M
     return marks
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> Any:
+    """Count the benchmark tests before and after ``-m`` / ``-k`` (workers tell the controller)."""
+    collected = count_benchmark_tests(items)
+    result = yield
+    count = SelectionCount(collected, count_benchmark_tests(items), len(items))
+    get_session(config).selection = count
+    workeroutput: dict[str, Any] | None = getattr(config, "workeroutput", None)
+    if workeroutput is not None:
+        workeroutput[SELECTION_OUTPUT_KEY] = asdict(count)
+    return result
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    """xdist controller: take the selection counts a worker reported."""
+    reported = getattr(node, "workeroutput", {}).get(SELECTION_OUTPUT_KEY)
+    if reported is None:
+        return
+    session = get_session(node.config)
+    count = SelectionCount(**reported)
+    session.selection = count if session.selection is None else session.selection.merged(count)
+
+
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     session = get_session(config)
     if not session.is_controller:
         return
+    empty = _empty_selection_lines(config, session)
+    if empty:
+        terminalreporter.write_sep("=", "mlebench: no competition selected", yellow=True)
+        for line in empty:
+            terminalreporter.write_line(f"mlebench: {line}", yellow=True)
     lines = terminal_lines(session) + report_hooks.terminal_lines(config)
     if not lines:
         return
     terminalreporter.write_sep("=", "mlebench results")
     for line in lines:
         terminalreporter.write_line(line)
+
+
+def _empty_selection_lines(config: pytest.Config, session: MLEBenchSession) -> list[str]:
+    if session.selection is None or not session.selection.emptied:
+        return []
+    return empty_selection_lines(
+        session.registry,
+        markexpr=config.getoption("markexpr", "") or "",
+        keywordexpr=config.getoption("keyword", "") or "",
+        marker_names=marker_names(config.getini("markers")),
+        competitions_dirs=session.settings.competitions_dirs,
+    )

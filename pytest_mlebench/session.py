@@ -9,6 +9,7 @@ import pytest
 
 from pytest_mlebench.registry import Registry
 from pytest_mlebench.sandbox.plan import SandboxPlan
+from pytest_mlebench.selection import SelectionCount
 from pytest_mlebench.settings import Settings
 
 
@@ -22,6 +23,8 @@ class MLEBenchSession:
         session_id: Id shared by the controller and its workers; stamped on every record.
         plan: The controller's sandbox decisions (backend, image, GPUs), shared with workers.
         worker: ``master`` on the controller, else the xdist worker id.
+        selection: Benchmark tests before and after ``-m`` / ``-k`` (on the controller under
+            xdist: as its workers reported them); ``None`` until collection ends.
     """
 
     settings: Settings
@@ -29,6 +32,7 @@ class MLEBenchSession:
     session_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     plan: SandboxPlan = field(default_factory=lambda: SandboxPlan(backend="local"))
     worker: str = "master"
+    selection: SelectionCount | None = None
 
     @property
     def is_controller(self) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.abc
+import sys
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -78,3 +80,25 @@ def write_competition(
         (root / "splits").mkdir(exist_ok=True)
         (root / "splits" / f"{name}.txt").write_text("\n".join(ids) + "\n")
     return folder
+
+
+class HiddenPackage(importlib.abc.MetaPathFinder):
+    """A finder that makes a package look uninstalled: importing it (or a submodule) fails.
+
+    Put first on ``sys.meta_path`` (and drop the package from ``sys.modules``) to see what a
+    machine without it does, through the real import system.
+    """
+
+    def __init__(self, package: str) -> None:
+        self.package = package
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> None:
+        if name == self.package or name.startswith(f"{self.package}."):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+
+
+def hide_package(monkeypatch: Any, package: str) -> None:
+    """Make ``package`` unimportable for the rest of a test (undone by ``monkeypatch``)."""
+    for name in [n for n in sys.modules if n == package or n.startswith(f"{package}.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setattr(sys, "meta_path", [HiddenPackage(package), *sys.meta_path])

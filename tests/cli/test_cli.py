@@ -144,8 +144,10 @@ def test_bad_submission_list_is_a_clear_error(
 ) -> None:
     listing = tmp_path / "submission.jsonl"
     listing.write_text("not json\n")
-    code, _, err = run(capsys, "grade", *toy, "--submission", str(listing), "--output-dir", "o")
-    assert code == 1 and "submission.jsonl:1: expected a JSON object" in err
+    out_dir = str(tmp_path / "o")
+    code, _, err = run(capsys, "grade", *toy, "--submission", str(listing), "--output-dir", out_dir)
+    assert code == 1 and "submission.jsonl:1: not valid JSON" in err
+    assert "expected a JSON object with competition_id and submission_path" in err
 
 
 def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:

@@ -43,5 +43,5 @@ def test_report_has_the_original_keys_and_skips_runs_that_did_not_happen(tmp_pat
     ]
     assert lines[0]["submission_path"] == str(tmp_path / "runs" / "a0" / "submission.csv")
     assert lines[0]["logs_path"].endswith("agent.log")
-    entries = read_submission_list(jsonl_path)  # what `mlebench grade --submission` reads
+    entries = read_submission_list(jsonl_path).entries  # what `mlebench grade` reads
     assert entries[0].submission_path == tmp_path / "runs" / "a0" / "submission.csv"
