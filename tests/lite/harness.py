@@ -1,0 +1,176 @@
+"""Run a Lite competition's prepare on Kaggle-shaped files and grade what comes out.
+
+The steps are the real ones: the shape module writes the download, the package's Kaggle
+extraction unpacks it into ``raw/``, the competition's own ``prepare.py`` splits it, and the
+graders library scores submissions against ``private/answers.csv``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pandas as pd
+from sklearn.neighbors import KNeighborsClassifier, KNeighborsRegressor
+
+from pytest_mlebench import graders
+from pytest_mlebench.definition import Competition, load_prepare
+from pytest_mlebench.kaggle import extract_archives
+
+SAMPLE = "sample_submission.csv"
+ANSWERS = "answers.csv"
+LABEL_KINDS = ("label", "integer-label")
+NEIGHBOURS = 5
+
+
+@dataclass(frozen=True)
+class PreparedLite:
+    """One Lite competition prepared from its Kaggle-shaped download."""
+
+    competition: Competition
+    shape: ModuleType
+    public: Path
+    private: Path
+
+    @property
+    def answers(self) -> Path:
+        return self.private / ANSWERS
+
+    @property
+    def spec(self) -> graders.SubmissionSpec:
+        return self.competition.submission
+
+    def read_answers(self) -> pd.DataFrame:
+        return read_text_csv(self.answers)
+
+    def read_sample(self) -> pd.DataFrame:
+        return read_text_csv(self.public / SAMPLE)
+
+
+def read_text_csv(path: Path) -> pd.DataFrame:
+    """A CSV with every value as text, so ids and tokens such as ``NA`` stay what they are."""
+    return pd.read_csv(path, dtype=str, keep_default_na=False)
+
+
+def prepare_from_shape(
+    competition: Competition, shape: ModuleType, root: Path, seed: int = 0
+) -> PreparedLite:
+    """Download (shaped), extract and prepare ``competition`` under ``root``."""
+    download, raw, public, private = (
+        root / name for name in ("download", "raw", "public", "private")
+    )
+    for folder in (download, public, private):
+        folder.mkdir(parents=True)
+    shape.make_download(download, np.random.default_rng(seed))
+    extract_archives(download, raw)
+    load_prepare(competition)(raw, public, private)
+    return PreparedLite(competition, shape, public, private)
+
+
+def checksums(root: Path) -> dict[str, str]:
+    """SHA-256 of every file under ``root``, by relative path."""
+    return {
+        path.relative_to(root).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(root.rglob("*"))
+        if path.is_file()
+    }
+
+
+def score(prepared: PreparedLite, submission: pd.DataFrame, path: Path) -> graders.ScoreResult:
+    submission.to_csv(path, index=False)
+    return graders.score_submission(path, prepared.answers, prepared.spec)
+
+
+def perfect(prepared: PreparedLite) -> pd.DataFrame:
+    """The answers in submission form."""
+    spec = prepared.spec
+    return prepared.read_answers()[[spec.id_column, *spec.target_columns]]
+
+
+def is_better(score_a: float, score_b: float, lower_is_better: bool) -> bool:
+    return score_a < score_b if lower_is_better else score_a > score_b
+
+
+def public_csv_headers(public: Path) -> dict[str, list[str]]:
+    """The header of every CSV in ``public`` (read as text, first row only)."""
+    return {
+        path.relative_to(public).as_posix(): list(pd.read_csv(path, nrows=0).columns)
+        for path in sorted(public.rglob("*.csv"))
+    }
+
+
+# -- the leak probe ------------------------------------------------------------------------------
+
+
+def _id_number(value: str) -> float:
+    digits = "".join(re.findall(r"\d", value))[:15]
+    return float(digits) if digits else 0.0
+
+
+def _tokens(identifier: str, path: Path | None) -> set[str]:
+    """Words in the id and in the name of the row's file."""
+    text = identifier if path is None else f"{identifier} {path.stem}"
+    return {token.lower() for token in re.findall(r"[A-Za-z]+", text)}
+
+
+def _files_by_id(public: Path, ids: list[str], shape: ModuleType, test: bool) -> list[Path | None]:
+    finder = getattr(shape, "test_files" if test else "train_files", None)
+    if finder is None:
+        return [None] * len(ids)
+    files: dict[str, Path] = finder(public)
+    return [files.get(identifier) for identifier in ids]
+
+
+def metadata_features(
+    ids: list[str], files: list[Path | None], vocabulary: list[str]
+) -> np.ndarray:
+    """What a model could learn without looking at the data: ids, order, file names and sizes."""
+    rows = []
+    for position, (identifier, file) in enumerate(zip(ids, files, strict=True)):
+        size = float(file.stat().st_size) if file is not None else 0.0
+        tokens = _tokens(identifier, file)
+        rows.append(
+            [_id_number(identifier), float(len(identifier)), float(position), size]
+            + [1.0 if token in tokens else 0.0 for token in vocabulary]
+        )
+    features = np.asarray(rows, dtype=float)
+    spread = features.std(axis=0)
+    spread[spread == 0] = 1.0
+    return features / spread
+
+
+def leak_probe(prepared: PreparedLite) -> pd.DataFrame:
+    """A nearest-neighbour model on metadata only, fitted on public train, predicting test."""
+    spec = prepared.spec
+    train = prepared.shape.public_train_labels(prepared.public).astype(str)
+    test_ids = prepared.read_sample()[spec.id_column].tolist()
+    train_ids = train[spec.id_column].tolist()
+    train_files = _files_by_id(prepared.public, train_ids, prepared.shape, test=False)
+    test_files = _files_by_id(prepared.public, test_ids, prepared.shape, test=True)
+    vocabulary = sorted(set().union(*map(_tokens, train_ids, train_files)))
+    x_train = metadata_features(train_ids, train_files, vocabulary)
+    x_test = metadata_features(test_ids, test_files, vocabulary)
+    columns = list(spec.target_columns)
+    k = min(NEIGHBOURS, len(train))
+    metric = graders.get_metric(spec.metric)
+    if metric.value_kind in LABEL_KINDS:
+        classifier = KNeighborsClassifier(n_neighbors=k).fit(x_train, train[columns].to_numpy())
+        predicted = np.asarray(classifier.predict(x_test)).reshape(len(test_ids), len(columns))
+    else:
+        regressor = KNeighborsRegressor(n_neighbors=k)
+        regressor.fit(x_train, train[columns].astype(float).to_numpy())
+        predicted = np.asarray(regressor.predict(x_test)).reshape(len(test_ids), len(columns))
+        if metric.value_kind == "probability":
+            predicted = np.clip(predicted, 0.0, 1.0)
+            if len(columns) > 1:
+                totals = predicted.sum(axis=1, keepdims=True)
+                predicted = np.where(
+                    totals > 0, predicted / np.where(totals > 0, totals, 1), 1 / len(columns)
+                )
+    frame = pd.DataFrame(predicted, columns=columns)
+    frame.insert(0, spec.id_column, test_ids)
+    return frame
