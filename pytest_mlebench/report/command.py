@@ -28,13 +28,9 @@ from pytest_mlebench.report.summary_json import (
     write_summary,
 )
 from pytest_mlebench.report.terminal import group_line
-from pytest_mlebench.settings import OPTIONS
+from pytest_mlebench.settings import add_cli_options, cli_value, setting
 
 DEFAULT_ALLURE_RESULTS = Path("reports") / "allure-results"
-
-
-def _help(option: str) -> str:
-    return next(spec.help for spec in OPTIONS if spec.name == option)
 
 
 def add_report_command(commands: Any) -> None:
@@ -65,9 +61,9 @@ def add_report_command(commands: Any) -> None:
         help=f"Allure results folder for --allure (default {DEFAULT_ALLURE_RESULTS})",
     )
     parser.add_argument(
-        "--compare", nargs=2, type=Path, metavar=("BASE", "NEW"), help=_help("--mle-baseline")
+        "--compare", nargs=2, type=Path, metavar=("BASE", "NEW"), help=setting("baseline").help
     )
-    parser.add_argument("--max-drop", type=float, default=0.0, help=_help("--mle-max-drop"))
+    add_cli_options(parser, "max-drop")
     parser.set_defaults(handler=cmd_report)
 
 
@@ -128,7 +124,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.compare:
         base_path, new_path = args.compare
         comparison = compare_summaries(
-            load_summary(base_path, args.seeds), load_summary(new_path, args.seeds), args.max_drop
+            load_summary(base_path, args.seeds),
+            load_summary(new_path, args.seeds),
+            cli_value(args, "max-drop"),
         )
         for line in comparison_lines(comparison, str(base_path)):
             print(line)
