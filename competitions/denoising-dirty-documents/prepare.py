@@ -59,8 +59,8 @@ def pixel_rows(path: Path) -> pd.DataFrame:
     """One row per pixel of a page: id ``<page>_<row>_<column>`` (from 1) and intensity 0-1."""
     with Image.open(path) as image:
         intensity = np.asarray(image.convert("L"), dtype=np.float64) / 255.0
-    rows, columns = np.indices(intensity.shape)
-    ids = [f"{Path(path).stem}_{r + 1}_{c + 1}" for r, c in zip(rows.ravel(), columns.ravel())]
+    height, width = intensity.shape
+    ids = [f"{path.stem}_{r}_{c}" for r in range(1, height + 1) for c in range(1, width + 1)]
     return pd.DataFrame({"id": ids, "value": intensity.ravel()})
 
 

@@ -58,7 +58,7 @@ def _read_labels(path: Path) -> pd.DataFrame:
     require(path.is_file(), f"{path} is missing; is the download complete?")
     labels = pd.read_csv(path, dtype={"id": str})
     require(list(labels.columns) == COLUMNS, f"{path.name} has columns {list(labels.columns)}")
-    require(labels["label"].isin([0, 1]).all(), f"{path.name}: label is not 0/1")
+    require(bool(labels["label"].isin([0, 1]).all()), f"{path.name}: label is not 0/1")
     return labels
 
 
