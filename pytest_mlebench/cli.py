@@ -18,6 +18,7 @@ from pathlib import Path
 from pytest_mlebench.data import prepare_competition
 from pytest_mlebench.errors import MLEBenchError, SettingError
 from pytest_mlebench.grading import grade_submission
+from pytest_mlebench.medals import MEDALS
 from pytest_mlebench.prepare_batch import all_prepared, prepare_batch, summary_lines
 from pytest_mlebench.registry import Competition, Registry, load_registry
 from pytest_mlebench.report.mlebench_compat import bulk_grading_report, grade_json
@@ -124,6 +125,20 @@ def _competition_row(comp: Competition) -> dict[str, object]:
         "lower_is_better": comp.lower_is_better,
         "splits": sorted(comp.splits),
         "time_limit": comp.time_limit,
+        "leaderboard": _leaderboard_entry(comp),
+        "known_issues": [issue.to_dict() for issue in comp.known_issues],
+    }
+
+
+def _leaderboard_entry(comp: Competition) -> dict[str, object] | None:
+    """Rows and medal thresholds (Kaggle's rules, ``docs/medals.md``); ``None`` without a board."""
+    limits = comp.thresholds
+    if limits is None:
+        return None
+    return {
+        "rows": len(comp.leaderboard_scores),
+        **{medal: limits.of(medal) for medal in MEDALS},
+        "median": limits.median,
     }
 
 

@@ -24,6 +24,7 @@ from pytest_mlebench import graders
 from pytest_mlebench.errors import ConfigError, PrepareError
 from pytest_mlebench.graders import SubmissionSpec
 from pytest_mlebench.graders.validation import check_spec
+from pytest_mlebench.known_issues import KnownIssue, parse_known_issues
 from pytest_mlebench.medals import Thresholds, thresholds_for
 
 Complexity = Literal["low", "medium", "high"]
@@ -76,6 +77,7 @@ class Competition:
     requires: tuple[str, ...] = ()
     splits: frozenset[str] = field(default_factory=frozenset)
     leaderboard_scores: tuple[float, ...] = ()
+    known_issues: tuple[KnownIssue, ...] = ()
 
     @property
     def metric(self) -> str:
@@ -159,6 +161,7 @@ def load_competition(
         requires=tuple(str(r) for r in raw.get("requires") or ()),
         splits=splits,
         leaderboard_scores=scores,
+        known_issues=parse_known_issues(raw.get("known_issues"), config_path),
     )
 
 

@@ -15,6 +15,8 @@ import pytest
 
 from pytest_mlebench import hookspecs
 from pytest_mlebench.errors import MLEBenchError
+from pytest_mlebench.known_issues import MARKS as ISSUE_MARKS
+from pytest_mlebench.known_issues import marks_of
 from pytest_mlebench.registry import MODALITIES, SOURCES, Competition, load_registry
 from pytest_mlebench.report import hooks as report_hooks
 from pytest_mlebench.runner import RunCase
@@ -39,6 +41,7 @@ FIXED_MARKERS = {
     "mlebench": "a benchmark run of one competition (every parametrisation of the benchmark test)",
     **{source: f"competition whose data source is {source}" for source in SOURCES},
     **{modality: f"competition of modality {modality}" for modality in MODALITIES},
+    **ISSUE_MARKS,
 }
 
 
@@ -133,13 +136,15 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 
 def marks_for(competition: Competition, time_limit: int | None) -> list[pytest.MarkDecorator]:
-    """The marks of a competition's test: its splits, source, modality, complexity, timeout."""
+    """The marks of a competition's test: splits, source, modality, complexity, known issues
+    (``leaky``, ``crowded``) and the timeout backstop."""
     marks = [
         pytest.mark.mlebench,
         pytest.mark.complexity(level=competition.complexity),
         getattr(pytest.mark, competition.source),
         getattr(pytest.mark, competition.modality),
         *(getattr(pytest.mark, split) for split in sorted(competition.splits)),
+        *(getattr(pytest.mark, mark) for mark in marks_of(competition.known_issues)),
     ]
     backstop = (time_limit or competition.time_limit) + TIMEOUT_GRACE_SECONDS
     marks.append(pytest.mark.timeout(backstop, method="signal"))

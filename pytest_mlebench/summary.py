@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
+from pathlib import Path
 
 from pytest_mlebench.report.aggregate import medal_of
 from pytest_mlebench.report.progress import param_id
@@ -29,7 +30,13 @@ def display_id(record: RunRecord) -> str:
 def run_line(record: RunRecord) -> str:
     score = record.grade.score if record.grade else None
     score_text = "-" if score is None else f"{score:.5g}"
-    medal = medal_of(record) or "none"
+    medal: str = medal_of(record) or "none"
+    if (
+        record.grade is not None
+        and record.grade.valid_submission
+        and not record.grade.has_leaderboard
+    ):
+        medal = "n/a"
     wall = "-" if record.wall_seconds is None else f"{record.wall_seconds:.1f}s"
     line = (
         f"{display_id(record):<28} {record.outcome:<7} score {score_text:<10} medal {medal:<6} "
@@ -39,6 +46,8 @@ def run_line(record: RunRecord) -> str:
         line += " TIMEOUT"
     if record.reason and record.outcome != "passed":
         line += f"  ({record.reason})"
+    elif medal == "n/a":
+        line += "  (no leaderboard: no medal)"
     return line
 
 
@@ -57,8 +66,25 @@ def totals_line(records: Sequence[RunRecord]) -> str:
     )
 
 
+def skipped_lines(records: Sequence[RunRecord], data_dir: Path) -> list[str]:
+    """Per split, how many competitions were skipped because their data is not prepared."""
+    skipped: dict[str, set[str]] = defaultdict(set)
+    selected: dict[str, set[str]] = defaultdict(set)
+    for record in records:
+        for split in record.splits:
+            selected[split].add(record.competition_id)
+            if record.outcome == "skipped":
+                skipped[split].add(record.competition_id)
+    return [
+        f"split {split}: {len(ids)} of {len(selected[split])} competitions skipped, their data is "
+        f"not prepared; prepare them with: mlebench prepare --split {split} --data-dir {data_dir}"
+        for split, ids in sorted(skipped.items())
+    ]
+
+
 def terminal_lines(session: MLEBenchSession) -> list[str]:
     records = session_records(session)
     if not records:
         return []
-    return [run_line(r) for r in records] + [totals_line(records), *medal_table(records)]
+    skipped = skipped_lines(records, session.settings.data_dir)
+    return [run_line(r) for r in records] + [totals_line(records), *skipped, *medal_table(records)]

@@ -158,7 +158,9 @@ def leak_probe(prepared: PreparedLite) -> pd.DataFrame:
     k = min(NEIGHBOURS, len(train))
     metric = graders.get_metric(spec.metric)
     if metric.value_kind in LABEL_KINDS:
-        classifier = KNeighborsClassifier(n_neighbors=k).fit(x_train, train[columns].to_numpy())
+        labels = train[columns].to_numpy()
+        target = labels.ravel() if len(columns) == 1 else labels  # one label: a 1-d target
+        classifier = KNeighborsClassifier(n_neighbors=k).fit(x_train, target)
         predicted = np.asarray(classifier.predict(x_test)).reshape(len(test_ids), len(columns))
     else:
         regressor = KNeighborsRegressor(n_neighbors=k)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from pytest_mlebench.report.mlebench_compat import GRADE_KEYS as MLEBENCH_KEYS
+from tests.factories import toy_config, write_competition
 from tests.plugin.conftest import ExampleProject
 
 GOLDEN_HELP = Path(__file__).with_name("golden_help.txt")
@@ -215,3 +216,12 @@ def test_a_folder_agent_is_recorded_by_its_id(project: ExampleProject) -> None:
     result = project.run("-m", "toys", "-k", "toy-a", "--mle-agent", str(folder))
     result.assert_outcomes(passed=1)
     assert [r["agent"] for r in records(project)] == ["copycat"]
+
+
+def test_known_issues_select_and_deselect_competitions(project: ExampleProject) -> None:
+    config = toy_config("toy-leak", known_issues=[{"kind": "leak", "text": "ids give it away"}])
+    write_competition(project.root / "defs", "toy-leak", config=config)
+    leaky = project.run("--co", "-q", "-m", "leaky and not lite")
+    leaky.stdout.fnmatch_lines(["*test_competition[[]toy-leak[]]", "1/* tests collected*"])
+    kept = project.run("--co", "-q", "-m", "not leaky")
+    assert "toy-leak" not in kept.stdout.str() and "toy-a" in kept.stdout.str()
