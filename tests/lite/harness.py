@@ -139,7 +139,11 @@ def metadata_features(
         )
     features = np.asarray(rows, dtype=float)
     spread = features.std(axis=0)
-    spread[spread == 0] = 1.0
+    # A constant column (ids sharing a long numeric prefix, say) tells nothing, and its
+    # rounding-noise spread would blow it up and drown every other feature: zero it.
+    constant = spread <= 1e-9 * np.abs(features).max(axis=0, initial=0.0)
+    features[:, constant] = 0.0
+    spread[constant] = 1.0
     return features / spread
 
 
