@@ -111,10 +111,14 @@ def _id_number(value: str) -> float:
     return float(digits) if digits else 0.0
 
 
+# Words, and lone digits: a label written into a name as ``_1`` / ``_0`` is a lone digit.
+TOKEN = re.compile(r"[A-Za-z]+|(?<![0-9])[0-9](?![0-9])")
+
+
 def _tokens(identifier: str, path: Path | None) -> set[str]:
-    """Words in the id and in the name of the row's file."""
+    """Words and lone digits in the id and in the name of the row's file."""
     text = identifier if path is None else f"{identifier} {path.stem}"
-    return {token.lower() for token in re.findall(r"[A-Za-z]+", text)}
+    return {token.lower() for token in TOKEN.findall(text)}
 
 
 def _files_by_id(public: Path, ids: list[str], shape: ModuleType, test: bool) -> list[Path | None]:
