@@ -19,6 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from pytest_mlebench.embedded import check_answers, require, write_csv
+from pytest_mlebench.errors import PrepareError
 from pytest_mlebench.placing import place_file
 
 TRAIN_NAME = re.compile(r"^(?P<prefix>\d{8}_\d{6}_\d+s\d+ms_)TRAIN\d+_(?P<label>[01])\.aif$")
@@ -54,7 +55,8 @@ def _training_clips(folder: Path) -> dict[str, re.Match[str]]:
     clips = {}
     for path in folder.iterdir():
         match = TRAIN_NAME.match(path.name)
-        require(match is not None, f"train2/{path.name}: not a <date>_..._TRAIN<n>_<0|1>.aif")
+        if match is None:
+            raise PrepareError(f"train2/{path.name}: not a <date>_..._TRAIN<n>_<0|1>.aif")
         clips[path.name] = match
     return clips
 

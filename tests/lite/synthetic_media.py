@@ -59,7 +59,8 @@ def aiff_bytes(samples: np.ndarray, rate: int) -> bytes:
 
 
 def _pcm16(samples: np.ndarray) -> np.ndarray:
-    return np.round(np.clip(samples, -1.0, 1.0) * 32_767).astype(np.int16)
+    scaled: np.ndarray = np.round(np.clip(samples, -1.0, 1.0) * 32_767)
+    return scaled.astype(np.int16)
 
 
 def _chunk(kind: bytes, body: bytes) -> bytes:
