@@ -111,10 +111,14 @@ def _id_number(value: str) -> float:
     return float(digits) if digits else 0.0
 
 
+# Words, and lone digits: a label written into a name as ``_1`` / ``_0`` is a lone digit.
+TOKEN = re.compile(r"[A-Za-z]+|(?<![0-9])[0-9](?![0-9])")
+
+
 def _tokens(identifier: str, path: Path | None) -> set[str]:
-    """Words in the id and in the name of the row's file."""
+    """Words and lone digits in the id and in the name of the row's file."""
     text = identifier if path is None else f"{identifier} {path.stem}"
-    return {token.lower() for token in re.findall(r"[A-Za-z]+", text)}
+    return {token.lower() for token in TOKEN.findall(text)}
 
 
 def _files_by_id(public: Path, ids: list[str], shape: ModuleType, test: bool) -> list[Path | None]:
@@ -139,7 +143,11 @@ def metadata_features(
         )
     features = np.asarray(rows, dtype=float)
     spread = features.std(axis=0)
-    spread[spread == 0] = 1.0
+    # A constant column (ids sharing a long numeric prefix, say) tells nothing, and its
+    # rounding-noise spread would blow it up and drown every other feature: zero it.
+    constant = spread <= 1e-9 * np.abs(features).max(axis=0, initial=0.0)
+    features[:, constant] = 0.0
+    spread[constant] = 1.0
     return features / spread
 
 
