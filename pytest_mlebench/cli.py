@@ -1,7 +1,8 @@
 """The ``mlebench`` command: list, prepare, grade, grade-sample, agents, sandbox, report.
 
-Each subcommand reuses the functions the pytest plugin calls, and the shared options (data dir,
-extra competition folders) resolve through the same table as the ``--mle-*`` options.
+Each subcommand reuses the functions the pytest plugin calls. The shared options (``--data-dir``,
+``--competitions-dir``, ``report --max-drop``) are the ``--mle-*`` settings of the same names,
+declared and resolved by :mod:`pytest_mlebench.settings` (CLI > environment > default).
 Exit status: 0 success, 1 the command ran but found a problem (invalid submission, failed
 prepare), 2 bad usage.
 """
@@ -10,17 +11,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from pytest_mlebench.data import default_data_dir, prepare_competition
-from pytest_mlebench.errors import MLEBenchError
+from pytest_mlebench.data import prepare_competition
+from pytest_mlebench.errors import MLEBenchError, SettingError
 from pytest_mlebench.grading import grade_submission
 from pytest_mlebench.prepare_batch import all_prepared, prepare_batch, summary_lines
 from pytest_mlebench.registry import Competition, Registry, load_registry
 from pytest_mlebench.report.mlebench_compat import bulk_grading_report, grade_json
+from pytest_mlebench.settings import add_cli_options, cli_value
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -31,6 +32,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         code: int = args.handler(args)
+    except SettingError as exc:
+        print(f"mlebench: error: {exc}", file=sys.stderr)
+        return 2
     except MLEBenchError as exc:
         print(f"mlebench: error: {exc}", file=sys.stderr)
         return 1
@@ -57,33 +61,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+SHARED_SETTINGS = ("data-dir", "competitions-dir")
+
+
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--data-dir",
-        type=Path,
-        default=None,
-        help=f"data folder [env MLEBENCH_DATA_DIR; default {default_data_dir()}]",
-    )
-    parser.add_argument(
-        "--competitions-dir",
-        type=Path,
-        action="append",
-        default=[],
-        help="extra folder of competition definitions (repeatable)",
-    )
+    add_cli_options(parser, *SHARED_SETTINGS)
 
 
 def _data_dir(args: argparse.Namespace) -> Path:
-    chosen = args.data_dir or os.environ.get("MLEBENCH_DATA_DIR") or default_data_dir()
-    return Path(chosen).expanduser().resolve()
+    folder: Path = cli_value(args, "data-dir")
+    return folder
 
 
 def _registry(args: argparse.Namespace) -> Registry:
-    extra = list(args.competitions_dir)
-    env = os.environ.get("MLEBENCH_COMPETITIONS_DIRS")
-    if env and not extra:
-        extra = [Path(p) for p in env.split(os.pathsep) if p]
-    return load_registry(extra)
+    folders: tuple[Path, ...] = cli_value(args, "competitions-dir")
+    return load_registry(folders)
 
 
 # -- list ---------------------------------------------------------------------------------------

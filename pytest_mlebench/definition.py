@@ -97,18 +97,20 @@ class Competition:
     def leaderboard_path(self) -> Path:
         return self.folder / "leaderboard.csv"
 
+    @property
+    def has_leaderboard(self) -> bool:
+        """Whether medals can be awarded: the leaderboard was loaded and has scores."""
+        return bool(self.leaderboard_scores)
+
     @cached_property
-    def thresholds(self) -> Thresholds:
+    def thresholds(self) -> Thresholds | None:
         """The medal thresholds of the leaderboard (``docs/medals.md``).
 
-        Raises:
-            ConfigError: The competition was loaded without its leaderboard.
+        ``None`` without a leaderboard (a Kaggle competition that ships none, or a folder loaded
+        with ``leaderboard=False``): such a competition is graded, but earns no medal.
         """
         if not self.leaderboard_scores:
-            raise ConfigError(
-                f"{self.leaderboard_path}: not loaded; load the competition with its leaderboard "
-                "to get medal thresholds"
-            )
+            return None
         return thresholds_for(self.leaderboard_scores, self.lower_is_better)
 
 
@@ -138,7 +140,11 @@ def load_competition(
         if not (folder / name).is_file():
             raise ConfigError(f"{folder / name}: missing; every competition folder needs it")
     lower_is_better = metric.lower_is_better
-    scores = load_leaderboard(folder / "leaderboard.csv", lower_is_better) if leaderboard else ()
+    board = folder / "leaderboard.csv"
+    # A Kaggle competition may ship without its board (`mlebench leaderboard fetch` gets it with
+    # credentials); it is then graded without medals. Embedded boards are built here: required.
+    optional = raw["source"] == "kaggle" and not board.exists()
+    scores = load_leaderboard(board, lower_is_better) if leaderboard and not optional else ()
     return Competition(
         id=str(raw["id"]),
         name=str(raw["name"]),

@@ -12,6 +12,14 @@ class MLEBenchError(Exception):
     """Base class of every error this package raises on purpose."""
 
 
+class SettingError(MLEBenchError):
+    """A setting (option, environment variable, ini key) has a bad value.
+
+    The message names the setting, the value, where it came from and what is allowed; pytest shows
+    it as a usage error (exit 4), the ``mlebench`` command exits 2.
+    """
+
+
 class ConfigError(MLEBenchError):
     """A competition's config, leaderboard or split file is broken; the message names the fix."""
 

@@ -18,6 +18,8 @@ def gate_failure(report: GradeReport, require: Require) -> str | None:
         return f"invalid submission: {report.invalid_reason}"
     if require == "valid":
         return None
+    if report.thresholds is None:
+        return f"no leaderboard: no medal; {require} cannot be reached (score {report.score:.5g})"
     if require == "above-median":
         if report.award.above_median:
             return None

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from pytest_mlebench import graders
 from pytest_mlebench.grade_report import GradeReport
+from pytest_mlebench.percentile import leaderboard_percentile
 from pytest_mlebench.registry import Competition
 from pytest_mlebench.timestamps import utc_timestamp
 
@@ -30,11 +31,14 @@ def build_report(
 ) -> GradeReport:
     """The grade of ``result`` (a validated, perhaps scored, submission) for ``competition``."""
     created_at = utc_timestamp()
+    lower = competition.lower_is_better
     if exists and result.valid and result.score is not None:
         return GradeReport.scored(
             competition.id,
             result.score,
             competition.thresholds,
+            lower_is_better=lower,
+            percentile=leaderboard_percentile(result.score, competition.leaderboard_scores, lower),
             submission_path=str(submission),
             created_at=created_at,
         )
@@ -42,6 +46,7 @@ def build_report(
         competition.id,
         result.reason or "the grader returned no score",
         competition.thresholds,
+        lower_is_better=lower,
         submission_exists=exists,
         submission_path=str(submission),
         created_at=created_at,

@@ -26,7 +26,11 @@ def pytest_mlebench_make_sandbox(
 
 @pytest.hookspec(firstresult=True)
 def pytest_mlebench_make_agent(name: str, settings: Settings) -> Agent | None:
-    """Create the agent named by ``--mle-agent``; ``None`` lets the built-in lookup decide."""
+    """Create the agent named by ``--mle-agent``; ``None`` lets the built-in lookup decide.
+
+    Asked once per process (controller and each xdist worker) in ``pytest_configure``, before any
+    test is collected; the returned agent's ``name`` is what records show.
+    """
 
 
 @pytest.hookspec

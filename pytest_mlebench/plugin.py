@@ -25,7 +25,7 @@ from pytest_mlebench.selection import (
     empty_selection_lines,
     marker_names,
 )
-from pytest_mlebench.session import SESSION_KEY, MLEBenchSession, get_session
+from pytest_mlebench.session import SESSION_KEY, MLEBenchSession, get_session, resolve_agent
 from pytest_mlebench.settings import add_options, resolve_settings
 from pytest_mlebench.summary import terminal_lines
 
@@ -57,12 +57,13 @@ def pytest_configure(config: pytest.Config) -> None:
     try:
         settings = resolve_settings(config)
         registry = load_registry(settings.competitions_dirs)
+        agent = resolve_agent(config, settings)
     except MLEBenchError as exc:
         raise pytest.UsageError(str(exc)) from None
     for split in registry.splits:
         if split not in FIXED_MARKERS:
             config.addinivalue_line("markers", f"{split}: competition in the {split} split")
-    session = MLEBenchSession(settings=settings, registry=registry)
+    session = MLEBenchSession(settings=settings, registry=registry, agent=agent)
     workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
     if workerinput is not None:
         session.worker = str(workerinput["workerid"])
@@ -104,7 +105,7 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     session = get_session(config)
     settings = session.settings
     lines = [
-        f"mlebench: agent {settings.agent}, sandbox {session.backend} "
+        f"mlebench: agent {session.agent.name}, sandbox {session.backend} "
         f"(requested {settings.sandbox}), {len(session.registry)} competitions, "
         f"seeds {settings.seeds}, gate {settings.require}",
         f"mlebench: data {settings.data_dir}, results {settings.results_path}",

@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 
 from pytest_mlebench import graders
-from pytest_mlebench.agents import load_agent
 from pytest_mlebench.agents.base import Agent, AgentTask
 from pytest_mlebench.data import PreparedData
 from pytest_mlebench.errors import AgentError
@@ -95,8 +94,7 @@ class BenchmarkRun:
         """Run the agent and grade it; the record is written before this returns or raises."""
         self.run_dir.mkdir(parents=True, exist_ok=True)
         try:
-            agent = self._make_agent()
-            exec_result, calls, grant = self._run_agent(agent)
+            exec_result, calls, grant = self._run_agent(self.session.agent)
             report = self._grade()
         except Exception as exc:
             self._write(self._record("error", f"{type(exc).__name__}: {exc}"))
@@ -115,13 +113,6 @@ class BenchmarkRun:
         )
         self._write(record)
         return record
-
-    def _make_agent(self) -> Agent:
-        settings = self.session.settings
-        agent: Agent | None = self.hooks.pytest_mlebench_make_agent(
-            name=settings.agent, settings=settings
-        )
-        return agent if agent is not None else load_agent(settings.agent)
 
     def _spec(self, gpus: tuple[str, ...]) -> SandboxSpec:
         instructions = INSTRUCTIONS.read_text("utf-8")
@@ -255,7 +246,7 @@ def make_record(
         test_id=test_id,
         competition_id=competition.id,
         seed=seed,
-        agent=settings.agent,
+        agent=session.agent.name,
         outcome=outcome,
         reason=reason,
         sandbox=session.backend,

@@ -1,4 +1,8 @@
-"""Run state of one pytest session, kept in ``config.stash`` (never on private attributes)."""
+"""Run state of one pytest session, kept in ``config.stash`` (never on private attributes).
+
+Also the one place the agent is resolved: :func:`resolve_agent` runs once per process in
+``pytest_configure``, so an unknown ``--mle-agent`` stops the session before any test runs.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +11,12 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from pytest_mlebench.agents import Agent, load_agent
+from pytest_mlebench.errors import AgentError, SettingError
 from pytest_mlebench.registry import Registry
 from pytest_mlebench.sandbox.plan import SandboxPlan
 from pytest_mlebench.selection import SelectionCount
-from pytest_mlebench.settings import Settings
+from pytest_mlebench.settings import Settings, source_of
 
 
 @dataclass
@@ -20,6 +26,7 @@ class MLEBenchSession:
     Attributes:
         settings: The resolved settings.
         registry: The competitions of this session.
+        agent: The agent every run of this process uses (:func:`resolve_agent`).
         session_id: Id shared by the controller and its workers; stamped on every record.
         plan: The controller's sandbox decisions (backend, image, GPUs), shared with workers.
         worker: ``master`` on the controller, else the xdist worker id.
@@ -29,6 +36,7 @@ class MLEBenchSession:
 
     settings: Settings
     registry: Registry
+    agent: Agent
     session_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     plan: SandboxPlan = field(default_factory=lambda: SandboxPlan(backend="local"))
     worker: str = "master"
@@ -49,3 +57,18 @@ SESSION_KEY = pytest.StashKey[MLEBenchSession]()
 
 def get_session(config: pytest.Config) -> MLEBenchSession:
     return config.stash[SESSION_KEY]
+
+
+def resolve_agent(config: pytest.Config, settings: Settings) -> Agent:
+    """The agent named by ``--mle-agent``: a ``pytest_mlebench_make_agent`` hook's, else a
+    built-in or an agent folder; :class:`SettingError` naming where the name came from if none."""
+    made: Agent | None = config.hook.pytest_mlebench_make_agent(
+        name=settings.agent, settings=settings
+    )
+    if made is not None:
+        return made
+    try:
+        return load_agent(settings.agent)
+    except AgentError as exc:
+        source = source_of(config, "agent")
+        raise SettingError(f"invalid agent {settings.agent!r} from {source}: {exc}") from None

@@ -1,215 +1,256 @@
-"""One frozen :class:`Settings`, resolved once from CLI > environment > ini > default.
+"""The settings of a session: one table, one frozen :class:`Settings`, used by pytest and the CLI.
 
-Every ``--mle-*`` option is declared in :data:`OPTIONS` with its help text, environment variable,
-ini key and validator, so ``pytest --help``, the ini file and the ``mlebench`` CLI cannot drift.
-A bad value raises ``pytest.UsageError`` naming where the value came from and what is allowed.
+Each setting is declared once, as a :class:`~pytest_mlebench.setting_spec.Setting` in
+:data:`SETTINGS`: its name, the :class:`Settings` field it fills, help text, environment variable,
+parser, default and choices. Everything else is generated from that entry: the ``--mle-<name>``
+pytest option and its ``mle_<name>`` ini key (:func:`add_options`), the ``mlebench`` CLI's shared
+``--<name>`` options (:func:`add_cli_options`), and the settings of a session
+(:func:`resolve_settings`). Adding a setting means adding one entry here and its typed field to
+:class:`Settings`. Both sides find values by the one rule of
+:func:`~pytest_mlebench.setting_spec.resolve`, CLI > environment > ini > default, and a bad value is
+a :class:`~pytest_mlebench.errors.SettingError` naming where it came from.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Sequence
+import argparse
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 import pytest
 
-from pytest_mlebench.data import default_data_dir
+from pytest_mlebench import setting_spec as parsers
+from pytest_mlebench.errors import SettingError
+from pytest_mlebench.setting_spec import RERUN_KINDS, Setting, argument_keywords, pick, resolve
 
 GROUP = "mlebench"
 REQUIRE_LEVELS = ("none", "valid", "above-median", "bronze", "silver", "gold")
 SANDBOXES = ("auto", "local", "docker")
 NETWORKS = ("none", "bridge")
-RERUN_KINDS = ("failed", "error", "invalid", "no-medal", "timeout", "skipped")
+YES_NO = ("yes", "no")
 Require = Literal["none", "valid", "above-median", "bronze", "silver", "gold"]
 
-
-@dataclass(frozen=True)
-class OptionSpec:
-    """One ``--mle-*`` option: help text, where else it can be set, and how it is checked."""
-
-    name: str
-    help: str
-    default: str | None
-    env: str | None = None
-    choices: tuple[str, ...] = ()
-    metavar: str | None = None
-    append: bool = False
-    flag: bool = False
-
-    @property
-    def dest(self) -> str:
-        return self.name.lstrip("-").replace("-", "_")
-
-    @property
-    def ini(self) -> str:
-        return self.dest
+__all__ = [
+    "REQUIRE_LEVELS",
+    "RERUN_KINDS",
+    "SETTINGS",
+    "Setting",
+    "Settings",
+    "add_cli_options",
+    "add_options",
+    "cli_value",
+    "resolve_settings",
+    "setting",
+    "source_of",
+]
 
 
-OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        "--mle-agent",
+SETTINGS: tuple[Setting, ...] = (
+    Setting(
+        "agent",
+        "agent",
         "agent to run: a built-in name (see 'mlebench agents') "
         "or the path of an agent folder with config.yaml",
-        "dummy",
         "MLEBENCH_AGENT",
+        parsers.always(parsers.text),
+        default="dummy",
         metavar="NAME",
     ),
-    OptionSpec(
-        "--mle-sandbox",
+    Setting(
+        "sandbox",
+        "sandbox",
         "where agents run: docker (isolated), local (no isolation) or "
         "auto (docker when an engine answers, else local with a warning)",
-        "auto",
         "MLEBENCH_SANDBOX",
-        SANDBOXES,
+        parsers.always(parsers.text),
+        default="auto",
+        choices=SANDBOXES,
     ),
-    OptionSpec(
-        "--mle-data-dir",
+    Setting(
+        "data-dir",
+        "data_dir",
         "folder for downloaded and prepared competition data "
         "(default: $XDG_CACHE_HOME/mlebench, i.e. ~/.cache/mlebench)",
-        None,
         "MLEBENCH_DATA_DIR",
+        parsers.data_dir,
         metavar="DIR",
     ),
-    OptionSpec(
-        "--mle-competitions-dir",
+    Setting(
+        "competitions-dir",
+        "competitions_dirs",
         "extra folder of competition definitions (repeatable; later folders win on id clashes)",
-        None,
         "MLEBENCH_COMPETITIONS_DIRS",
+        parsers.existing_dirs,
         metavar="DIR",
-        append=True,
+        kind="list",
     ),
-    OptionSpec(
-        "--mle-seeds",
+    Setting(
+        "seeds",
+        "seeds",
         "runs per competition, seeds 0..N-1; test ids get a -s<seed> suffix when N > 1",
-        "1",
         "MLEBENCH_SEEDS",
+        parsers.always(parsers.positive_int),
+        default="1",
         metavar="N",
     ),
-    OptionSpec(
-        "--mle-time-limit",
+    Setting(
+        "time-limit",
+        "time_limit",
         "seconds each agent run gets, overriding the competition's time_limit",
-        None,
         "MLEBENCH_TIME_LIMIT",
+        parsers.optional(parsers.positive_int),
         metavar="SECONDS",
     ),
-    OptionSpec(
-        "--mle-require",
+    Setting(
+        "require",
+        "require",
         "what a run must reach to pass: " + ", ".join(REQUIRE_LEVELS),
-        "valid",
         "MLEBENCH_REQUIRE",
-        REQUIRE_LEVELS,
+        parsers.always(parsers.text),
+        default="valid",
+        choices=REQUIRE_LEVELS,
     ),
-    OptionSpec(
-        "--mle-results",
+    Setting(
+        "results",
+        "results_path",
         "JSON-lines file each finished run is appended to (relative to where pytest starts)",
-        "reports/results.jsonl",
         "MLEBENCH_RESULTS",
+        parsers.results_file,
+        default="reports/results.jsonl",
         metavar="FILE",
     ),
-    OptionSpec(
-        "--mle-network",
+    Setting(
+        "network",
+        "network",
         "sandbox network: none (isolated) or bridge (for agents that call an API)",
-        "none",
         "MLEBENCH_NETWORK",
-        NETWORKS,
+        parsers.always(parsers.text),
+        default="none",
+        choices=NETWORKS,
     ),
-    OptionSpec(
-        "--mle-cpus",
+    Setting(
+        "cpus",
+        "cpus",
         "CPUs per sandbox (default: the competition's resources.cpus)",
-        None,
         "MLEBENCH_CPUS",
+        parsers.optional(parsers.positive_float),
         metavar="N",
     ),
-    OptionSpec(
-        "--mle-memory",
+    Setting(
+        "memory",
+        "memory",
         "memory limit per sandbox, e.g. 8g (default: the competition's resources.memory)",
-        None,
         "MLEBENCH_MEMORY",
+        parsers.optional(parsers.size),
         metavar="SIZE",
     ),
-    OptionSpec(
-        "--mle-shm",
+    Setting(
+        "shm",
+        "shm",
         "shared memory per sandbox, e.g. 2g (default: the competition's resources.shm)",
-        None,
         "MLEBENCH_SHM",
+        parsers.optional(parsers.size),
         metavar="SIZE",
     ),
-    OptionSpec(
-        "--mle-gpus",
+    Setting(
+        "pids",
+        "pids",
+        "process limit per sandbox (default: the competition's resources.pids)",
+        "MLEBENCH_PIDS",
+        parsers.optional(parsers.positive_int),
+        metavar="N",
+    ),
+    Setting(
+        "gpus",
+        "gpus",
         "GPUs the session may hand out: auto, none, all or a count",
-        "auto",
         "MLEBENCH_GPUS",
+        parsers.always(parsers.gpus),
+        default="auto",
         metavar="auto|none|all|N",
     ),
-    OptionSpec(
-        "--mle-gpus-per-sandbox",
+    Setting(
+        "gpus-per-sandbox",
+        "gpus_per_sandbox",
         "GPUs each sandbox gets from the pool",
-        "1",
         "MLEBENCH_GPUS_PER_SANDBOX",
+        parsers.always(parsers.positive_int),
+        default="1",
         metavar="K",
     ),
-    OptionSpec(
-        "--mle-privileged",
+    Setting(
+        "privileged",
+        "privileged",
         "allow agents whose config asks for privileged containers (yes/no)",
-        "no",
         "MLEBENCH_PRIVILEGED",
-        ("yes", "no"),
+        parsers.always(parsers.yes),
+        default="no",
+        choices=YES_NO,
     ),
-    OptionSpec(
-        "--mle-baseline",
+    Setting(
+        "baseline",
+        "baseline",
         "summary.json or results file to compare this session with; the session fails when "
         "the any-medal or valid-submission rate drops more than --mle-max-drop",
-        None,
         "MLEBENCH_BASELINE",
+        parsers.existing_file,
         metavar="FILE",
     ),
-    OptionSpec(
-        "--mle-max-drop",
-        "percentage points the any-medal or valid-submission rate may drop below --mle-baseline",
-        "0",
+    Setting(
+        "max-drop",
+        "max_drop",
+        "percentage points the any-medal or valid-submission rate may drop below the baseline",
         "MLEBENCH_MAX_DROP",
+        parsers.always(parsers.non_negative_float),
+        default="0",
         metavar="POINTS",
     ),
-    OptionSpec(
-        "--mle-rerun",
+    Setting(
+        "rerun",
+        "rerun",
         "run only the (competition, seed) pairs of --mle-from whose run was one of: "
         + ", ".join(RERUN_KINDS)
         + " (comma-separated)",
-        None,
         "MLEBENCH_RERUN",
+        parsers.always(parsers.rerun_kinds),
         metavar="KINDS",
     ),
-    OptionSpec(
-        "--mle-from",
+    Setting(
+        "from",
+        "rerun_from",
         "summary.json or results file that --mle-rerun selects from",
-        None,
         "MLEBENCH_FROM",
+        parsers.existing_file,
         metavar="FILE",
     ),
-    OptionSpec(
-        "--mle-progress",
+    Setting(
+        "progress",
+        "progress",
         "seconds between one-line status updates of running competitions (state changes are "
         "printed as they happen); 0 turns live progress off",
-        "60",
         "MLEBENCH_PROGRESS",
+        parsers.always(parsers.non_negative_float),
+        default="60",
         metavar="SECONDS",
     ),
-    OptionSpec(
-        "--mle-clean-alluredir",
+    Setting(
+        "clean-alluredir",
+        "clean_alluredir",
         "empty the --alluredir folder once, on the controller, before any test runs (unlike "
         "--clean-alluredir, safe under xdist)",
-        "no",
         "MLEBENCH_CLEAN_ALLUREDIR",
-        flag=True,
+        parsers.always(parsers.yes),
+        default="no",
+        choices=YES_NO,
+        kind="flag",
     ),
 )
 
 
 @dataclass(frozen=True)
 class Settings:
-    """Resolved ``--mle-*`` settings of one session."""
+    """Resolved settings of one session; each field is filled by its entry in :data:`SETTINGS`."""
 
     agent: str
     sandbox: str
@@ -232,178 +273,68 @@ class Settings:
     rerun_from: Path | None = None
     progress: float = 60.0
     clean_alluredir: bool = False
+    pids: int | None = None
+
+
+_BY_NAME = {entry.name: entry for entry in SETTINGS}
+
+
+def setting(name: str) -> Setting:
+    """The entry of ``name`` (``seeds``, ``data-dir``, …)."""
+    return _BY_NAME[name]
+
+
+# -- pytest -------------------------------------------------------------------------------------
 
 
 def add_options(parser: pytest.Parser) -> None:
-    """Declare every option in :data:`OPTIONS` (and its ini key) on pytest's parser."""
+    """Declare every setting's ``--mle-*`` option and ini key on pytest's parser."""
     group = parser.getgroup(GROUP, "pytest-mlebench: run agents on MLE-bench competitions")
-    for spec in OPTIONS:
-        extra = f" [env {spec.env}]" if spec.env else ""
-        if spec.flag:
-            group.addoption(
-                spec.name,
-                dest=spec.dest,
-                action="store_const",
-                const="yes",
-                default=None,
-                help=f"{spec.help}{extra}",
-            )
-        else:
-            group.addoption(
-                spec.name,
-                dest=spec.dest,
-                action="append" if spec.append else "store",
-                default=None,
-                choices=spec.choices or None,
-                metavar=spec.metavar,
-                help=f"{spec.help}{extra}",
-            )
-        parser.addini(spec.ini, help=spec.help, type="string", default=None)
+    for entry in SETTINGS:
+        group.addoption(entry.option, dest=entry.dest, **argument_keywords(entry))
+        parser.addini(entry.ini, help=entry.help, type="string", default=None)
 
 
 def resolve_settings(config: pytest.Config) -> Settings:
-    """Resolve all settings for this session; raise ``pytest.UsageError`` on a bad value."""
-    values = {spec.dest: _raw_value(config, spec) for spec in OPTIONS}
-    return build_settings(values, config.invocation_params.dir)
-
-
-def build_settings(values: dict[str, tuple[Any, str]], base: Path) -> Settings:
-    """Settings from ``dest → (value, source)`` pairs; shared with the ``mlebench`` CLI."""
-
-    def get(dest: str) -> Any:
-        return values[dest][0]
-
-    def check(dest: str, parse: Callable[[Any], Any]) -> Any:
-        value, source = values[dest]
-        try:
-            return parse(value)
-        except ValueError as exc:
-            raise pytest.UsageError(
-                f"invalid {dest.replace('_', '-')} {value!r} from {source}: {exc}"
-            ) from None
-
-    data_dir = Path(get("mle_data_dir")).expanduser() if get("mle_data_dir") else default_data_dir()
-    results = Path(get("mle_results"))
-    rerun = check("mle_rerun", _rerun_kinds)
-    rerun_from = check("mle_from", lambda v: _existing_file(v, base))
-    if bool(rerun) != bool(rerun_from):
-        raise pytest.UsageError(
+    """Resolve all settings of this session; raise :class:`SettingError` on a bad value."""
+    base = config.invocation_params.dir
+    values = {
+        entry.field: resolve(entry, *_given(config, entry), base, cli_option=entry.option)
+        for entry in SETTINGS
+    }
+    settings = Settings(**values)
+    if bool(settings.rerun) != bool(settings.rerun_from):
+        raise SettingError(
             "--mle-rerun and --mle-from go together: --mle-rerun failed --mle-from "
             "reports/summary.json"
         )
-    return Settings(
-        agent=str(get("mle_agent")),
-        sandbox=check("mle_sandbox", lambda v: _choice(v, SANDBOXES)),
-        data_dir=data_dir.resolve(),
-        competitions_dirs=tuple(check("mle_competitions_dir", _existing_dirs)),
-        seeds=check("mle_seeds", lambda v: _positive_int(v)),
-        time_limit=check("mle_time_limit", lambda v: None if v is None else _positive_int(v)),
-        require=check("mle_require", lambda v: _choice(v, REQUIRE_LEVELS)),
-        results_path=results if results.is_absolute() else base / results,
-        network=check("mle_network", lambda v: _choice(v, NETWORKS)),
-        cpus=check("mle_cpus", lambda v: None if v is None else _positive_float(v)),
-        memory=check("mle_memory", lambda v: None if v is None else _size(v)),
-        shm=check("mle_shm", lambda v: None if v is None else _size(v)),
-        gpus=check("mle_gpus", _gpus),
-        gpus_per_sandbox=check("mle_gpus_per_sandbox", lambda v: _positive_int(v)),
-        privileged=check("mle_privileged", lambda v: _choice(v, ("yes", "no")) == "yes"),
-        baseline=check("mle_baseline", lambda v: _existing_file(v, base)),
-        max_drop=check("mle_max_drop", _non_negative_float),
-        rerun=rerun,
-        rerun_from=rerun_from,
-        progress=check("mle_progress", _non_negative_float),
-        clean_alluredir=check("mle_clean_alluredir", lambda v: _choice(v, ("yes", "no")) == "yes"),
+    return settings
+
+
+def source_of(config: pytest.Config, name: str) -> str:
+    """Where the value of setting ``name`` came from (``option --mle-agent``, …)."""
+    entry = setting(name)
+    return pick(entry, *_given(config, entry), cli_option=entry.option)[1]
+
+
+def _given(config: pytest.Config, entry: Setting) -> tuple[Any, Any]:
+    """What pytest's command line and ini file say about ``entry`` (``None`` when silent)."""
+    return config.getoption(entry.dest, default=None), config.getini(entry.ini)
+
+
+# -- the mlebench CLI ---------------------------------------------------------------------------
+
+
+def add_cli_options(parser: argparse.ArgumentParser, *names: str) -> None:
+    """Declare the shared settings ``names`` as ``--<name>`` options of a ``mlebench`` command."""
+    for name in names:
+        entry = setting(name)
+        parser.add_argument(entry.cli_option, dest=entry.cli_dest, **argument_keywords(entry))
+
+
+def cli_value(args: argparse.Namespace, name: str) -> Any:
+    """The value of shared setting ``name`` for a ``mlebench`` command (CLI > env > default)."""
+    entry = setting(name)
+    return resolve(
+        entry, getattr(args, entry.cli_dest), None, Path.cwd(), cli_option=entry.cli_option
     )
-
-
-def _raw_value(config: pytest.Config, spec: OptionSpec) -> tuple[Any, str]:
-    cli = config.getoption(spec.dest, default=None)
-    if cli is not None:
-        return cli, f"option {spec.name}"
-    if spec.env and os.environ.get(spec.env):
-        env_value: Any = os.environ[spec.env]
-        if spec.append:
-            env_value = [part for part in env_value.split(os.pathsep) if part]
-        return env_value, f"environment variable {spec.env}"
-    ini = config.getini(spec.ini)
-    if ini:
-        return ([ini] if spec.append else ini), f"ini option {spec.ini}"
-    return ([] if spec.append else spec.default), "default"
-
-
-def _choice(value: Any, allowed: Sequence[str]) -> str:
-    if value not in allowed:
-        raise ValueError(f"choose one of {', '.join(allowed)}")
-    return str(value)
-
-
-def _positive_int(value: Any) -> int:
-    try:
-        number = int(str(value))
-    except ValueError:
-        raise ValueError("expected a positive whole number") from None
-    if number <= 0:
-        raise ValueError("expected a positive whole number")
-    return number
-
-
-def _positive_float(value: Any) -> float:
-    try:
-        number = float(str(value))
-    except ValueError:
-        raise ValueError("expected a positive number") from None
-    if number <= 0:
-        raise ValueError("expected a positive number")
-    return number
-
-
-def _size(value: Any) -> str:
-    text = str(value).strip().lower()
-    digits = text[:-1] if text[-1:] in ("k", "m", "g", "t") else text
-    if not digits.isdigit() or int(digits) <= 0:
-        raise ValueError("expected a size like 512m or 8g")
-    return text
-
-
-def _gpus(value: Any) -> str:
-    text = str(value).strip().lower()
-    if text in ("auto", "none", "all") or (text.isdigit() and int(text) >= 0):
-        return text
-    raise ValueError("expected auto, none, all or a number of GPUs")
-
-
-def _existing_dirs(values: Sequence[str]) -> list[Path]:
-    folders = [Path(v).expanduser().resolve() for v in values]
-    missing = [str(f) for f in folders if not f.is_dir()]
-    if missing:
-        raise ValueError(f"no such folder: {', '.join(missing)}")
-    return folders
-
-
-def _non_negative_float(value: Any) -> float:
-    try:
-        number = float(str(value))
-    except ValueError:
-        raise ValueError("expected a number of 0 or more") from None
-    if not number >= 0 or number == float("inf"):
-        raise ValueError("expected a number of 0 or more")
-    return number
-
-
-def _rerun_kinds(value: Any) -> frozenset[str]:
-    if value is None:
-        return frozenset()
-    kinds = frozenset(part.strip() for part in str(value).split(",") if part.strip())
-    unknown = sorted(kinds - set(RERUN_KINDS))
-    if unknown or not kinds:
-        raise ValueError(f"choose from {', '.join(RERUN_KINDS)} (comma-separated)")
-    return kinds
-
-
-def _existing_file(value: Any, base: Path) -> Path | None:
-    if value is None:
-        return None
-    path = (base / Path(str(value)).expanduser()).resolve()
-    if not path.is_file():
-        raise ValueError(f"no such file: {path}")
-    return path

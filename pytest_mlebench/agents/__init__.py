@@ -82,7 +82,7 @@ def load_agent(name: str) -> Agent:
         return load_folder_agent(folder, agent_id or None)
     known = ", ".join(sorted(BUILTIN_AGENTS))
     raise AgentError(
-        f"unknown agent {name!r}: built-in agents are {known}; "
+        f"unknown agent {name!r}: built-in agents are {known} ('mlebench agents' describes them); "
         "or pass the path of a folder with config.yaml (see docs/agents.md)"
     )
 

@@ -28,6 +28,7 @@ from pytest_mlebench.report.summary_json import (
     write_summary,
 )
 from pytest_mlebench.report.terminal import group_line
+from pytest_mlebench.settings import add_cli_options, cli_value
 
 DEFAULT_ALLURE_RESULTS = Path("reports") / "allure-results"
 
@@ -68,13 +69,7 @@ def add_report_command(commands: Any) -> None:
         "exit 1 when NEW's any-medal or valid-submission rate, overall or in a split, per "
         "agent, is more than --max-drop points below BASE's",
     )
-    parser.add_argument(
-        "--max-drop",
-        type=float,
-        default=0.0,
-        metavar="POINTS",
-        help="percentage points a rate may drop below BASE for --compare (default 0)",
-    )
+    add_cli_options(parser, "max-drop")
     parser.set_defaults(handler=cmd_report)
 
 
@@ -135,7 +130,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.compare:
         base_path, new_path = args.compare
         comparison = compare_summaries(
-            load_summary(base_path, args.seeds), load_summary(new_path, args.seeds), args.max_drop
+            load_summary(base_path, args.seeds),
+            load_summary(new_path, args.seeds),
+            cli_value(args, "max-drop"),
         )
         for line in comparison_lines(comparison, str(base_path)):
             print(line)

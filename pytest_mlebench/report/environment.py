@@ -73,7 +73,7 @@ def build_environment(
     """The environment entries of this session (before the user hook runs)."""
     settings = session.settings
     environment: dict[str, Any] = {
-        "agent": settings.agent,
+        "agent": session.agent.name,
         "sandbox.backend": session.backend,
         "sandbox.requested": settings.sandbox,
         "sandbox.image": image_name(session.backend),

@@ -75,7 +75,7 @@ class ReportHooks:
                 summary,
                 source,
                 settings.rerun,
-                settings.agent,
+                self.mle.agent.name,
                 (c.id for c in self.mle.registry),
                 settings.seeds,
             )
@@ -150,7 +150,7 @@ class ReportHooks:
         if self.allure_dir is None or pair is None:
             return
         competition = self.mle.registry.get(pair[0])
-        allure_glue.apply_labels(item, competition, pair[1], self.mle.settings.agent)
+        allure_glue.apply_labels(item, competition, pair[1], self.mle.agent.name)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(

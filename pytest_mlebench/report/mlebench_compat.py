@@ -46,19 +46,22 @@ GRADE_KEYS = (
 
 
 def mlebench_report(grade: GradeReport) -> dict[str, Any]:
-    """mle-bench's 16 keys of ``grade``, then ``invalid_reason`` (the original has no reason)."""
+    """mle-bench's 16 keys of ``grade``, then ``invalid_reason`` (the original has no reason).
+
+    Without a leaderboard the four thresholds are ``null`` and no medal is set.
+    """
     limits, medal = grade.thresholds, grade.medal
     return {
         "competition_id": grade.competition_id,
         "score": grade.score,
-        **{f"{m}_threshold": limits.of(m) for m in MEDALS},
-        "median_threshold": limits.median,
+        **{f"{m}_threshold": limits.of(m) if limits else None for m in MEDALS},
+        "median_threshold": limits.median if limits else None,
         "any_medal": medal is not None,
         **{f"{m}_medal": medal == m for m in MEDALS},
         "above_median": grade.award.above_median,
         "submission_exists": grade.submission_exists,
         "valid_submission": grade.valid_submission,
-        "is_lower_better": limits.lower_is_better,
+        "is_lower_better": grade.lower_is_better,
         "created_at": grade.created_at,
         "submission_path": grade.submission_path,
         "invalid_reason": grade.invalid_reason,

@@ -18,6 +18,8 @@ def test_report_compare_help_describes_two_files_and_the_exit_code(
     text = " ".join(capsys.readouterr().out.split())
     compare = text[text.index("--compare BASE NEW ") :]
     assert re.match(r"--compare BASE NEW compare NEW with the baseline BASE .* exit 1", compare)
-    assert "--max-drop POINTS percentage points a rate may drop below BASE" in text
+    # --max-drop is the same setting as the pytest option (one table): same help, same env var
+    assert "--max-drop POINTS percentage points the any-medal or valid-submission rate" in text
+    assert "[env MLEBENCH_MAX_DROP]" in text
     assert "session" not in text
     assert "--mle-" not in text

@@ -84,7 +84,10 @@ def test_bad_seeds_from_environment_names_the_source(
     result = project.run("-m", "toys")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(
-        ["*invalid mle-seeds 'zero' from environment variable MLEBENCH_SEEDS*"]
+        [
+            "ERROR: invalid seeds 'zero' from environment variable MLEBENCH_SEEDS: "
+            "expected a positive whole number"
+        ]
     )
 
 
@@ -97,11 +100,21 @@ def test_unprepared_data_is_skipped_with_the_command(project: ExampleProject) ->
     assert records(project)[0]["outcome"] == "skipped"
 
 
-def test_unknown_agent_lists_the_built_ins(project: ExampleProject) -> None:
-    result = project.run("-m", "toys", "-k", "toy-a", "--mle-agent", "nobody")
-    result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*unknown agent 'nobody': built-in agents are baseline, dummy*"])
-    assert records(project)[0]["outcome"] == "error"
+@pytest.mark.parametrize("workers", [(), ("-n", "2")], ids=["one-process", "xdist"])
+def test_unknown_agent_is_one_usage_error_before_any_test(
+    project: ExampleProject, workers: tuple[str, ...]
+) -> None:
+    result = project.run("-m", "toys", "--mle-agent", "nobody", *workers)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    errors = [line for line in result.stderr.lines if line.startswith("ERROR:")]
+    assert errors == [
+        "ERROR: invalid agent 'nobody' from option --mle-agent: unknown agent 'nobody': "
+        "built-in agents are baseline, dummy ('mlebench agents' describes them); "
+        "or pass the path of a folder with config.yaml (see docs/agents.md)"
+    ]
+    assert "test_competition" not in result.stdout.str()
+    assert not (project.root / "reports" / "results.jsonl").exists()
+    assert project.prepare_calls() == []
 
 
 def test_xdist_prepares_each_competition_once(project: ExampleProject) -> None:
@@ -154,7 +167,9 @@ class FakeAgent:
         )
 
 def pytest_mlebench_make_agent(name, settings):
-    return FakeAgent() if name == "fake-hook-agent" else None
+    with open("made.txt", "a") as handle:
+        handle.write(name + "\\n")
+    return FakeAgent() if name == "fake" else None
 
 def pytest_mlebench_graded(record):
     with open("graded.jsonl", "a") as handle:
@@ -163,11 +178,40 @@ def pytest_mlebench_graded(record):
 '''
 
 
-def test_user_hooks_make_the_agent_and_see_each_record(project: ExampleProject) -> None:
+def test_user_hooks_make_the_agent_once_and_see_each_record(project: ExampleProject) -> None:
     project.pytester.makeconftest(HOOK_CONFTEST)
-    result = project.run("-m", "toys", "-k", "toy-b", "--mle-agent", "fake-hook-agent")
+    result = project.run("-m", "toys", "-k", "toy-a or toy-b", "--mle-agent", "fake")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["*mlebench: agent fake-hook-agent, sandbox local*"])
+    assert (project.root / "made.txt").read_text().splitlines() == ["fake"]  # once, not per test
+    graded = [json.loads(line) for line in (project.root / "graded.jsonl").read_text().splitlines()]
+    # the record names the agent the hook made, not the --mle-agent text that asked for it
+    assert graded == [
+        {"id": "toy-a", "agent": "fake-hook-agent", "medal": None},
+        {"id": "toy-b", "agent": "fake-hook-agent", "medal": "gold"},
+    ]
+    assert {r["agent"] for r in records(project)} == {"fake-hook-agent"}
+
+
+def test_the_hook_is_asked_before_the_built_ins(project: ExampleProject) -> None:
+    """A hook may take a built-in's name; the built-in is then not loaded."""
+    project.pytester.makeconftest(HOOK_CONFTEST.replace('name == "fake"', 'name == "dummy"'))
+    result = project.run("-m", "toys", "-k", "toy-b", "--mle-agent", "dummy")
     result.assert_outcomes(passed=1)
     graded = (project.root / "graded.jsonl").read_text().splitlines()
     assert [json.loads(line) for line in graded] == [
         {"id": "toy-b", "agent": "fake-hook-agent", "medal": "gold"}
     ]
+    assert {r["agent"] for r in records(project)} == {"fake-hook-agent"}
+
+
+def test_a_folder_agent_is_recorded_by_its_id(project: ExampleProject) -> None:
+    folder = project.root / "agents" / "copier"
+    folder.mkdir(parents=True)
+    (folder / "start.sh").write_text(
+        'cp "$DATA_DIR/sample_submission.csv" "$SUBMISSION_DIR/submission.csv"\n'
+    )
+    (folder / "config.yaml").write_text("copycat:\n  start: start.sh\n")
+    result = project.run("-m", "toys", "-k", "toy-a", "--mle-agent", str(folder))
+    result.assert_outcomes(passed=1)
+    assert [r["agent"] for r in records(project)] == ["copycat"]

@@ -20,12 +20,18 @@ def grade(competition_id: str, score: float | None) -> GradeReport:
             competition_id,
             "missing column 'label'",
             THRESHOLDS,
+            lower_is_better=False,
             submission_exists=True,
             submission_path=path,
             created_at=created_at,
         )
     return GradeReport.scored(
-        competition_id, score, THRESHOLDS, submission_path=path, created_at=created_at
+        competition_id,
+        score,
+        THRESHOLDS,
+        lower_is_better=False,
+        submission_path=path,
+        created_at=created_at,
     )
 
 

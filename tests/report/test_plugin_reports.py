@@ -118,9 +118,7 @@ def test_rerun_needs_a_file_with_the_same_agent(project: ExampleProject) -> None
     result.stderr.fnmatch_lines(["*has no runs of agent 'baseline' (it has: dummy)*"])
     result = project.run("--mle-rerun", "flaky", "--mle-from", summary)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(
-        ["*invalid mle-rerun 'flaky' from option --mle-rerun: choose from*"]
-    )
+    result.stderr.fnmatch_lines(["*invalid rerun 'flaky' from option --mle-rerun: choose from*"])
 
 
 def test_gate_fails_the_session_on_a_drop_and_passes_within_the_allowance(

@@ -37,8 +37,7 @@ def test_without_the_leaderboard_there_are_no_thresholds(tmp_path: Path) -> None
     comp = load_competition(folder, leaderboard=False)
     assert comp.leaderboard_scores == ()
     assert comp.submission.metric == "accuracy"
-    with pytest.raises(ConfigError, match=r"leaderboard\.csv: not loaded"):
-        _ = comp.thresholds
+    assert comp.thresholds is None and not comp.has_leaderboard
 
 
 BROKEN_CONFIGS = [
@@ -129,6 +128,16 @@ def test_missing_leaderboard(tmp_path: Path) -> None:
     folder = write_competition(tmp_path, "toy")
     (folder / "leaderboard.csv").unlink()
     with pytest.raises(ConfigError, match=r"leaderboard\.csv: missing.*'score'"):
+        load_competition(folder)
+
+
+def test_a_kaggle_competition_may_ship_without_its_leaderboard(tmp_path: Path) -> None:
+    folder = write_competition(tmp_path, "toy", config=toy_config("toy", source="kaggle"))
+    (folder / "leaderboard.csv").unlink()
+    comp = load_competition(folder)
+    assert comp.thresholds is None and not comp.has_leaderboard
+    (folder / "leaderboard.csv").write_text("score\n0.5\n0.9\n")  # present: checked as ever
+    with pytest.raises(ConfigError, match="descending"):
         load_competition(folder)
 
 

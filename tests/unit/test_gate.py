@@ -15,7 +15,14 @@ LOWER = Thresholds(gold=0.1, silver=0.2, bronze=0.3, median=0.5, lower_is_better
 
 
 def scored(score: float, thresholds: Thresholds = HIGHER) -> GradeReport:
-    return GradeReport.scored("toy", score, thresholds, submission_path="s.csv", created_at="now")
+    return GradeReport.scored(
+        "toy",
+        score,
+        thresholds,
+        lower_is_better=thresholds.lower_is_better,
+        submission_path="s.csv",
+        created_at="now",
+    )
 
 
 BASE = scored(0.75)
@@ -23,6 +30,7 @@ INVALID = GradeReport.invalid(
     "toy",
     "missing column 'label'",
     HIGHER,
+    lower_is_better=False,
     submission_exists=True,
     submission_path="s.csv",
     created_at="now",

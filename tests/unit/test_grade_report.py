@@ -10,10 +10,11 @@ from typing import Any, cast
 
 import pytest
 
+from pytest_mlebench.gate import gate_failure
 from pytest_mlebench.grade_report import GradeReport
 from pytest_mlebench.graders import ScoreResult
 from pytest_mlebench.grading import build_report
-from pytest_mlebench.medals import NO_AWARD, Award, Thresholds
+from pytest_mlebench.medals import NO_AWARD, Award, Thresholds, thresholds_for
 from pytest_mlebench.registry import Competition
 from pytest_mlebench.report.mlebench_compat import GRADE_KEYS, grade_json, mlebench_report
 from pytest_mlebench.report.rerun import select_pairs
@@ -26,7 +27,15 @@ CREATED = "2026-01-01T00:00:00+00:00"
 
 
 def graded(thresholds: Thresholds, exists: bool, result: ScoreResult) -> GradeReport:
-    competition = cast(Competition, SimpleNamespace(id="toy", thresholds=thresholds))
+    competition = cast(
+        Competition,
+        SimpleNamespace(
+            id="toy",
+            thresholds=thresholds,
+            lower_is_better=thresholds.lower_is_better,
+            leaderboard_scores=(),
+        ),
+    )
     return build_report(competition, Path("s.csv"), exists, result)
 
 
@@ -125,7 +134,9 @@ INVALID_FLAT = {
 
 
 def test_mlebench_form_has_the_original_keys_in_order() -> None:
-    report = GradeReport.scored("toy", 0.85, HIGHER, submission_path="s.csv", created_at=CREATED)
+    report = GradeReport.scored(
+        "toy", 0.85, HIGHER, lower_is_better=False, submission_path="s.csv", created_at=CREATED
+    )
     assert grade_json(report) == json.dumps(SILVER_MLEBENCH, indent=2)
     assert tuple(SILVER_MLEBENCH)[:16] == GRADE_KEYS
 
@@ -215,7 +226,7 @@ def test_results_file_of_version_1_is_read_into_the_model(tmp_path: Path) -> Non
     old.write_text("".join(json.dumps(line, sort_keys=True) + "\n" for line in lines))
     silver, invalid = read_records([old])
     assert silver.grade == GradeReport.scored(
-        "toy", 0.85, HIGHER, submission_path="s.csv", created_at=CREATED
+        "toy", 0.85, HIGHER, lower_is_better=False, submission_path="s.csv", created_at=CREATED
     )
     assert silver.version == RECORD_VERSION
     assert invalid.grade is not None and invalid.grade.award == NO_AWARD
@@ -268,3 +279,47 @@ def test_summary_json_of_an_earlier_version_still_selects_reruns(tmp_path: Path)
     loaded = load_summary(path)
     assert select_pairs(loaded, {"no-medal"}, "dummy") == {("toy", 0)}
     assert select_pairs(loaded, {"failed"}, "dummy") == {("toy", 0), ("gilded", 0)}
+
+
+BOARD = (0.95, 0.9, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2)
+
+
+def _competition(board: tuple[float, ...]) -> Competition:
+    thresholds = thresholds_for(board, lower_is_better=False) if board else None
+    return cast(
+        Competition,
+        SimpleNamespace(
+            id="toy", thresholds=thresholds, lower_is_better=False, leaderboard_scores=board
+        ),
+    )
+
+
+def test_a_valid_grade_carries_its_leaderboard_percentile() -> None:
+    report = build_report(_competition(BOARD), Path("s.csv"), True, ScoreResult(True, 0.9))
+    assert report.percentile == 80.0  # beats 7 of the 10 entries and ties 2: (7 + 2/2) / 10
+    assert GradeReport.from_dict(report.to_dict()) == report
+
+
+def test_without_a_leaderboard_a_valid_grade_has_no_medal_and_says_why() -> None:
+    report = build_report(_competition(()), Path("s.csv"), True, ScoreResult(True, 0.99))
+    assert report.valid_submission and report.score == 0.99
+    assert (report.medal, report.percentile, report.has_leaderboard) == (None, None, False)
+    flat = mlebench_report(report)
+    assert flat["gold_threshold"] is None and flat["median_threshold"] is None
+    assert flat["any_medal"] is False and flat["is_lower_better"] is False
+    assert GradeReport.from_dict(report.to_dict()) == report
+    assert GradeReport.from_dict(flat) == report
+    assert gate_failure(report, "bronze") == (
+        "no leaderboard: no medal; bronze cannot be reached (score 0.99)"
+    )
+    assert gate_failure(report, "valid") is None
+
+
+def test_a_grade_of_the_first_nested_form_still_reads() -> None:
+    """Records written before ``lower_is_better`` and ``percentile`` joined the grade."""
+    report = build_report(_competition(BOARD), Path("s.csv"), True, ScoreResult(True, 0.9))
+    older = report.to_dict()
+    del older["lower_is_better"], older["percentile"]
+    again = GradeReport.from_dict(older)
+    assert again.lower_is_better is False and again.percentile is None
+    assert again.medal == report.medal

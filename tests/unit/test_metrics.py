@@ -180,6 +180,17 @@ CASES = [
         -1.0,
         id="qwk-reversed",
     ),
+    # distances are grade values, not positions among the grades present (grades 0, 1, 4 here):
+    # observed (0 + 9 + 0)/3 = 3; expected var t 26/9 + var p 32/9 + (5/3 - 8/3)^2 = 67/9
+    # → 1 - 27/67 = 40/67 (weighting by position among {0, 1, 4}, as MLE-bench did, gives 0.8)
+    pytest.param(
+        "quadratic-weighted-kappa",
+        {"t": [0, 1, 4]},
+        {"p": [0, 4, 4]},
+        {},
+        40 / 67,
+        id="qwk-fixed-scale",
+    ),
     # --- macro-f1: F1 = 2 TP / (answered + predicted): a 2/3, b 2/4, c 0 → 7/18
     pytest.param(
         "macro-f1",
@@ -397,3 +408,20 @@ def test_roc_auc_matches_the_pairwise_definition(seed: int) -> None:
     pairs = (positive[:, None] > negative[None, :]) + 0.5 * (positive[:, None] == negative[None, :])
     y_true, y_pred = frames({"t": list(labels)}, {"p": list(scores)})
     assert get_metric("roc-auc").compute(y_true, y_pred) == pytest.approx(pairs.mean(), rel=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_quadratic_weighted_kappa_uses_the_fixed_grade_scale(seed: int) -> None:
+    """Equal to scikit-learn's kappa over all grades 0-4, whichever grades the files hold."""
+    from sklearn.metrics import cohen_kappa_score
+
+    rng = np.random.default_rng(seed)
+    truth = rng.choice([0, 1, 4], size=60)  # grades 2 and 3 absent
+    pred = np.clip(truth + rng.integers(-1, 2, size=60), 0, 4)
+    pred[pred == 3] = 2
+    y_true, y_pred = frames({"t": list(truth)}, {"p": list(pred)})
+    fixed = cohen_kappa_score(truth, pred, labels=list(range(5)), weights="quadratic")
+    present = cohen_kappa_score(truth, pred, weights="quadratic")
+    score = get_metric("quadratic-weighted-kappa").compute(y_true, y_pred)
+    assert score == pytest.approx(fixed, rel=1e-12)
+    assert score != pytest.approx(present, rel=1e-6)
