@@ -42,9 +42,7 @@ def prepare(raw: Path, public: Path, private: Path) -> None:
         columns[:1] == [ID] and columns[-1:] == [TARGET],
         f"train.csv should start with {ID!r} and end with {TARGET!r}; got {columns[:2]}…",
     )
-    require(
-        set(source[TARGET].unique()) <= {0, 1}, "train.csv 'target' should hold only 0 and 1"
-    )
+    require(set(source[TARGET].unique()) <= {0, 1}, "train.csv 'target' should hold only 0 and 1")
     train, test = train_test_split(source, test_size=test_size(len(source)), random_state=SEED)
     train = train.assign(**{ID: np.arange(len(train))}).reset_index(drop=True)
     test = test.assign(**{ID: np.arange(len(train), len(train) + len(test))})

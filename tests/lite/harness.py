@@ -8,6 +8,7 @@ graders library scores submissions against ``private/answers.csv``.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -101,6 +102,16 @@ def public_csv_headers(public: Path) -> dict[str, list[str]]:
         path.relative_to(public).as_posix(): list(pd.read_csv(path, nrows=0).columns)
         for path in sorted(public.rglob("*.csv"))
     }
+
+
+def public_json_records(public: Path) -> dict[str, list[dict[str, object]]]:
+    """Every JSON file in ``public`` that is a list of records (Kaggle's JSON tables)."""
+    tables = {}
+    for path in sorted(public.rglob("*.json")):
+        records = json.loads(path.read_text("utf-8"))
+        if isinstance(records, list) and all(isinstance(r, dict) for r in records):
+            tables[path.relative_to(public).as_posix()] = records
+    return tables
 
 
 # -- the leak probe ------------------------------------------------------------------------------

@@ -34,6 +34,7 @@ from tests.lite.harness import (
     perfect,
     prepare_from_shape,
     public_csv_headers,
+    public_json_records,
     score,
 )
 from tests.lite.shapes import load_shapes
@@ -97,6 +98,11 @@ def test_public_files_hold_no_answers_or_leaks(prepared: PreparedLite) -> None:
         )
         if ids & test_ids:
             assert not answer_columns & set(header), f"{name} holds test rows with answers"
+    for name, records in public_json_records(prepared.public).items():
+        fields = set().union(*map(set, records))
+        assert not leaks & fields, f"{name} keeps leak fields {sorted(leaks & fields)}"
+        if {str(r.get(spec.id_column)) for r in records} & test_ids:
+            assert not answer_columns & fields, f"{name} holds test records with answers"
 
 
 def test_sample_submission_is_valid_and_earns_no_medal(
