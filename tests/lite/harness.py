@@ -8,6 +8,7 @@ graders library scores submissions against ``private/answers.csv``.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -103,6 +104,16 @@ def public_csv_headers(public: Path) -> dict[str, list[str]]:
     }
 
 
+def public_json_records(public: Path) -> dict[str, list[dict[str, object]]]:
+    """Every JSON file in ``public`` that is a list of records (Kaggle's JSON tables)."""
+    tables = {}
+    for path in sorted(public.rglob("*.json")):
+        records = json.loads(path.read_text("utf-8"))
+        if isinstance(records, list) and all(isinstance(r, dict) for r in records):
+            tables[path.relative_to(public).as_posix()] = records
+    return tables
+
+
 # -- the leak probe ------------------------------------------------------------------------------
 
 
@@ -130,15 +141,20 @@ def _files_by_id(public: Path, ids: list[str], shape: ModuleType, test: bool) ->
 
 
 def metadata_features(
-    ids: list[str], files: list[Path | None], vocabulary: list[str]
+    ids: list[str], files: list[Path | None], vocabulary: list[str], id_is_content: bool = False
 ) -> np.ndarray:
-    """What a model could learn without looking at the data: ids, order, file names and sizes."""
+    """What a model could learn without looking at the data: ids, order, file names and sizes.
+
+    With ``id_is_content`` (the id column is the row's data itself, such as a comment's text)
+    the id is not a feature: learning from it is learning from the data, not a leak.
+    """
     rows = []
     for position, (identifier, file) in enumerate(zip(ids, files, strict=True)):
         size = float(file.stat().st_size) if file is not None else 0.0
-        tokens = _tokens(identifier, file)
+        shown = "" if id_is_content else identifier
+        tokens = _tokens(shown, file)
         rows.append(
-            [_id_number(identifier), float(len(identifier)), float(position), size]
+            [_id_number(shown), float(len(shown)), float(position), size]
             + [1.0 if token in tokens else 0.0 for token in vocabulary]
         )
     features = np.asarray(rows, dtype=float)
@@ -159,9 +175,11 @@ def leak_probe(prepared: PreparedLite) -> pd.DataFrame:
     train_ids = train[spec.id_column].tolist()
     train_files = _files_by_id(prepared.public, train_ids, prepared.shape, test=False)
     test_files = _files_by_id(prepared.public, test_ids, prepared.shape, test=True)
-    vocabulary = sorted(set().union(*map(_tokens, train_ids, train_files)))
-    x_train = metadata_features(train_ids, train_files, vocabulary)
-    x_test = metadata_features(test_ids, test_files, vocabulary)
+    id_is_content = bool(getattr(prepared.shape, "ID_IS_CONTENT", False))
+    shown_ids = [""] * len(train_ids) if id_is_content else train_ids
+    vocabulary = sorted(set().union(*map(_tokens, shown_ids, train_files)))
+    x_train = metadata_features(train_ids, train_files, vocabulary, id_is_content)
+    x_test = metadata_features(test_ids, test_files, vocabulary, id_is_content)
     columns = list(spec.target_columns)
     k = min(NEIGHBOURS, len(train))
     metric = graders.get_metric(spec.metric)

@@ -34,6 +34,7 @@ from tests.lite.harness import (
     perfect,
     prepare_from_shape,
     public_csv_headers,
+    public_json_records,
     score,
 )
 from tests.lite.shapes import load_shapes
@@ -97,6 +98,11 @@ def test_public_files_hold_no_answers_or_leaks(prepared: PreparedLite) -> None:
         )
         if ids & test_ids:
             assert not answer_columns & set(header), f"{name} holds test rows with answers"
+    for name, records in public_json_records(prepared.public).items():
+        fields = set().union(*map(set, records))
+        assert not leaks & fields, f"{name} keeps leak fields {sorted(leaks & fields)}"
+        if {str(r.get(spec.id_column)) for r in records} & test_ids:
+            assert not answer_columns & fields, f"{name} holds test records with answers"
 
 
 def test_sample_submission_is_valid_and_earns_no_medal(
@@ -161,6 +167,14 @@ def test_broken_submission_is_invalid_with_a_reason(
     prepared: PreparedLite, kind: str, tmp_path: Path
 ) -> None:
     result = score(prepared, _broken_submissions(prepared)[kind], tmp_path / "broken.csv")
+    if kind == "NaN" and getattr(prepared.shape, "EMPTY_CELL_IS_TEXT", False):
+        # CSV has no NaN: the cell is written empty, and the empty string is a text answer here
+        # (compared literally, like "NA" or "null"), so it is a wrong answer, not a missing one.
+        sample = score(prepared, prepared.read_sample(), tmp_path / "sample.csv")
+        assert result.valid, result.reason
+        assert result.score is not None and sample.score is not None
+        assert result.score <= sample.score
+        return
     assert not result.valid, f"{kind}: accepted with score {result.score}"
     assert result.reason and result.score is None
 

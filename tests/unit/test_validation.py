@@ -128,6 +128,49 @@ def test_text_labels_and_numeric_labels(tmp_path: Path) -> None:
     assert text == ScoreResult(valid=True, score=0.5)
 
 
+TEXT = SubmissionSpec(id_column="id", target_columns=("after",), metric="accuracy")
+LITERAL_ANSWERS = (
+    "id,after\n0_0,NA\n0_1,N/A\n0_2,null\n0_3,nan\n0_4,None\n0_5,n/a\n0_6,\n0_7,word\n"
+)
+
+
+def test_text_labels_that_look_missing_are_compared_as_literal_strings(tmp_path: Path) -> None:
+    """Text normalisation: ``NA``, ``N/A``, ``null``, ``nan``, ``None``, ``n/a`` and the empty
+    string are eight different answers, in the answers and in the submission alike (the
+    original's pandas loading made them all one missing value, so they matched each other)."""
+    assert grade(tmp_path, TEXT, LITERAL_ANSWERS, LITERAL_ANSWERS) == ScoreResult(True, 1.0)
+    swapped = "id,after\n0_0,N/A\n0_1,NA\n0_2,None\n0_3,\n0_4,null\n0_5,nan\n0_6,n/a\n0_7,word\n"
+    assert grade(tmp_path, TEXT, LITERAL_ANSWERS, swapped) == ScoreResult(True, 1 / 8)
+
+
+@pytest.mark.parametrize(
+    ("answer", "submitted", "right"),
+    [
+        pytest.param("NA", "NA", True, id="NA-NA"),
+        pytest.param("NA", "N/A", False, id="NA-N/A"),
+        pytest.param("N/A", "NA", False, id="N/A-NA"),
+        pytest.param("NA", "", False, id="NA-empty"),
+        pytest.param("", "", True, id="empty-empty"),
+        pytest.param("null", "nan", False, id="null-nan"),
+        pytest.param("None", '"None"', True, id="quoted-None"),
+    ],
+)
+def test_one_text_label_against_another(
+    tmp_path: Path, answer: str, submitted: str, right: bool
+) -> None:
+    answers = f"id,after\n0_0,{answer}\n0_1,word\n"
+    result = grade(tmp_path, TEXT, answers, f"id,after\n0_1,word\n0_0,{submitted}\n")
+    assert result == ScoreResult(valid=True, score=1.0 if right else 0.5)
+
+
+def test_numeric_labels_still_reject_missing_values(tmp_path: Path) -> None:
+    """Labels that are all numbers stay numbers (``2`` = ``2.0``), where ``NA`` is missing."""
+    spec = SubmissionSpec(id_column="Id", target_columns=("Cover_Type",), metric="accuracy")
+    result = grade(tmp_path, spec, "Id,Cover_Type\n1,2\n2,3\n", "Id,Cover_Type\n1,2.0\n2,NA\n")
+    assert not result.valid
+    assert result.reason is not None and "missing value" in result.reason
+
+
 def test_map_at_k_accepts_empty_rankings(tmp_path: Path) -> None:
     spec = SubmissionSpec(
         id_column="user", target_columns=("items",), metric="map-at-k", metric_params={"k": 3}

@@ -14,9 +14,15 @@ train labels are. A module defines:
     check that train and test ids are disjoint and to fit the leak probe.
 ``LEAK_COLUMNS`` (optional)
     Columns of the raw data that reveal the answer and must be absent from every public file.
-``test_files(public)`` (optional)
-    Per test id, the public file that holds its data (image, audio clip), for the leak probe's
-    file-size feature.
+``ID_IS_CONTENT`` (optional, default False)
+    True when the submission's id column is the row's data itself (detecting-insults'
+    ``Comment``): the leak probe then ignores the id and judges order and files only.
+``EMPTY_CELL_IS_TEXT`` (optional, default False)
+    True when an empty cell is a legitimate text answer (the empty string), so a NaN written
+    to CSV is a wrong answer, not an invalid submission.
+``train_files(public)`` / ``test_files(public)`` (optional)
+    Per train / test id, the public file that holds its data (image, audio clip), for the leak
+    probe's file-name and file-size features.
 """
 
 from __future__ import annotations
