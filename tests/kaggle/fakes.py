@@ -19,7 +19,7 @@ from typing import Any
 from tests.factories import toy_config, write_competition
 
 # Two ids with a Kaggle source; their prepare reads the Kaggle-shaped raw files below.
-KAGGLE_PREPARE = '''
+KAGGLE_PREPARE = """
 from pathlib import Path
 
 
@@ -31,7 +31,7 @@ def prepare(raw: Path, public: Path, private: Path) -> None:
     (public / "sample_submission.csv").write_text("id,label\\n" + sample)
     answers = "".join(f"{name},1\\n" for name in images)
     (private / "answers.csv").write_text("id,label\\n" + answers)
-'''
+"""
 
 
 class FakeResponse:
@@ -47,7 +47,7 @@ class FakeHTTPError(Exception):
         self.response = FakeResponse(status)
 
 
-class ConnectionError(Exception):  # noqa: A001 - named like requests' class on purpose
+class ConnectionError(Exception):
     """Named like ``requests.exceptions.ConnectionError``: transient by its name."""
 
 

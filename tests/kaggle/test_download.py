@@ -52,7 +52,10 @@ def test_a_batch_downloads_extracts_and_prepares_each_competition(
     api = FakeKaggleApi({cid: [kaggle_archive()] for cid in IDS})
     lines: list[str] = []
     outcomes = prepare_batch(
-        competitions(defs), tmp_path / "data", say=lines.append, fetch_raw=downloader(api, lines, [])
+        competitions(defs),
+        tmp_path / "data",
+        say=lines.append,
+        fetch_raw=downloader(api, lines, []),
     )
     assert [o.status for o in outcomes] == ["prepared"] * 4
     raw = tmp_path / "data" / "comp-a" / "raw"
@@ -82,7 +85,10 @@ def test_rules_not_accepted_on_two_competitions_are_all_reported_at_the_end(
     )
     lines: list[str] = []
     outcomes = prepare_batch(
-        competitions(defs), tmp_path / "data", say=lines.append, fetch_raw=downloader(api, lines, [])
+        competitions(defs),
+        tmp_path / "data",
+        say=lines.append,
+        fetch_raw=downloader(api, lines, []),
     )
     assert [o.status for o in outcomes] == ["prepared", "skipped", "prepared", "skipped"]
     summary = summary_lines(outcomes, tmp_path / "data")
@@ -95,7 +101,11 @@ def test_rules_not_accepted_on_two_competitions_are_all_reported_at_the_end(
 
 
 def test_a_transient_error_is_retried_with_growing_delays(defs: Path, tmp_path: Path) -> None:
-    errors: list[BaseException | Cut] = [FakeHTTPError(503), ConnectionError("reset"), FakeHTTPError(429)]
+    errors: list[BaseException | Cut] = [
+        FakeHTTPError(503),
+        ConnectionError("reset"),
+        FakeHTTPError(429),
+    ]
     api = FakeKaggleApi({"comp-a": [kaggle_archive()]}, failures={"comp-a": errors})
     lines: list[str] = []
     delays: list[float] = []
@@ -130,7 +140,9 @@ def test_transient_errors_give_up_after_the_last_try_with_a_clear_error(
 def test_other_http_errors_are_not_retried_and_name_the_fix(
     defs: Path, tmp_path: Path, status: int, message: str
 ) -> None:
-    api = FakeKaggleApi({"comp-a": [kaggle_archive()]}, failures={"comp-a": [FakeHTTPError(status)]})
+    api = FakeKaggleApi(
+        {"comp-a": [kaggle_archive()]}, failures={"comp-a": [FakeHTTPError(status)]}
+    )
     delays: list[float] = []
     with pytest.raises(DataNotPrepared, match=message):
         downloader(api, [], delays)(competitions(defs)[0], tmp_path / "raw")
@@ -187,9 +199,7 @@ def test_an_archive_that_changed_since_its_checksum_was_recorded_is_fetched_agai
     assert (raw / ".complete").is_file()
 
 
-def test_an_interrupted_download_resumes_from_where_it_stopped(
-    defs: Path, tmp_path: Path
-) -> None:
+def test_an_interrupted_download_resumes_from_where_it_stopped(defs: Path, tmp_path: Path) -> None:
     payload = kaggle_archive(images=20)
     api = FakeKaggleApi(
         {"comp-a": [payload]}, failures={"comp-a": [Cut(len(payload) // 2, Interrupted())]}
@@ -203,9 +213,7 @@ def test_an_interrupted_download_resumes_from_where_it_stopped(
     assert (raw / ".complete").is_file()
 
 
-def test_a_connection_lost_mid_download_is_resumed_by_the_retry(
-    defs: Path, tmp_path: Path
-) -> None:
+def test_a_connection_lost_mid_download_is_resumed_by_the_retry(defs: Path, tmp_path: Path) -> None:
     payload = kaggle_archive(images=20)
     api = FakeKaggleApi(
         {"comp-a": [payload]}, failures={"comp-a": [Cut(100, ConnectionError("reset"))]}
@@ -279,9 +287,7 @@ def test_a_missing_kaggle_client_names_the_extra(
         KaggleDownloader(say=lambda _: None)(competitions(defs)[0], tmp_path / "raw")
 
 
-def test_one_missing_token_is_diagnosed_once_for_a_whole_batch(
-    defs: Path, tmp_path: Path
-) -> None:
+def test_one_missing_token_is_diagnosed_once_for_a_whole_batch(defs: Path, tmp_path: Path) -> None:
     made: list[int] = []
 
     def failing_factory() -> object:
@@ -291,7 +297,9 @@ def test_one_missing_token_is_diagnosed_once_for_a_whole_batch(
         return new_api()
 
     fetch = KaggleDownloader(api_factory=failing_factory, say=lambda _: None)
-    outcomes = prepare_batch(competitions(defs), tmp_path / "data", say=lambda _: None, fetch_raw=fetch)
+    outcomes = prepare_batch(
+        competitions(defs), tmp_path / "data", say=lambda _: None, fetch_raw=fetch
+    )
     assert [o.status for o in outcomes] == ["skipped"] * 4
     assert made == [1]
     assert all("no Kaggle credentials" in o.detail for o in outcomes)
