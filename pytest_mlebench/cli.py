@@ -1,4 +1,5 @@
-"""The ``mlebench`` command: list, prepare, grade, grade-sample, agents, sandbox, report.
+"""The ``mlebench`` command: list, prepare, grade, grade-sample, agents, sandbox, report,
+leaderboard, doctor.
 
 Each subcommand reuses the functions the pytest plugin calls. The shared options (``--data-dir``,
 ``--competitions-dir``, ``report --max-drop``) are the ``--mle-*`` settings of the same names,
@@ -14,6 +15,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pytest_mlebench.data import prepare_competition
 from pytest_mlebench.errors import MLEBenchError, SettingError
@@ -23,6 +25,10 @@ from pytest_mlebench.prepare_batch import all_prepared, prepare_batch, summary_l
 from pytest_mlebench.registry import Competition, Registry, load_registry
 from pytest_mlebench.report.mlebench_compat import bulk_grading_report, grade_json
 from pytest_mlebench.settings import add_cli_options, cli_value
+
+if TYPE_CHECKING:
+    from pytest_mlebench.kaggle import KaggleDownloader, LocalSource
+    from pytest_mlebench.kaggle.plan import DiskPlan
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -59,6 +65,10 @@ def build_parser() -> argparse.ArgumentParser:
     from pytest_mlebench.report.command import add_report_command
 
     add_report_command(commands)
+    _add_leaderboard(commands)
+    from pytest_mlebench.doctor import add_doctor_command
+
+    add_doctor_command(commands, _common)
     return parser
 
 
@@ -156,6 +166,30 @@ def _add_prepare(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     which.add_argument("--all", action="store_true", help="every competition")
     parser.add_argument("--force", action="store_true", help="prepare again even if up to date")
+    parser.add_argument(
+        "--from",
+        dest="from_path",
+        type=Path,
+        metavar="PATH",
+        help="raw files from here instead of Kaggle (no network, no credentials): Kaggle's "
+        "<id>.zip or a folder of the extracted raw files for one -c ID; for several "
+        "competitions a folder holding <id>.zip files or <id>/ folders",
+    )
+    parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print what would be downloaded and the disk needed per competition, then stop",
+    )
+    parser.add_argument(
+        "--verify",
+        action="store_true",
+        help="re-hash every prepared file (SHA-256) instead of trusting sizes and times",
+    )
+    parser.add_argument(
+        "--skip-disk-check",
+        action="store_true",
+        help="start even when the estimated disk need exceeds the free space",
+    )
     parser.set_defaults(handler=cmd_prepare)
 
 
@@ -168,10 +202,39 @@ def cmd_prepare(args: argparse.Namespace) -> int:
     else:
         chosen = [registry.get(cid) for cid in args.competition]
     data_dir = _data_dir(args)
-    outcomes = prepare_batch(chosen, data_dir, force=args.force, say=_say)
+    fetch_raw = _raw_fetcher(args, batch=len(args.competition or ()) != 1)
+    if args.dry_run or not args.skip_disk_check:
+        plan = _disk_plan(chosen, data_dir, fetch_raw)
+        if args.dry_run:
+            for line in plan.lines():
+                _say(line)
+            return 0
+        plan.require_space()
+    outcomes = prepare_batch(
+        chosen, data_dir, force=args.force, say=_say, fetch_raw=fetch_raw, verify=args.verify
+    )
     for line in summary_lines(outcomes, data_dir):
         _say(line)
     return 0 if all_prepared(outcomes) else 1
+
+
+def _raw_fetcher(args: argparse.Namespace, *, batch: bool) -> KaggleDownloader | LocalSource:
+    from pytest_mlebench.kaggle import KaggleDownloader, LocalSource
+
+    if args.from_path is not None:
+        return LocalSource(args.from_path, batch=batch)
+    return KaggleDownloader(say=_say, fetch_leaderboards=True)
+
+
+def _disk_plan(
+    chosen: list[Competition], data_dir: Path, fetch_raw: KaggleDownloader | LocalSource
+) -> DiskPlan:
+    from pytest_mlebench.kaggle import LocalSource
+    from pytest_mlebench.kaggle.plan import plan_batch
+
+    if isinstance(fetch_raw, LocalSource):
+        return plan_batch(chosen, data_dir, local=fetch_raw)
+    return plan_batch(chosen, data_dir, kaggle_size=fetch_raw.download_size)
 
 
 def _say(line: str) -> None:
@@ -292,6 +355,33 @@ def cmd_sandbox_cleanup(args: argparse.Namespace) -> int:
 
     removed = reap_containers(None, include_live=args.all)
     print(f"removed {removed} container(s)")
+    return 0
+
+
+# -- leaderboard --------------------------------------------------------------------------------
+
+
+def _add_leaderboard(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser("leaderboard", help="fetch a competition's board from Kaggle")
+    actions = parser.add_subparsers(title="actions", metavar="ACTION")
+    fetch = actions.add_parser(
+        "fetch",
+        help="fetch the board through the Kaggle API, save it in the data dir (never over the "
+        "shipped one) and compare row count and medal thresholds with the shipped board",
+    )
+    _common(fetch)
+    fetch.add_argument("competition_id", help="the competition")
+    fetch.set_defaults(handler=cmd_leaderboard_fetch)
+
+
+def cmd_leaderboard_fetch(args: argparse.Namespace) -> int:
+    from pytest_mlebench.kaggle import client
+    from pytest_mlebench.kaggle.leaderboard import fetch_leaderboard
+
+    competition = _registry(args).get(args.competition_id)
+    board = fetch_leaderboard(client.new_api(), competition, _data_dir(args))
+    for line in board.report_lines():
+        print(line)
     return 0
 
 

@@ -9,8 +9,13 @@ Layout under the data dir::
 
 ``prepare`` writes into a temporary sibling folder and renames it into place only when the
 manifest is complete, so a crash never leaves half-written data that looks prepared. A later call
-re-hashes the files against the manifest and prepares again on any difference, or when the
+compares the files with the manifest and prepares again on any difference, or when the
 competition's ``config.yaml``/``prepare.py``/``description.md`` changed (the *fingerprint*).
+
+The comparison is cheap by default: a file whose size and modification time (``mtime_ns``) match
+its manifest entry is taken as unchanged, so a session start does not re-read 220,000 images.
+Only a file whose size or time changed, an entry from an older manifest without times, or
+``verify=True`` (``mlebench prepare --verify``) costs a SHA-256 pass over the file.
 """
 
 from __future__ import annotations
@@ -27,14 +32,19 @@ from typing import Any
 
 from filelock import FileLock
 
+from pytest_mlebench.atomic_write import write_atomically
 from pytest_mlebench.definition import Competition, load_prepare
 from pytest_mlebench.errors import DataNotPrepared, PrepareError
 from pytest_mlebench.sources import missing_sources, missing_sources_message, source_available
 from pytest_mlebench.timestamps import utc_timestamp
 
-MANIFEST_VERSION = 1
+# 2 adds "mtime_ns" (path -> modification time) beside "files"; version 1 manifests, without
+# it, are still accepted (their files are hashed once, then the times are added).
+MANIFEST_VERSION = 2
 LOCK_TIMEOUT_SECONDS = 6 * 3600
 Progress = Callable[[str], None]
+# Fills a Kaggle competition's raw/ folder (a download, or a local copy with --from).
+RawFetcher = Callable[[Competition, Path], None]
 
 
 @dataclass(frozen=True)
@@ -79,12 +89,19 @@ def prepare_competition(
     force: bool = False,
     allow_download: bool = False,
     progress: Progress | None = None,
+    fetch_raw: RawFetcher | None = None,
+    verify: bool = False,
 ) -> PreparedData:
     """Make sure ``competition`` is prepared under ``data_dir``; prepare it at most once.
 
     Safe to call from many processes at once (pytest-xdist workers): a file lock serialises them
     and only the first one does the work. Raises :class:`DataNotPrepared` (with the command that
     fixes it) when the data is missing and cannot be made offline.
+
+    Args:
+        fetch_raw: With ``allow_download``, what fills ``raw/`` of a Kaggle competition (a batch's
+            downloader, or a ``--from`` copy); it skips what is complete. Default: download it.
+        verify: Re-hash every prepared file instead of trusting sizes and times.
     """
     say = progress or (lambda _message: None)
     paths = prepared_paths(competition, data_dir)
@@ -92,12 +109,14 @@ def prepare_competition(
     folder.mkdir(parents=True, exist_ok=True)
     with FileLock(str(folder / ".prepare.lock"), timeout=LOCK_TIMEOUT_SECONDS):
         if not force:
-            problem = check_prepared(competition, paths)
+            problem, rehashed = _compare(competition, paths, verify)
             if problem is None:
+                if rehashed is not None:
+                    _record_times(paths, rehashed)
                 return paths
             if paths.manifest.parent.exists():
                 say(f"{competition.id}: preparing again ({problem})")
-        raw = _raw_folder(competition, folder, allow_download, data_dir)
+        raw = _raw_folder(competition, folder, allow_download, data_dir, fetch_raw)
         _check_requirements(competition, data_dir)
         say(f"{competition.id}: preparing")
         started = time.monotonic()
@@ -106,28 +125,64 @@ def prepare_competition(
     return paths
 
 
-def check_prepared(competition: Competition, paths: PreparedData) -> str | None:
-    """``None`` when the prepared data matches its manifest; else why it must be prepared."""
+def check_prepared(
+    competition: Competition, paths: PreparedData, *, verify: bool = False
+) -> str | None:
+    """``None`` when the prepared data matches its manifest; else why it must be prepared.
+
+    Args:
+        verify: Re-hash every file; by default only files whose size or modification time
+            differ from the manifest (or that it records without a time) are hashed.
+    """
+    return _compare(competition, paths, verify)[0]
+
+
+def _compare(
+    competition: Competition, paths: PreparedData, verify: bool
+) -> tuple[str | None, dict[str, Any] | None]:
+    """Why the data must be prepared (or ``None``), and the manifest when files had to be hashed
+    (no recorded time, or a different one) so that their times can be recorded."""
     if not paths.manifest.is_file():
-        return "not prepared yet"
+        return "not prepared yet", None
     try:
         manifest = json.loads(paths.manifest.read_text("utf-8"))
         recorded: dict[str, dict[str, Any]] = manifest["files"]
         fingerprint = manifest["fingerprint"]
     except (OSError, ValueError, KeyError, TypeError):
-        return "manifest is unreadable"
+        return "manifest is unreadable", None
     if fingerprint != competition_fingerprint(competition):
-        return "the competition's definition changed"
+        return "the competition's definition changed", None
     actual = _files_under(paths.manifest.parent)
     if set(actual) != set(recorded):
-        return "prepared files were added or removed"
+        return "prepared files were added or removed", None
+    times = manifest.get("mtime_ns")
+    times = times if isinstance(times, dict) else {}
+    hashed = False
     for rel, entry in recorded.items():
-        if (
-            actual[rel].stat().st_size != entry["size"]
-            or sha256_file(actual[rel]) != entry["sha256"]
-        ):
-            return f"{rel} does not match its checksum"
-    return None
+        status = actual[rel].stat()
+        if status.st_size != entry["size"]:
+            return f"{rel} does not match its checksum", None
+        if not verify and times.get(rel) == status.st_mtime_ns:
+            continue
+        if sha256_file(actual[rel]) != entry["sha256"]:
+            return f"{rel} does not match its checksum", None
+        hashed = True
+    return None, manifest if hashed else None
+
+
+def _record_times(paths: PreparedData, manifest: dict[str, Any]) -> None:
+    """Record the modification times of files that were hashed and found intact (a manifest of
+    an older version has none; a touched file has a new one), so the next check is cheap."""
+    base = paths.manifest.parent
+    manifest["mtime_ns"] = _times(base, manifest["files"])
+    try:
+        write_atomically(paths.manifest, json.dumps(manifest, indent=1, sort_keys=True))
+    except OSError:
+        pass  # a read-only shared data dir: the files stay valid, later checks just hash again
+
+
+def _times(base: Path, files: dict[str, Any]) -> dict[str, int]:
+    return {rel: (base / rel).stat().st_mtime_ns for rel in files}
 
 
 def competition_fingerprint(competition: Competition) -> str:
@@ -160,7 +215,11 @@ def _files_under(base: Path) -> dict[str, Path]:
 
 
 def _raw_folder(
-    competition: Competition, folder: Path, allow_download: bool, data_dir: Path
+    competition: Competition,
+    folder: Path,
+    allow_download: bool,
+    data_dir: Path,
+    fetch_raw: RawFetcher | None,
 ) -> Path:
     raw = folder / "raw"
     if competition.source == "embedded":
@@ -168,6 +227,9 @@ def _raw_folder(
         return raw
     from pytest_mlebench import kaggle
 
+    if allow_download and fetch_raw is not None:
+        fetch_raw(competition, raw)  # it knows best whether raw/ is complete for its source
+        return raw
     if kaggle.raw_is_complete(raw):
         return raw
     if not allow_download:
@@ -175,7 +237,7 @@ def _raw_folder(
             f"{competition.id}: Kaggle data is not downloaded",
             prepare_command(competition, data_dir),
         )
-    kaggle.download_competition(competition.id, raw)
+    kaggle.download_competition(competition, raw)
     return raw
 
 
@@ -240,5 +302,6 @@ def _write_manifest(competition: Competition, staging: Path) -> None:
         "fingerprint": competition_fingerprint(competition),
         "prepared_at": utc_timestamp(),
         "files": files,
+        "mtime_ns": _times(staging, files),
     }
     (staging / "manifest.json").write_text(json.dumps(manifest, indent=1, sort_keys=True), "utf-8")

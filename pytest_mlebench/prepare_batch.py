@@ -3,7 +3,9 @@
 Every competition is tried in turn; one line says when each starts and how it ended, with the time
 it took. A competition whose data cannot be made here (a data source that is not installed, Kaggle
 data not downloaded) is *skipped* with the command that fixes it; one whose preparation broke is
-*failed*. The closing summary lists the three groups.
+*failed*. The closing summary lists the three groups, then, in one list, the rules page of every
+competition for which Kaggle answered 403 (rules not accepted), so that one pass over the
+pages fixes them all.
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from pytest_mlebench.data import prepare_competition
+from pytest_mlebench.data import RawFetcher, prepare_competition
 from pytest_mlebench.errors import DataNotPrepared, MLEBenchError
+from pytest_mlebench.kaggle import RulesNotAccepted
 from pytest_mlebench.registry import Competition
 
 Status = Literal["prepared", "skipped", "failed"]
@@ -32,12 +35,14 @@ class PrepareOutcome:
             ``failed`` (the preparation itself broke).
         seconds: Wall time spent on it.
         detail: The prepared folder, or why it was not prepared.
+        rules_url: Where to accept the rules, when Kaggle refused for want of that.
     """
 
     competition_id: str
     status: Status
     seconds: float
     detail: str
+    rules_url: str | None = None
 
 
 def prepare_batch(
@@ -46,24 +51,43 @@ def prepare_batch(
     *,
     force: bool = False,
     say: Say = print,
+    fetch_raw: RawFetcher | None = None,
+    verify: bool = False,
 ) -> list[PrepareOutcome]:
-    """Prepare each competition (downloads allowed), reporting progress through ``say``."""
+    """Prepare each competition (downloads allowed), reporting progress through ``say``.
+
+    Args:
+        fetch_raw: Fills a Kaggle competition's ``raw/`` (one downloader for the whole batch,
+            or a ``--from`` source); default: a download per competition.
+        verify: Re-hash prepared files instead of trusting sizes and times.
+    """
     outcomes = []
     for index, competition in enumerate(competitions, start=1):
         counter = f"[{index}/{len(competitions)}] {competition.id}"
         say(f"{counter}: started")
-        outcome = _prepare_one(competition, data_dir, force, say)
+        outcome = _prepare_one(
+            competition, data_dir, say, force=force, fetch_raw=fetch_raw, verify=verify
+        )
         say(f"{counter}: {outcome.status} in {outcome.seconds:.1f} s: {outcome.detail}")
         outcomes.append(outcome)
     return outcomes
 
 
-def _prepare_one(competition: Competition, data_dir: Path, force: bool, say: Say) -> PrepareOutcome:
+def _prepare_one(
+    competition: Competition,
+    data_dir: Path,
+    say: Say,
+    *,
+    force: bool,
+    fetch_raw: RawFetcher | None,
+    verify: bool,
+) -> PrepareOutcome:
     started = time.monotonic()
 
-    def ended(status: Status, detail: str) -> PrepareOutcome:
+    def ended(status: Status, detail: str, rules_url: str | None = None) -> PrepareOutcome:
         detail = detail.removeprefix(f"{competition.id}: ")  # the line names it already
-        return PrepareOutcome(competition.id, status, time.monotonic() - started, detail)
+        seconds = time.monotonic() - started
+        return PrepareOutcome(competition.id, status, seconds, detail, rules_url)
 
     try:
         paths = prepare_competition(
@@ -72,7 +96,11 @@ def _prepare_one(competition: Competition, data_dir: Path, force: bool, say: Say
             force=force,
             allow_download=True,
             progress=lambda message: say(f"  {message}"),
+            fetch_raw=fetch_raw,
+            verify=verify,
         )
+    except RulesNotAccepted as exc:
+        return ended("skipped", str(exc), exc.url)
     except DataNotPrepared as exc:
         return ended("skipped", str(exc))
     except (MLEBenchError, OSError) as exc:
@@ -96,7 +124,19 @@ def summary_lines(outcomes: Sequence[PrepareOutcome], data_dir: Path) -> list[st
         if group:
             lines.append(f"{status} ({len(group)}):")
             lines.extend(f"  {o.competition_id}: {o.detail}" for o in group)
-    return lines
+    return lines + rules_lines(outcomes)
+
+
+def rules_lines(outcomes: Sequence[PrepareOutcome]) -> list[str]:
+    """Every rules page still to accept, in one list (nothing when there is none)."""
+    urls = [o.rules_url for o in outcomes if o.rules_url]
+    if not urls:
+        return []
+    return [
+        f"Kaggle needs you to accept the rules of {len(urls)} competition(s): open each page "
+        "signed in as the account of your API token, accept, then run the same command again:",
+        *(f"  {url}" for url in urls),
+    ]
 
 
 def all_prepared(outcomes: Sequence[PrepareOutcome]) -> bool:

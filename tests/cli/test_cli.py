@@ -32,7 +32,7 @@ MLEBENCH_KEYS = {
 
 @pytest.fixture
 def toy(tmp_path: Path) -> list[str]:
-    write_competition(tmp_path / "defs", "toy", splits={"toys": ["toy"]})
+    write_competition(tmp_path / "defs", "toy", splits={"toys": ["toy", "toy-not-here"]})
     return ["--competitions-dir", str(tmp_path / "defs"), "--data-dir", str(tmp_path / "data")]
 
 
@@ -50,7 +50,8 @@ def test_list_shows_complexity_modality_metric_direction(
     line = next(line for line in out.splitlines() if line.startswith("toy "))
     expected = ["toy", "low", "embedded", "tabular", "accuracy", "higher", "is", "better"]
     assert line.split() == expected
-    assert "split lite: " in out and "listed but not in this release" in out
+    assert "split lite: 22 available" in out
+    assert "split toys: 1 available, 1 listed but not in this release" in out
 
 
 def test_list_json_of_a_split(toy: list[str], capsys: pytest.CaptureFixture[str]) -> None:

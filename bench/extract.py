@@ -1,0 +1,137 @@
+"""Extraction + placing speed and memory on a Kaggle-shaped image archive (on demand; not a test).
+
+    .venv/bin/python bench/extract.py [--images 50000] [--rounds 3] [--workdir DIR]
+
+Writes ``<id>.zip`` shaped like an image competition's download (``train.csv`` plus
+``train/<id>.jpg``; the JPEGs are random-noise pictures of 64–200 pixels a side made with Pillow,
+about 5–60 KB each, deflated as Kaggle's zips are), then, in alternating rounds, times two ways
+of getting from the archive to a prepared folder, each in a fresh process under
+``/usr/bin/time -v`` (wall time and peak resident memory of the whole process):
+
+- **ours**: :func:`pytest_mlebench.kaggle.archives.extract_zip` (streamed, resumable, CRC-checked)
+  into ``raw/``, then :func:`pytest_mlebench.placing.place_file` of every image and the CSV into
+  ``prepared/public/`` (hard links on one file system);
+- **unzip + cp**: ``unzip -q`` into ``raw/`` then ``cp -r`` of it into ``prepared/``.
+
+Every generated file is deleted at the end (``--keep`` keeps them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import platform
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OURS = """
+import sys
+from pathlib import Path
+from pytest_mlebench.kaggle.archives import extract_zip
+from pytest_mlebench.placing import place_file
+
+archive, work = Path(sys.argv[1]), Path(sys.argv[2])
+raw, public = work / "raw", work / "prepared" / "public"
+extract_zip(archive, raw)
+place_file(raw / "train.csv", public / "train.csv")
+for image in (raw / "train").iterdir():
+    place_file(image, public / "train" / image.name)
+"""
+BASELINE = (
+    'unzip -q "$1" -d "$2/raw" && mkdir -p "$2/prepared" && cp -r "$2/raw" "$2/prepared/public"'
+)
+
+
+def make_archive(path: Path, images: int, seed: int) -> int:
+    """Write the archive; returns the total uncompressed bytes."""
+    from PIL import Image
+
+    rng = random.Random(seed)
+    total = 0
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as bundle:
+        rows = ["id,label"]
+        for index in range(images):
+            side = rng.randint(64, 200)
+            picture = Image.frombytes("RGB", (side, side), rng.randbytes(side * side * 3))
+            buffer = io.BytesIO()
+            picture.save(buffer, "JPEG", quality=90)
+            name = f"{index:08x}"
+            bundle.writestr(f"train/{name}.jpg", buffer.getvalue())
+            total += buffer.tell()
+            rows.append(f"{name},{rng.randint(0, 1)}")
+        table = "\n".join(rows) + "\n"
+        bundle.writestr("train.csv", table)
+    return total + len(table)
+
+
+def measure(command: list[str], work: Path) -> tuple[float, float]:
+    """(wall seconds, peak RSS MB) of ``command`` under ``/usr/bin/time -v``."""
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    done = subprocess.run(
+        ["/usr/bin/time", "-v", *command],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    wall = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", done.stderr)
+    peak = re.search(r"Maximum resident set size \(kbytes\): (\d+)", done.stderr)
+    if wall is None or peak is None:
+        raise SystemExit(f"cannot read /usr/bin/time output:\n{done.stderr}")
+    hours, minutes, seconds = wall.groups()
+    elapsed = int(hours or 0) * 3600 + int(minutes) * 60 + float(seconds)
+    return elapsed, int(peak.group(1)) / 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--images", type=int, default=50_000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--workdir", type=Path, default=None)
+    parser.add_argument("--keep", action="store_true")
+    args = parser.parse_args()
+    base = Path(tempfile.mkdtemp(prefix="mlebench-bench-", dir=args.workdir))
+    try:
+        archive = base / "bench-competition.zip"
+        data = make_archive(archive, args.images, seed=0)
+        print(
+            f"archive: {args.images} JPEGs + train.csv, {archive.stat().st_size / 1e6:.0f} MB "
+            f"zipped, {data / 1e6:.0f} MB unpacked; {platform.python_version()}, "
+            f"{os.cpu_count()} CPUs",
+            flush=True,
+        )
+        commands = {
+            "ours": [sys.executable, "-c", OURS, str(archive), str(base / "work")],
+            "unzip + cp": ["sh", "-c", BASELINE, "sh", str(archive), str(base / "work")],
+        }
+        results: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
+        for round_ in range(args.rounds):
+            for name, command in commands.items():
+                results[name].append(measure(command, base / "work"))
+                wall, peak = results[name][-1]
+                print(f"round {round_ + 1} {name:<10} {wall:6.1f} s  {peak:6.0f} MB", flush=True)
+        for name, runs in results.items():
+            walls, peaks = [r[0] for r in runs], [r[1] for r in runs]
+            print(
+                f"{name:<10} median {statistics.median(walls):.1f} s "
+                f"({min(walls):.1f}-{max(walls):.1f}), peak RSS {max(peaks):.0f} MB"
+            )
+    finally:
+        if args.keep:
+            print(f"kept {base}")
+        else:
+            shutil.rmtree(base, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,229 @@
+"""``mlebench prepare`` on the Kaggle path: --from, --dry-run, the disk check, leaderboard fetch."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from pytest_mlebench.cli import main
+from pytest_mlebench.kaggle import client, plan
+from tests.kaggle.fakes import (
+    FakeHTTPError,
+    FakeKaggleApi,
+    kaggle_archive,
+    write_kaggle_competitions,
+)
+
+IDS = ["comp-a", "comp-b"]
+
+
+@pytest.fixture
+def argv(tmp_path: Path) -> list[str]:
+    write_kaggle_competitions(tmp_path / "defs", IDS)
+    return ["--competitions-dir", str(tmp_path / "defs"), "--data-dir", str(tmp_path / "data")]
+
+
+@pytest.fixture
+def no_api(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Fails the test if anything creates a Kaggle API object."""
+    made: list[str] = []
+
+    def forbidden() -> object:
+        made.append("api")
+        raise AssertionError("no Kaggle API object may be created here")
+
+    monkeypatch.setattr(client, "new_api", forbidden)
+    return made
+
+
+@pytest.fixture
+def fake_api(monkeypatch: pytest.MonkeyPatch) -> FakeKaggleApi:
+    api = FakeKaggleApi({cid: [kaggle_archive()] for cid in IDS})
+    monkeypatch.setattr(client, "new_api", lambda: api)
+    return api
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_from_a_zip_needs_no_network_and_no_credentials(
+    argv: list[str], tmp_path: Path, no_api: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    archive = tmp_path / "comp-a.zip"
+    archive.write_bytes(kaggle_archive())
+    code, out, _ = run(capsys, "prepare", *argv, "-c", "comp-a", "--from", str(archive))
+    assert code == 0, out
+    assert "1 of 1 prepared" in out
+    assert no_api == []
+    assert archive.is_file(), "the user's zip is left where it was"
+    public = tmp_path / "data" / "comp-a" / "prepared" / "public"
+    assert (public / "sample_submission.csv").read_text().startswith("id,label\n0000,0")
+
+
+def test_from_a_folder_of_raw_files_links_them(
+    argv: list[str], tmp_path: Path, no_api: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    mirror = tmp_path / "mirror"
+    with zipfile.ZipFile(tmp_path / "x.zip", "w") as bundle:
+        bundle.writestr("unused", b"")
+    (tmp_path / "comp-a.zip").write_bytes(kaggle_archive())
+    with zipfile.ZipFile(tmp_path / "comp-a.zip") as bundle:
+        bundle.extractall(mirror)  # a mirror keeps Kaggle's files as they are, train.zip too
+    code, out, _ = run(capsys, "prepare", *argv, "-c", "comp-a", "--from", str(mirror))
+    assert code == 0, out
+    raw = tmp_path / "data" / "comp-a" / "raw"
+    assert (raw / "train.csv").stat().st_ino == (mirror / "train.csv").stat().st_ino
+    assert (raw / "train" / "0001.jpg").is_file()
+    assert (mirror / "train.zip").is_file(), "the mirror is not changed"
+    assert no_api == []
+
+
+def test_from_a_folder_of_zips_serves_a_batch(
+    argv: list[str], tmp_path: Path, no_api: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = tmp_path / "store"
+    store.mkdir()
+    (store / "comp-a.zip").write_bytes(kaggle_archive())
+    with zipfile.ZipFile(store / "comp-a.zip") as bundle:
+        bundle.extractall(store / "comp-b")
+    code, out, _ = run(capsys, "prepare", *argv, "--split", "batch", "--from", str(store))
+    assert code == 0, out
+    assert "2 of 2 prepared" in out
+    assert no_api == []
+
+
+def test_from_a_folder_without_the_competition_says_what_it_looked_for(
+    argv: list[str], tmp_path: Path, no_api: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = tmp_path / "store"
+    store.mkdir()
+    (store / "comp-a.zip").write_bytes(kaggle_archive())
+    code, out, _ = run(capsys, "prepare", *argv, "--split", "batch", "--from", str(store))
+    assert code == 1
+    assert f"neither {store / 'comp-b.zip'} nor {store / 'comp-b'}/ exists" in out
+
+
+def test_the_same_from_zip_again_does_not_extract_again(
+    argv: list[str], tmp_path: Path, no_api: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    archive = tmp_path / "comp-a.zip"
+    archive.write_bytes(kaggle_archive())
+    run(capsys, "prepare", *argv, "-c", "comp-a", "--from", str(archive))
+    marker = tmp_path / "data" / "comp-a" / "raw" / ".complete"
+    before = marker.stat().st_mtime_ns
+    code, _, _ = run(capsys, "prepare", *argv, "-c", "comp-a", "--from", str(archive), "--force")
+    assert code == 0 and marker.stat().st_mtime_ns == before
+
+
+def test_dry_run_prints_sizes_and_totals_from_kaggle(
+    argv: list[str], fake_api: FakeKaggleApi, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "prepare", *argv, "--split", "batch", "--dry-run")
+    assert code == 0
+    size = len(kaggle_archive())
+    assert any(
+        line.startswith("comp-a") and f"{size} B" in line and "[Kaggle file list]" in line
+        for line in out.splitlines()
+    )
+    assert "data to fetch: 1.2 KB" in out and size == 611
+    assert "disk needed: about" in out and ": enough" in out
+    assert fake_api.calls == [], "a dry run downloads nothing"
+
+
+def test_dry_run_of_lite_without_credentials_uses_the_table_of_sizes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(
+        capsys, "prepare", "--data-dir", str(tmp_path / "data"), "--lite", "--dry-run"
+    )
+    assert code == 0
+    rows = [line for line in out.splitlines() if "[approximate]" in line]
+    assert rows, out
+    assert "data to fetch:" in out
+
+
+def test_the_lite_size_table_matches_the_published_totals() -> None:
+    sizes = plan.APPROXIMATE_LITE_BYTES
+    assert len(sizes) == 22
+    total = sum(sizes.values())
+    assert 150 * plan.GB <= total <= 165 * plan.GB
+    without_siim = total - sizes["siim-isic-melanoma-classification"]
+    assert 40 * plan.GB <= without_siim <= 44 * plan.GB
+
+
+def test_a_batch_that_cannot_fit_is_refused_with_the_numbers(
+    argv: list[str],
+    fake_api: FakeKaggleApi,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr(plan, "free_bytes", lambda _folder: 900)
+    code, _, err = run(capsys, "prepare", *argv, "--split", "batch")
+    assert code == 1
+    assert "free in" in err and "900 B" in err and "NOT enough" in err
+    assert "--skip-disk-check" in err
+    assert fake_api.calls == []
+    code, out, _ = run(capsys, "prepare", *argv, "--split", "batch", "--skip-disk-check")
+    assert code == 0 and "2 of 2 prepared" in out
+
+
+def test_prepare_reports_every_rules_url_at_the_end(
+    argv: list[str], fake_api: FakeKaggleApi, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake_api.failures = {cid: [FakeHTTPError(403)] for cid in IDS}
+    code, out, _ = run(capsys, "prepare", *argv, "--split", "batch")
+    assert code == 1
+    tail = out.splitlines()[-3:]
+    assert tail[1:] == [
+        "  https://www.kaggle.com/competitions/comp-a/rules",
+        "  https://www.kaggle.com/competitions/comp-b/rules",
+    ]
+
+
+BOARD = (
+    "TeamId,TeamName,SubmissionDate,Score\n"
+    + "".join(f"{i},team {i},2020-01-01,{1 - i / 100:.2f}\n" for i in range(1, 21))
+    + "21,no score,2020-01-01,\n"
+)
+
+
+def test_leaderboard_fetch_writes_beside_and_compares_with_the_shipped_board(
+    argv: list[str], tmp_path: Path, fake_api: FakeKaggleApi, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake_api.boards = {"comp-a": BOARD}
+    shipped = tmp_path / "defs" / "comp-a" / "leaderboard.csv"
+    before = shipped.read_text()
+    code, out, _ = run(capsys, "leaderboard", "fetch", *argv, "comp-a")
+    assert code == 0, out
+    written = list((tmp_path / "data" / "comp-a" / "leaderboard").glob("kaggle-*.csv"))
+    assert len(written) == 1 and str(written[0]) in out
+    assert written[0].read_text().splitlines()[1] == "1,0.99,team 1"
+    assert "rows: shipped 10, fetched 20 (+10)" in out
+    assert "thresholds differ (shipped -> fetched): gold 1 -> 0.98" in out
+    assert "public board" in out
+    assert shipped.read_text() == before
+
+
+def test_leaderboard_fetch_for_a_competition_without_a_board_says_how_to_use_it(
+    argv: list[str], tmp_path: Path, fake_api: FakeKaggleApi, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "defs" / "comp-b" / "leaderboard.csv").unlink()
+    fake_api.boards = {"comp-b": BOARD}
+    code, out, _ = run(capsys, "leaderboard", "fetch", *argv, "comp-b")
+    assert code == 0, out
+    assert "no leaderboard ships with comp-b" in out
+    assert "--mle-competitions-dir" in out and "leaderboard.csv" in out
+
+
+def test_leaderboard_fetch_without_credentials_is_one_clear_error(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(capsys, "leaderboard", "fetch", *argv, "comp-a")
+    assert code == 1
+    assert err.startswith("mlebench: error: no Kaggle credentials")
+    assert "kaggle.json" in err and "Traceback" not in err
