@@ -137,6 +137,13 @@ OPTIONS: tuple[OptionSpec, ...] = (
         metavar="SIZE",
     ),
     OptionSpec(
+        "--mle-pids",
+        "process limit per sandbox (default: the competition's resources.pids)",
+        None,
+        "MLEBENCH_PIDS",
+        metavar="N",
+    ),
+    OptionSpec(
         "--mle-gpus",
         "GPUs the session may hand out: auto, none, all or a count",
         "auto",
@@ -145,8 +152,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
     ),
     OptionSpec(
         "--mle-gpus-per-sandbox",
-        "GPUs each sandbox gets from the pool",
-        "1",
+        "GPUs each sandbox gets from the pool (default: the competition's resources.gpus)",
+        None,
         "MLEBENCH_GPUS_PER_SANDBOX",
         metavar="K",
     ),
@@ -224,7 +231,7 @@ class Settings:
     memory: str | None
     shm: str | None
     gpus: str
-    gpus_per_sandbox: int
+    gpus_per_sandbox: int | None
     privileged: bool
     baseline: Path | None = None
     max_drop: float = 0.0
@@ -232,6 +239,7 @@ class Settings:
     rerun_from: Path | None = None
     progress: float = 60.0
     clean_alluredir: bool = False
+    pids: int | None = None
 
 
 def add_options(parser: pytest.Parser) -> None:
@@ -305,7 +313,9 @@ def build_settings(values: dict[str, tuple[Any, str]], base: Path) -> Settings:
         memory=check("mle_memory", lambda v: None if v is None else _size(v)),
         shm=check("mle_shm", lambda v: None if v is None else _size(v)),
         gpus=check("mle_gpus", _gpus),
-        gpus_per_sandbox=check("mle_gpus_per_sandbox", lambda v: _positive_int(v)),
+        gpus_per_sandbox=check(
+            "mle_gpus_per_sandbox", lambda v: None if v is None else _positive_int(v)
+        ),
         privileged=check("mle_privileged", lambda v: _choice(v, ("yes", "no")) == "yes"),
         baseline=check("mle_baseline", lambda v: _existing_file(v, base)),
         max_drop=check("mle_max_drop", _non_negative_float),
@@ -313,6 +323,7 @@ def build_settings(values: dict[str, tuple[Any, str]], base: Path) -> Settings:
         rerun_from=rerun_from,
         progress=check("mle_progress", _non_negative_float),
         clean_alluredir=check("mle_clean_alluredir", lambda v: _choice(v, ("yes", "no")) == "yes"),
+        pids=check("mle_pids", lambda v: None if v is None else _positive_int(v)),
     )
 
 

@@ -97,7 +97,7 @@ from pytest_mlebench.sandbox.docker import DockerSandbox
 def test_long_agent_run():
     spec = SandboxSpec(
         run_id={run_id!r}, competition_id="interrupted", seed=0, public_dir=Path({public!r}),
-        instructions="wait", time_limit=3600, labels={{"pytest-mlebench.session": {session!r}}},
+        time_limit=3600, labels={{"pytest-mlebench.session": {session!r}}},
     )
     with DockerSandbox(spec) as sandbox:
         Path({ready!r}).write_text("running")
