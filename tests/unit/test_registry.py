@@ -22,6 +22,14 @@ def test_toy_competition_loads(tmp_path: Path) -> None:
     assert comp.thresholds.gold == 1.0
 
 
+def test_resources_pids_has_a_default_and_can_be_set(tmp_path: Path) -> None:
+    default = write_competition(tmp_path, "toy-default")
+    assert load_competition(default / "config.yaml").resources.pids == 4096
+    config = toy_config("toy-pids", resources={"cpus": 1, "memory": "1g", "pids": 128})
+    folder = write_competition(tmp_path, "toy-pids", config=config)
+    assert load_competition(folder / "config.yaml").resources.pids == 128
+
+
 def test_builtin_competitions_load() -> None:
     registry = load_registry()
     assert {"digits", "titanic"} <= set(registry.competitions)

@@ -280,7 +280,16 @@ class SandboxConformance:
         answers = competition_dirs[1] / "answers.csv"
         sandbox = sandbox_factory()
         # Inside an isolated sandbox the whole tree is the sandbox's; on the host, only its root.
-        roots = (sandbox.paths.home, "/tmp", "/run", "/mnt", "/srv", "/opt", "/root", "/var")
+        roots: tuple[str, ...] = (
+            sandbox.paths.home,
+            "/tmp",
+            "/run",
+            "/mnt",
+            "/srv",
+            "/opt",
+            "/root",
+            "/var",
+        )
         roots = roots if sandbox.isolated else roots[:1]
         code = (
             "import os\n"
