@@ -103,7 +103,13 @@ def test_ctrl_c_mid_run_leaves_no_container(tmp_path: Path, xdist: list[str]) ->
         assert run.poll() is None, (run.stdout.read() if run.stdout else b"").decode()[-3000:]
         assert time.monotonic() < give_up, "the agent never started"
         time.sleep(0.2)
-    assert containers_with(COMPETITION_LABEL, competition), "no container while the agent runs"
+    if not containers_with(COMPETITION_LABEL, competition):
+        os.killpg(run.pid, signal.SIGINT)
+        output, _ = run.communicate(timeout=120)
+        pytest.fail(
+            "no container while the agent runs; the run said:\n"
+            + output.decode(errors="replace")[-3000:]
+        )
     os.killpg(run.pid, signal.SIGINT)
     output, _ = run.communicate(timeout=120)
     assert run.returncode != 0, output.decode(errors="replace")[-2000:]

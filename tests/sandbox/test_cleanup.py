@@ -60,7 +60,8 @@ def test_reaper_removes_what_a_killed_worker_left(competition_dirs: tuple[Path, 
     os.kill(driver.pid, signal.SIGKILL)
     driver.wait(timeout=30)
     assert containers_of_run(run_id), "SIGKILL leaves the container behind"
-    assert reap_containers(older_than_session=TEST_SESSION) >= 1
+    # Not ``removed >= 1``: another session's reaper on the same engine may have been first.
+    reap_containers(older_than_session=TEST_SESSION)
     assert containers_of_run(run_id) == []
 
 

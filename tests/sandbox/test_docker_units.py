@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -99,8 +100,8 @@ def test_owner_token_of_an_ended_process_is_dead() -> None:
 def test_reaper_decisions() -> None:
     here = socket.gethostname()
     alive = cleanup.owner_token()
-    dead = f"{here}:999999999:1"
-    foreign = "fake-remote-host:1:1"
+    dead = f"{here}:{cleanup.process_space()}:999999999:1"
+    foreign = "fake-remote-host:other-boot.1:1:1"
     recent = "2999-01-01T00:00:00Z"
 
     def abandoned(owner: str, session: str | None, created: str = "2000-01-01T00:00:00Z") -> bool:
@@ -114,6 +115,23 @@ def test_reaper_decisions() -> None:
     assert abandoned(foreign, "now")  # another session, days old
     assert not abandoned(foreign, "old")  # the running session's, elsewhere
     assert not abandoned(foreign, "now", created=recent)  # maybe still running elsewhere
+
+
+def test_a_live_session_on_a_twin_host_keeps_its_containers() -> None:
+    """Another machine (or a container) with this host's name shares the engine: its pids mean
+    nothing here, so the lazy reaper at session start must not judge its owner dead."""
+    twin = f"{socket.gethostname()}:another-boot.4026531836:999999999:1"
+    just_made = datetime.now(timezone.utc).isoformat().replace("+00:00", "Z")
+    labels = {cleanup.OWNER_LABEL: twin, cleanup.SESSION_LABEL: "their-session"}
+    assert not cleanup.owned_here(twin)
+    assert not cleanup._abandoned(FakeContainer(labels, just_made), "our-session")
+    assert cleanup._abandoned(FakeContainer(labels, "2000-01-01T00:00:00Z"), "our-session")
+
+
+def test_owner_tokens_name_this_process_space() -> None:
+    token = cleanup.owner_token()
+    assert cleanup.owned_here(token) and cleanup.owner_alive(token)
+    assert not cleanup.owned_here("vm:1234:5678")  # the old form says nothing of the process space
 
 
 def test_ownership_labels_name_run_and_worker(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,15 +1,20 @@
 """Container hygiene: labels that say who owns a container, removal, and the reaper.
 
-Every container carries the labels below. The owner label (``host:pid:start-time``) lets the reaper
-tell a container of a live pytest process (leave it) from one whose process died without cleaning
-up (remove it) — a crashed xdist worker, a ``kill -9``, a power cut. Containers of the current
-session are only removed once their owner is gone, so ``reap_containers`` is safe to call at
-session start, at session finish and by hand (``mlebench sandbox cleanup``).
+Every container carries the labels below. The owner label (``host:process-space:pid:start-time``)
+lets the reaper tell a container of a live pytest process (leave it) from one whose process died
+without cleaning up (remove it) — a crashed xdist worker, a ``kill -9``, a power cut. A pid only
+names a process within one kernel boot and one PID namespace (the *process space*: boot id and
+namespace inode); the host name does not tell them apart (VMs cloned from one image, CI jobs in
+containers sharing an engine), so an owner from another process space is never judged dead by a
+pid lookup here. Containers of the current session are only removed once their owner is gone, so
+``reap_containers`` is safe to call at session start, at session finish and by hand
+(``mlebench sandbox cleanup``).
 """
 
 from __future__ import annotations
 
 import atexit
+import functools
 import logging
 import os
 import signal
@@ -17,6 +22,7 @@ import socket
 import threading
 import uuid
 from datetime import datetime, timezone
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
@@ -59,18 +65,38 @@ def current_worker() -> str:
 
 
 def owner_token(pid: int | None = None) -> str:
-    """``host:pid:start-time`` of a process; the start time guards against pid reuse."""
+    """``host:process-space:pid:start-time`` of a process of this process space.
+
+    The start time guards against pid reuse; the process space (see the module docstring) says
+    where the pid can be looked up. The host name is there for people reading labels.
+    """
     pid = os.getpid() if pid is None else pid
-    return f"{socket.gethostname()}:{pid}:{_start_time(pid)}"
+    return f"{socket.gethostname()}:{process_space()}:{pid}:{_start_time(pid)}"
+
+
+def owned_here(token: str) -> bool:
+    """Whether ``token`` names a process of this process space, so its pid can be checked here."""
+    parts = token.split(":")
+    return len(parts) == 4 and parts[1] == process_space()
 
 
 def owner_alive(token: str) -> bool:
-    """Whether the process named by ``token`` still runs (only knowable on the same host)."""
-    host, _, rest = token.partition(":")
-    pid_text, _, started = rest.partition(":")
-    if host != socket.gethostname() or not pid_text.isdigit():
+    """Whether the process named by ``token`` still runs (only knowable in its process space)."""
+    if not owned_here(token):
         return False
-    return _start_time(int(pid_text)) == started != ""
+    _, _, pid_text, started = token.split(":")
+    return pid_text.isdigit() and _start_time(int(pid_text)) == started != ""
+
+
+@functools.cache
+def process_space() -> str:
+    """``<boot id>.<pid namespace inode>``: where a pid names the same process as here."""
+    try:
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text("ascii").strip()
+        namespace = os.readlink("/proc/self/ns/pid")  # "pid:[4026531836]"
+    except OSError:
+        return "unknown"  # no /proc: no owner can be checked, removal is by hand or by age
+    return f"{boot}.{''.join(ch for ch in namespace if ch.isdigit())}"
 
 
 def _start_time(pid: int) -> str:
@@ -155,10 +181,11 @@ def _install_handlers() -> None:
 def reap_containers(older_than_session: str | None = None, *, include_live: bool = False) -> int:
     """Remove sandbox containers left behind; returns how many were removed.
 
-    A container whose owner process on this host has died is always removed (earlier runs,
-    crashed xdist workers of this session). One whose owner runs on another host — a shared
-    remote engine — cannot be checked: it is removed by hand (``older_than_session=None``), or
-    automatically once it belongs to another session and is older than ``FOREIGN_STALE_HOURS``.
+    A container whose owner process in this process space has died is always removed (earlier
+    runs, crashed xdist workers of this session). One whose owner runs elsewhere — another
+    machine or container on a shared engine, whatever its host name — cannot be checked: it is
+    removed by hand (``older_than_session=None``), or automatically once it belongs to another
+    session and is older than ``FOREIGN_STALE_HOURS``.
 
     Args:
         older_than_session: The id of the session that is starting or finishing; ``None`` when
@@ -181,7 +208,7 @@ def reap_containers(older_than_session: str | None = None, *, include_live: bool
 def _abandoned(container: Any, session: str | None) -> bool:
     labels: dict[str, str] = container.labels or {}
     owner = labels.get(OWNER_LABEL, "")
-    if owner.startswith(f"{socket.gethostname()}:"):
+    if owned_here(owner):
         return not owner_alive(owner)
     if session is None:
         return True
