@@ -100,8 +100,8 @@ def test_owner_token_of_an_ended_process_is_dead() -> None:
 def test_reaper_decisions() -> None:
     here = socket.gethostname()
     alive = cleanup.owner_token()
-    dead = f"{here}:{cleanup.process_space()}:999999999:1"
-    foreign = "fake-remote-host:other-boot.1:1:1"
+    dead = f"{here}:999999999:1"
+    foreign = "fake-remote-host:1:1"
     recent = "2999-01-01T00:00:00Z"
 
     def abandoned(owner: str, session: str | None, created: str = "2000-01-01T00:00:00Z") -> bool:
@@ -120,18 +120,18 @@ def test_reaper_decisions() -> None:
 def test_a_live_session_on_a_twin_host_keeps_its_containers() -> None:
     """Another machine (or a container) with this host's name shares the engine: its pids mean
     nothing here, so the lazy reaper at session start must not judge its owner dead."""
-    twin = f"{socket.gethostname()}:another-boot.4026531836:999999999:1"
     just_made = datetime.now(timezone.utc).isoformat().replace("+00:00", "Z")
-    labels = {cleanup.OWNER_LABEL: twin, cleanup.SESSION_LABEL: "their-session"}
-    assert not cleanup.owned_here(twin)
+    labels = {
+        cleanup.OWNER_LABEL: f"{socket.gethostname()}:999999999:1",
+        cleanup.PROCESS_SPACE_LABEL: "another-boot.4026531836",
+        cleanup.SESSION_LABEL: "their-session",
+    }
+    assert not cleanup.owned_here(labels)
     assert not cleanup._abandoned(FakeContainer(labels, just_made), "our-session")
     assert cleanup._abandoned(FakeContainer(labels, "2000-01-01T00:00:00Z"), "our-session")
-
-
-def test_owner_tokens_name_this_process_space() -> None:
-    token = cleanup.owner_token()
-    assert cleanup.owned_here(token) and cleanup.owner_alive(token)
-    assert not cleanup.owned_here("vm:1234:5678")  # the old form says nothing of the process space
+    # The same owner in this process space has died: its container goes.
+    here = {**labels, cleanup.PROCESS_SPACE_LABEL: cleanup.process_space()}
+    assert cleanup._abandoned(FakeContainer(here, just_made), "our-session")
 
 
 def test_ownership_labels_name_run_and_worker(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -142,6 +142,7 @@ def test_ownership_labels_name_run_and_worker(monkeypatch: pytest.MonkeyPatch) -
     assert labels[cleanup.COMPETITION_LABEL] == "digits"
     assert labels[cleanup.WORKER_LABEL] == "gw3"
     assert labels[cleanup.SESSION_LABEL] == "fake-session"
+    assert labels[cleanup.PROCESS_SPACE_LABEL] == cleanup.process_space()
     assert cleanup.owner_alive(labels[cleanup.OWNER_LABEL])
 
 

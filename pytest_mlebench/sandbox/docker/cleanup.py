@@ -1,12 +1,13 @@
 """Container hygiene: labels that say who owns a container, removal, and the reaper.
 
-Every container carries the labels below. The owner label (``host:process-space:pid:start-time``)
-lets the reaper tell a container of a live pytest process (leave it) from one whose process died
-without cleaning up (remove it) — a crashed xdist worker, a ``kill -9``, a power cut. A pid only
-names a process within one kernel boot and one PID namespace (the *process space*: boot id and
-namespace inode); the host name does not tell them apart (VMs cloned from one image, CI jobs in
-containers sharing an engine), so an owner from another process space is never judged dead by a
-pid lookup here. Containers of the current session are only removed once their owner is gone, so
+Every container carries the labels below. The owner label (``host:pid:start-time``) lets the reaper
+tell a container of a live pytest process (leave it) from one whose process died without cleaning
+up (remove it) — a crashed xdist worker, a ``kill -9``, a power cut. A pid only names a process
+within one kernel boot and one PID namespace, its *process space* (boot id and namespace inode,
+in a label of its own so that the owner label keeps the format older versions read); the host
+name does not tell process spaces apart (VMs cloned from one image, CI jobs in containers sharing
+an engine), so an owner from another process space is never judged dead by a pid lookup here.
+Containers of the current session are only removed once their owner is gone, so
 ``reap_containers`` is safe to call at session start, at session finish and by hand
 (``mlebench sandbox cleanup``).
 """
@@ -37,6 +38,7 @@ COMPETITION_LABEL = f"{LABEL_PREFIX}.competition"
 WORKER_LABEL = f"{LABEL_PREFIX}.worker"
 SESSION_LABEL = f"{LABEL_PREFIX}.session"
 OWNER_LABEL = f"{LABEL_PREFIX}.owner"
+PROCESS_SPACE_LABEL = f"{LABEL_PREFIX}.process-space"
 SESSION_ENV = "MLEBENCH_SESSION_ID"
 STOP_GRACE_SECONDS = 2
 FOREIGN_STALE_HOURS = 48
@@ -65,27 +67,18 @@ def current_worker() -> str:
 
 
 def owner_token(pid: int | None = None) -> str:
-    """``host:process-space:pid:start-time`` of a process of this process space.
-
-    The start time guards against pid reuse; the process space (see the module docstring) says
-    where the pid can be looked up. The host name is there for people reading labels.
-    """
+    """``host:pid:start-time`` of a process; the start time guards against pid reuse."""
     pid = os.getpid() if pid is None else pid
-    return f"{socket.gethostname()}:{process_space()}:{pid}:{_start_time(pid)}"
-
-
-def owned_here(token: str) -> bool:
-    """Whether ``token`` names a process of this process space, so its pid can be checked here."""
-    parts = token.split(":")
-    return len(parts) == 4 and parts[1] == process_space()
+    return f"{socket.gethostname()}:{pid}:{_start_time(pid)}"
 
 
 def owner_alive(token: str) -> bool:
-    """Whether the process named by ``token`` still runs (only knowable in its process space)."""
-    if not owned_here(token):
+    """Whether the process named by ``token`` still runs (only knowable on the same host)."""
+    host, _, rest = token.partition(":")
+    pid_text, _, started = rest.partition(":")
+    if host != socket.gethostname() or not pid_text.isdigit():
         return False
-    _, _, pid_text, started = token.split(":")
-    return pid_text.isdigit() and _start_time(int(pid_text)) == started != ""
+    return _start_time(int(pid_text)) == started != ""
 
 
 @functools.cache
@@ -97,6 +90,17 @@ def process_space() -> str:
     except OSError:
         return "unknown"  # no /proc: no owner can be checked, removal is by hand or by age
     return f"{boot}.{''.join(ch for ch in namespace if ch.isdigit())}"
+
+
+def owned_here(labels: dict[str, str]) -> bool:
+    """Whether the owner named by ``labels`` can be looked up in this process space.
+
+    Containers made before the process-space label existed fall back to the host name.
+    """
+    space = labels.get(PROCESS_SPACE_LABEL)
+    if space is not None:
+        return space == process_space()
+    return labels.get(OWNER_LABEL, "").startswith(f"{socket.gethostname()}:")
 
 
 def _start_time(pid: int) -> str:
@@ -116,6 +120,7 @@ def ownership_labels(run_id: str, competition_id: str) -> dict[str, str]:
         WORKER_LABEL: current_worker(),
         SESSION_LABEL: current_session_id(),
         OWNER_LABEL: owner_token(),
+        PROCESS_SPACE_LABEL: process_space(),
     }
 
 
@@ -207,9 +212,8 @@ def reap_containers(older_than_session: str | None = None, *, include_live: bool
 
 def _abandoned(container: Any, session: str | None) -> bool:
     labels: dict[str, str] = container.labels or {}
-    owner = labels.get(OWNER_LABEL, "")
-    if owned_here(owner):
-        return not owner_alive(owner)
+    if owned_here(labels):
+        return not owner_alive(labels.get(OWNER_LABEL, ""))
     if session is None:
         return True
     return labels.get(SESSION_LABEL) != session and _age_hours(container) > FOREIGN_STALE_HOURS
