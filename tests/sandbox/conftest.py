@@ -10,6 +10,7 @@ competition, specs and validator come from the shipped conformance suite
 from __future__ import annotations
 
 import functools
+import signal
 import uuid
 from collections.abc import Iterator
 from dataclasses import replace
@@ -63,6 +64,16 @@ def no_container_left_behind() -> Iterator[None]:
         return
     left = containers_of_session(TEST_SESSION)
     assert not left, f"sandbox containers left behind: {left}"
+
+
+def answer_ctrl_c() -> None:
+    """In the child: take Ctrl-C as a terminal would deliver it.
+
+    A shell's background job (a CI step, ``cmd &``) starts with SIGINT ignored, and children
+    inherit that: without this, the run would ignore the interrupt and the test would pass
+    when the run merely reached its deadline.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def containers_with(label: str, value: str) -> list[str]:

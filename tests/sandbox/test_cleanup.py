@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.sandbox.conftest import TEST_SESSION, SandboxFactory, containers_with
+from tests.sandbox.conftest import TEST_SESSION, SandboxFactory, answer_ctrl_c, containers_with
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -123,7 +123,12 @@ def test_ctrl_c_during_a_pytest_run_leaves_no_container(
     # Its own process group, signalled as a whole: what Ctrl-C in a terminal does.
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     run = subprocess.Popen(
-        command, cwd=tmp_path, env=env, start_new_session=True, stdout=subprocess.PIPE
+        command,
+        cwd=tmp_path,
+        env=env,
+        start_new_session=True,
+        preexec_fn=answer_ctrl_c,
+        stdout=subprocess.PIPE,
     )
     give_up = time.monotonic() + 120
     while not ready.exists():
