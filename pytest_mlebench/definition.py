@@ -58,6 +58,7 @@ class Resources:
     memory: str = "4g"
     shm: str = "1g"
     gpus: int = 0
+    pids: int = 4096  # processes and threads: room for data loaders, not for a fork bomb
 
 
 @dataclass(frozen=True)
@@ -268,11 +269,11 @@ def _parse_submission(section: Any, metric: graders.Metric, config_path: Path) -
 
 
 def _parse_resources(section: Mapping[str, Any], config_path: Path) -> Resources:
-    unknown = set(section) - {"cpus", "memory", "shm", "gpus"}
+    unknown = set(section) - {"cpus", "memory", "shm", "gpus", "pids"}
     if unknown:
         raise ConfigError(
             f"{config_path}: unknown resources key(s) {sorted(unknown)}; "
-            "allowed: cpus, memory, shm, gpus"
+            "allowed: cpus, memory, shm, gpus, pids"
         )
     defaults = Resources()
     return Resources(
@@ -280,6 +281,7 @@ def _parse_resources(section: Mapping[str, Any], config_path: Path) -> Resources
         memory=str(section.get("memory", defaults.memory)),
         shm=str(section.get("shm", defaults.shm)),
         gpus=int(section.get("gpus", defaults.gpus)),
+        pids=int(section.get("pids", defaults.pids)),
     )
 
 

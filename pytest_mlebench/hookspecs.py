@@ -21,6 +21,8 @@ def pytest_mlebench_make_sandbox(
 
     Return a :class:`~pytest_mlebench.sandbox.base.Sandbox` to replace the built-in backends,
     or ``None`` to let the next implementation decide. ``backend`` is the resolved backend name.
+    The run record names the returned sandbox's ``backend`` and ``isolated`` class attributes;
+    prove the backend with :mod:`pytest_mlebench.sandbox.conformance` (``docs/sandbox.md``).
     """
 
 

@@ -25,8 +25,14 @@ from pytest_mlebench.registry import Competition
 from pytest_mlebench.report.mlebench_compat import grade_json
 from pytest_mlebench.results import Outcome, RunRecord, append_record
 from pytest_mlebench.sandbox import create_sandbox
-from pytest_mlebench.sandbox.base import ExecResult, ResourceGrant, Sandbox, SandboxSpec
-from pytest_mlebench.sandbox.gpus import GpuPool
+from pytest_mlebench.sandbox.base import (
+    ContractPaths,
+    ExecResult,
+    ResourceGrant,
+    Sandbox,
+    SandboxSpec,
+)
+from pytest_mlebench.sandbox.gpus import GpuPool, gpus_wanted
 from pytest_mlebench.sandbox.plan import engine_ready
 from pytest_mlebench.session import MLEBenchSession
 from pytest_mlebench.timestamps import utc_timestamp
@@ -76,6 +82,8 @@ class BenchmarkRun:
         self.run_id = f"{competition.id}-s{case.seed}-{uuid.uuid4().hex[:8]}"
         self.run_dir = session.settings.results_path.parent / "runs" / self.run_id
         self.started_at = utc_timestamp()
+        self.sandbox: Sandbox | None = None
+        self.record: RunRecord | None = None
 
     @property
     def time_limit(self) -> int:
@@ -87,8 +95,12 @@ class BenchmarkRun:
             cpus=settings.cpus or wanted.cpus,
             memory=settings.memory or wanted.memory,
             shm=settings.shm or wanted.shm,
-            pids=1024,
+            pids=settings.pids or wanted.pids,
         )
+
+    def gpu_count(self) -> int:
+        """GPUs this run's sandbox leases (``--mle-gpus-per-sandbox`` or the competition's)."""
+        return gpus_wanted(self.competition.resources.gpus, self.session.settings.gpus_per_sandbox)
 
     def execute(self) -> RunRecord:
         """Run the agent and grade it; the record is written before this returns or raises."""
@@ -115,13 +127,11 @@ class BenchmarkRun:
         return record
 
     def _spec(self, gpus: tuple[str, ...]) -> SandboxSpec:
-        instructions = INSTRUCTIONS.read_text("utf-8")
         return SandboxSpec(
             run_id=self.run_id,
             competition_id=self.competition.id,
             seed=self.case.seed,
             public_dir=self.prepared.public,
-            instructions=instructions,
             time_limit=self.time_limit,
             resources=replace(self.resources(), gpus=gpus),
             network=self.session.settings.network,  # type: ignore[arg-type]
@@ -144,20 +154,24 @@ class BenchmarkRun:
                 "--mle-privileged yes"
             )
         pool = GpuPool(plan.gpu_lease_dir, plan.gpus) if plan.gpu_lease_dir else None
-        with pool.lease(settings.gpus_per_sandbox) if pool else nullcontext(()) as gpus:
+        with pool.lease(self.gpu_count()) if pool else nullcontext(()) as gpus:
             spec = self._spec(tuple(gpus))
-            sandbox = self._make_sandbox(spec, privileged=agent.privileged)
+            sandbox = self.sandbox = self._make_sandbox(spec, privileged=agent.privileged)
+            instructions = self._write_instructions(sandbox.paths)
             with sandbox:
+                sandbox.copy_in(instructions, sandbox.paths.instructions)
                 result = self._drive(agent, sandbox)
                 calls = [asdict(call) for call in sandbox.validation_calls]
         return result, calls, spec.resources
 
-    def _drive(self, agent: Agent, sandbox: Sandbox) -> ExecResult:
-        """Inside a started sandbox: instructions in, agent run, submission and logs out."""
-        rendered = _render_instructions(sandbox.spec.instructions, sandbox, self.time_limit)
+    def _write_instructions(self, paths: ContractPaths) -> Path:
+        """Render the instructions for ``paths`` once, into the run folder (copied in once)."""
         instructions = self.run_dir / "instructions.md"
-        instructions.write_text(rendered, "utf-8")
-        sandbox.copy_in(instructions, sandbox.paths.instructions)
+        instructions.write_text(render_instructions(paths, self.time_limit), "utf-8")
+        return instructions
+
+    def _drive(self, agent: Agent, sandbox: Sandbox) -> ExecResult:
+        """Inside a started sandbox: agent run, submission and logs out."""
         task = AgentTask(
             competition_id=self.competition.id,
             seed=self.case.seed,
@@ -213,9 +227,11 @@ class BenchmarkRun:
             exec_result=exec_result,
             report=report,
             calls=calls or [],
+            sandbox=self.sandbox,
         )
 
     def _write(self, record: RunRecord) -> None:
+        self.record = record
         self.hooks.pytest_mlebench_graded(record=record)
         (self.run_dir / "record.json").write_text(record.to_json(), "utf-8")
         append_record(self.session.settings.results_path, record)
@@ -237,8 +253,14 @@ def make_record(
     exec_result: ExecResult | None = None,
     report: GradeReport | None = None,
     calls: list[dict[str, Any]] | None = None,
+    sandbox: Sandbox | None = None,
 ) -> RunRecord:
-    """A :class:`RunRecord` for ``competition`` in ``session`` (also for skips and errors)."""
+    """A :class:`RunRecord` for ``competition`` in ``session`` (also for skips and errors).
+
+    ``sandbox`` is the sandbox the run used, when one was made: the record names its backend
+    and isolation (a sandbox from ``pytest_mlebench_make_sandbox`` included); without one, the
+    session's backend stands in.
+    """
     settings = session.settings
     return RunRecord(
         session_id=session.session_id,
@@ -249,8 +271,8 @@ def make_record(
         agent=session.agent.name,
         outcome=outcome,
         reason=reason,
-        sandbox=session.backend,
-        isolated=session.backend != "local",
+        sandbox=sandbox.backend if sandbox is not None else session.backend,
+        isolated=sandbox.isolated if sandbox is not None else session.backend != "local",
         started_at=started_at or utc_timestamp(),
         finished_at=utc_timestamp(),
         time_limit=time_limit,
@@ -272,9 +294,9 @@ def make_record(
     )
 
 
-def _render_instructions(template: str, sandbox: Sandbox, time_limit: int) -> str:
-    paths = sandbox.paths
-    return template.format(
+def render_instructions(paths: ContractPaths, time_limit: int) -> str:
+    """The agent's instructions with the sandbox's contract paths and the time limit filled in."""
+    return INSTRUCTIONS.read_text("utf-8").format(
         data=paths.data,
         submission_file=paths.submission_file,
         validate=paths.validate,

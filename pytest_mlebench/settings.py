@@ -173,10 +173,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "gpus-per-sandbox",
         "gpus_per_sandbox",
-        "GPUs each sandbox gets from the pool",
+        "GPUs each sandbox gets from the pool (default: the competition's resources.gpus)",
         "MLEBENCH_GPUS_PER_SANDBOX",
-        parsers.always(parsers.positive_int),
-        default="1",
+        parsers.optional(parsers.positive_int),
         metavar="K",
     ),
     Setting(
@@ -265,7 +264,7 @@ class Settings:
     memory: str | None
     shm: str | None
     gpus: str
-    gpus_per_sandbox: int
+    gpus_per_sandbox: int | None
     privileged: bool
     baseline: Path | None = None
     max_drop: float = 0.0

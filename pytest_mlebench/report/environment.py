@@ -81,7 +81,9 @@ def build_environment(
         "resources.cpus": settings.cpus or "per competition",
         "resources.memory": settings.memory or "per competition",
         "resources.shm": settings.shm or "per competition",
-        "resources.gpus": f"{settings.gpus} (per sandbox {settings.gpus_per_sandbox})",
+        "resources.gpus": f"{settings.gpus} (per sandbox "
+        f"{settings.gpus_per_sandbox or 'per competition'})",
+        "resources.pids": settings.pids or "per competition",
         "resources.granted": granted_resources(records),
         "time_limit": settings.time_limit or "per competition",
         "seeds": settings.seeds,

@@ -8,7 +8,6 @@ happens on the controller.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
@@ -193,16 +192,10 @@ class ReportHooks:
 
 
 def record_of(item: pytest.Item) -> RunRecord | None:
-    """The record the benchmark run of ``item`` wrote into its run folder, if any."""
+    """The record the benchmark run of ``item`` finished with, if it got that far."""
     run = getattr(item, "funcargs", {}).get("mle_run")
-    run_dir = getattr(run, "run_dir", None)
-    path = Path(run_dir) / "record.json" if run_dir is not None else None
-    if path is None or not path.is_file():
-        return None
-    try:
-        return RunRecord.from_dict(json.loads(path.read_text("utf-8")))
-    except (ValueError, TypeError):
-        return None
+    record = getattr(run, "record", None)
+    return record if isinstance(record, RunRecord) else None
 
 
 def line_writer(reporter: Any) -> Callable[[str], None]:

@@ -1,9 +1,11 @@
 """The ``Sandbox`` ABC: where an agent runs, and the values that go in and come out of it.
 
-Every backend (``local``, ``docker``) implements the same lifecycle — ``start``, ``exec`` with a
-harness-owned timeout, ``copy_in`` / ``copy_out``, ``stop`` — and the same *contract paths* so one
-agent runs unchanged everywhere. The conformance suite in ``tests/sandbox/`` holds every backend
-to it.
+Every backend (``local``, ``docker``, or one plugged in through ``pytest_mlebench_make_sandbox``)
+implements the same lifecycle — ``start``, ``exec`` with a harness-owned timeout, ``copy_in`` /
+``copy_out``, ``stop`` — and the same *contract paths* so one agent runs unchanged everywhere. The
+base class owns what every backend shares: the contract environment and the host-side validator
+behind ``validate_submission.sh`` with its call log. The conformance suite
+(:mod:`pytest_mlebench.sandbox.conformance`) holds every backend to the contract.
 """
 
 from __future__ import annotations
@@ -14,9 +16,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 from pytest_mlebench.graders import ScoreResult
+
+if TYPE_CHECKING:
+    from pytest_mlebench.sandbox.validator import ValidatorServer
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +31,11 @@ SubmissionValidator = Callable[[Path], ScoreResult]
 
 @dataclass(frozen=True)
 class ContractPaths:
-    """Paths as the agent sees them inside the sandbox (``/home/...`` in Docker)."""
+    """Paths as the agent sees them inside the sandbox (``/home/...`` in Docker).
+
+    A sandbox knows them from construction on, before it starts, so the harness can render the
+    instructions once and copy them in once.
+    """
 
     home: str
     data: str
@@ -62,7 +71,6 @@ class SandboxSpec:
         competition_id: The competition the agent works on.
         seed: The run's seed, passed to the agent as ``MLEBENCH_SEED``.
         public_dir: Host folder with the competition's public data (mounted read-only).
-        instructions: Text of the instructions file the agent finds at ``paths.instructions``.
         time_limit: Seconds the agent gets; the harness kills it at the deadline.
         resources: Limits to apply.
         network: ``none`` (default, isolated) or ``bridge``.
@@ -77,7 +85,6 @@ class SandboxSpec:
     competition_id: str
     seed: int
     public_dir: Path
-    instructions: str
     time_limit: float
     resources: ResourceGrant = field(default_factory=ResourceGrant)
     network: Network = "none"
@@ -110,18 +117,26 @@ class ValidationCall:
 
 
 class Sandbox(ABC):
-    """An isolated place for one agent run. Use as a context manager: it always stops."""
+    """An isolated place for one agent run. Use as a context manager: it always stops.
 
-    backend: ClassVar[str]
-    isolated: ClassVar[bool]
+    Attributes:
+        backend: The backend's name, recorded with every run (``local``, ``docker``, …).
+            A backend plugged in through ``pytest_mlebench_make_sandbox`` sets its own.
+        isolated: Whether the agent is confined (own filesystem, network, limits); recorded
+            with every run, and the conformance suite's isolation checks run only then.
+    """
+
+    backend: ClassVar[str] = "custom"
+    isolated: ClassVar[bool] = False
 
     def __init__(self, spec: SandboxSpec) -> None:
         self.spec = spec
+        self._validator: ValidatorServer | None = None
 
     @property
     @abstractmethod
     def paths(self) -> ContractPaths:
-        """The contract paths inside this sandbox."""
+        """The contract paths inside this sandbox; known from construction on."""
 
     @property
     @abstractmethod
@@ -167,8 +182,26 @@ class Sandbox(ABC):
 
     @property
     def validation_calls(self) -> list[ValidationCall]:
-        """Calls the agent made to the validator so far."""
-        return []
+        """Calls the agent made to the validator so far (kept after :meth:`stop`)."""
+        return list(self._validator.calls) if self._validator is not None else []
+
+    def start_validator(self, socket_path: Path) -> None:
+        """Serve ``spec.validator`` on ``socket_path`` (a backend calls this in :meth:`start`).
+
+        Nothing is served when the spec has no validator; the agent's ``validate_submission.sh``
+        then answers with an error.
+        """
+        from pytest_mlebench.sandbox.validator import ValidatorServer
+
+        if self.spec.validator is None or self._validator is not None:
+            return
+        self._validator = ValidatorServer(socket_path, self.spec.validator)
+        self._validator.start()
+
+    def stop_validator(self) -> None:
+        """Stop serving validation (a backend calls this in :meth:`stop`); safe to call twice."""
+        if self._validator is not None:
+            self._validator.stop()
 
     def contract_env(self) -> dict[str, str]:
         """Environment variables every agent gets, pointing at the contract paths."""

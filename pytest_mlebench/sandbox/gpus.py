@@ -78,6 +78,12 @@ def select_gpus(option: str, detected: Sequence[str]) -> tuple[str, ...]:
     return tuple(detected[:wanted])
 
 
+def gpus_wanted(competition_gpus: int, per_sandbox: int | None) -> int:
+    """GPUs one sandbox leases: ``--mle-gpus-per-sandbox`` when given, else the competition's
+    ``resources.gpus`` (0: the run gets no GPU, whatever the pool holds)."""
+    return competition_gpus if per_sandbox is None else per_sandbox
+
+
 class GpuPool:
     """Hands each sandbox ``k`` devices no other sandbox holds, across processes.
 
@@ -112,7 +118,8 @@ class GpuPool:
         if k > len(self.devices):
             raise SandboxError(
                 f"a sandbox wants {k} GPU(s) but the pool has {len(self.devices)}: "
-                "lower --mle-gpus-per-sandbox or raise --mle-gpus"
+                "raise --mle-gpus, or lower --mle-gpus-per-sandbox (default: the "
+                "competition's resources.gpus)"
             )
         taken = self._acquire(k)
         try:

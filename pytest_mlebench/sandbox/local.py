@@ -13,25 +13,21 @@ packages embedded competitions come from): use the Docker backend for untrusted 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import stat
 import sys
 import tempfile
+import uuid
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from pytest_mlebench.errors import SandboxError
-from pytest_mlebench.sandbox.base import (
-    ContractPaths,
-    ExecResult,
-    Sandbox,
-    SandboxSpec,
-    ValidationCall,
-)
+from pytest_mlebench.sandbox.base import ContractPaths, ExecResult, Sandbox, SandboxSpec
 from pytest_mlebench.sandbox.copying import copy_tree_out
 from pytest_mlebench.sandbox.namespaces import maskable, namespaces_unavailable, wrap_command
 from pytest_mlebench.sandbox.process import run_process_tree
-from pytest_mlebench.sandbox.validator import CLIENT_SCRIPT, ValidatorServer, validate_script
+from pytest_mlebench.sandbox.validator import CLIENT_SCRIPT, validate_script
 
 PASS_THROUGH_ENV = ("PATH", "LANG", "LC_ALL", "TZ", "TMPDIR")
 
@@ -44,15 +40,13 @@ class LocalSandbox(Sandbox):
 
     def __init__(self, spec: SandboxSpec) -> None:
         super().__init__(spec)
-        self._root: Path | None = None
-        self._server: ValidatorServer | None = None
+        # Chosen now, made by start(): the contract paths are known before the sandbox starts.
+        # Short: the validator socket lives under this root, and a unix socket path has at most
+        # 107 bytes (long competition ids such as the right-whale challenge went past it).
+        slug = re.sub(r"[^a-zA-Z0-9_.-]+", "-", spec.run_id)[:24]
+        self.root = Path(tempfile.gettempdir()) / f"mlebench-{slug}-{uuid.uuid4().hex[:8]}"
+        self._started = False
         self._exec_count = 0
-
-    @property
-    def root(self) -> Path:
-        if self._root is None:
-            raise SandboxError("the local sandbox is not started")
-        return self._root
 
     @property
     def paths(self) -> ContractPaths:
@@ -72,35 +66,27 @@ class LocalSandbox(Sandbox):
     def python(self) -> str:
         return sys.executable
 
-    @property
-    def validation_calls(self) -> list[ValidationCall]:
-        return list(self._server.calls) if self._server else []
-
     def start(self) -> None:
-        if self._root is not None:
+        if self._started:
             return
-        self._root = Path(tempfile.mkdtemp(prefix=f"mlebench-{self.spec.run_id}-"))
         try:
+            self.root.mkdir(mode=0o700)  # fails on a planted folder of the same name
+            self._started = True
             for name in ("submission", "logs", "code", "agent", "home"):
-                (self._root / name).mkdir()
-            link_read_only(self.spec.public_dir, self._root / "data")
-            (self._root / "instructions.md").write_text(self.spec.instructions, "utf-8")
-            self._start_validator()
+                (self.root / name).mkdir()
+            link_read_only(self.spec.public_dir, self.root / "data")
+            self._install_validator()
         except (OSError, SandboxError) as exc:
             self.stop()
             raise SandboxError(f"could not set up the local sandbox: {exc}") from exc
 
-    def _start_validator(self) -> None:
+    def _install_validator(self) -> None:
         root = self.root
         shutil.copy2(CLIENT_SCRIPT, root / "agent" / "validate_client.py")
         script = root / "validate_submission.sh"
         script.write_text(validate_script(str(root / "agent" / "validate_client.py"), self.python))
         script.chmod(0o755)
-        if self.spec.validator is not None:
-            self._server = ValidatorServer(
-                root / ".validator" / "validator.sock", self.spec.validator
-            )
-            self._server.start()
+        self.start_validator(root / ".validator" / "validator.sock")
 
     def exec(
         self,
@@ -110,7 +96,7 @@ class LocalSandbox(Sandbox):
         env: Mapping[str, str] | None = None,
         log_path: Path | None = None,
     ) -> ExecResult:
-        root = self.root
+        root = self._started_root()
         self._exec_count += 1
         log_path = log_path or root / "logs" / f".exec-{self._exec_count}.log"
         return run_process_tree(
@@ -120,6 +106,11 @@ class LocalSandbox(Sandbox):
             timeout=timeout,
             log_path=log_path,
         )
+
+    def _started_root(self) -> Path:
+        if not self._started:
+            raise SandboxError("the local sandbox is not started")
+        return self.root
 
     def _isolated(self, command: Sequence[str]) -> list[str]:
         """``command`` inside namespaces when the machine allows it, else unchanged."""
@@ -143,6 +134,7 @@ class LocalSandbox(Sandbox):
         return env
 
     def copy_in(self, source: Path, destination: str) -> None:
+        self._started_root()
         target = Path(destination)
         target.parent.mkdir(parents=True, exist_ok=True)
         if source.is_dir():
@@ -156,12 +148,11 @@ class LocalSandbox(Sandbox):
         return copy_tree_out(Path(source), destination, max_file_bytes)
 
     def stop(self, interrupted: bool = False) -> None:
-        if self._server is not None:
-            self._server.stop()
-        if self._root is not None:
-            _make_writable(self._root)
-            shutil.rmtree(self._root, ignore_errors=True)
-            self._root = None
+        self.stop_validator()
+        if self._started:
+            _make_writable(self.root)
+            shutil.rmtree(self.root, ignore_errors=True)
+            self._started = False
 
 
 def link_read_only(source: Path, destination: Path) -> None:

@@ -18,6 +18,8 @@ SHIPPED = [
     "pytest_mlebench/instructions.md",
     "pytest_mlebench/agents/scripts/dummy.py",
     "pytest_mlebench/sandbox/validate_client.py",
+    "pytest_mlebench/sandbox/conformance/__init__.py",
+    "pytest_mlebench/sandbox/conformance/suite.py",
     "pytest_mlebench/py.typed",
     "pytest_mlebench/graders/__init__.py",
     "pytest_mlebench/graders/py.typed",
@@ -140,3 +142,43 @@ def test_installed_wheel_runs_the_smoke_suite(wheel: Path, tmp_path: Path) -> No
         assert record["run_dir"].startswith(str(project))
         assert record["grade"]["valid_submission"] is True
         assert record["grade"]["award"]["medal"] is None
+
+
+THIRD_PARTY_BACKEND = """
+import pytest
+
+from pytest_mlebench.sandbox.conformance import SandboxConformance
+from pytest_mlebench.sandbox.local import LocalSandbox
+
+
+class ThirdPartySandbox(LocalSandbox):
+    backend = "third-party"
+
+
+class TestThirdPartySandbox(SandboxConformance):
+    @pytest.fixture
+    def make_sandbox(self):
+        return ThirdPartySandbox
+"""
+
+
+def test_installed_wheel_ships_the_conformance_suite(wheel: Path, tmp_path: Path) -> None:
+    target = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), wheel],
+        check=True,
+    )
+    project = tmp_path / "backend-project"
+    project.mkdir()
+    (project / "test_backend.py").write_text(THIRD_PARTY_BACKEND)
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "test_backend.py", "-q", "-p", "no:cacheprovider"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    assert " passed" in result.stdout and "failed" not in result.stdout

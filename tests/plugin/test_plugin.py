@@ -56,6 +56,8 @@ def test_dummy_agent_end_to_end(project: ExampleProject) -> None:
     assert by_id["toy-a"]["grade"]["valid_submission"] is True  # type: ignore[index]
     assert by_id["toy-a"]["validation_calls"][0]["valid"] is True  # type: ignore[index]
     assert by_id["toy-a"]["sandbox"] == "local"
+    assert by_id["toy-a"]["isolated"] is False
+    assert by_id["toy-a"]["resources"]["pids"] == 4096  # type: ignore[index]
     run_dir = Path(str(by_id["toy-a"]["run_dir"]))
     assert (run_dir / "submission.csv").is_file()
     # grade.json is in mle-bench's form, next to the record's own form of the same grade.
@@ -225,3 +227,49 @@ def test_known_issues_select_and_deselect_competitions(project: ExampleProject) 
     leaky.stdout.fnmatch_lines(["*test_competition[[]toy-leak[]]", "1/* tests collected*"])
     kept = project.run("--co", "-q", "-m", "not leaky")
     assert "toy-leak" not in kept.stdout.str() and "toy-a" in kept.stdout.str()
+
+
+SANDBOX_HOOK_CONFTEST = """
+from pathlib import Path
+from pytest_mlebench.sandbox.local import LocalSandbox
+
+EVENTS = Path("sandbox-events.txt")
+
+
+def note(line):
+    with EVENTS.open("a") as handle:
+        handle.write(line + "\\n")
+
+
+class HookSandbox(LocalSandbox):
+    backend = "hook-sandbox"
+    isolated = True
+
+    def start(self):
+        rendered = [p.read_text() for p in Path("reports/runs").glob("*/instructions.md")]
+        fits = all(self.paths.data in text for text in rendered)
+        note(f"start rendered={len(rendered)} paths={fits} pids={self.spec.resources.pids}")
+        super().start()
+
+    def copy_in(self, source, destination):
+        note(f"copy_in {Path(destination).name}")
+        super().copy_in(source, destination)
+
+
+def pytest_mlebench_make_sandbox(spec, backend, settings):
+    return HookSandbox(spec)
+"""
+
+
+def test_sandbox_from_the_hook_is_the_one_recorded(project: ExampleProject) -> None:
+    project.pytester.makeconftest(SANDBOX_HOOK_CONFTEST)
+    result = project.run("-m", "toys", "-k", "toy-b", "--mle-pids", "300")
+    result.assert_outcomes(passed=1)
+    (record,) = records(project)
+    assert (record["sandbox"], record["isolated"]) == ("hook-sandbox", True)
+    assert record["resources"]["pids"] == 300  # type: ignore[index]
+    events = (project.root / "sandbox-events.txt").read_text().splitlines()
+    # Rendered for this sandbox's paths before it started; copied in once, first thing.
+    assert events[0] == "start rendered=1 paths=True pids=300"
+    assert events[1] == "copy_in instructions.md"
+    assert sum(line == "copy_in instructions.md" for line in events) == 1

@@ -2,28 +2,36 @@
 
 ``local`` always runs; ``docker`` runs where an engine answers (the image is built once per session
 under a file lock) and skips with the reason otherwise. Every Docker sandbox started here carries
-this session's label, and the session ends with a check that none of them is left behind.
+this session's label, and the session ends with a check that none of them is left behind. The
+competition, specs and validator come from the shipped conformance suite
+(:mod:`pytest_mlebench.sandbox.conformance`), which ``test_conformance.py`` runs on both backends.
 """
 
 from __future__ import annotations
 
 import functools
-import os
+import signal
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pytest_mlebench.graders import ScoreResult
-from pytest_mlebench.sandbox.base import ResourceGrant, Sandbox, SandboxSpec
+from pytest_mlebench.sandbox.base import Sandbox, SandboxSpec
+from pytest_mlebench.sandbox.conformance import (
+    ANSWER_TOKEN,
+    SandboxFactory,
+    make_spec,
+    prepare_competition_dirs,
+    run_python,
+)
 
 BACKENDS = ("local", "docker")
-ANSWER_TOKEN = "ANSWER-" + uuid.uuid4().hex  # appears only in the private answers
 TEST_SESSION = "sandbox-tests-" + uuid.uuid4().hex[:8]
 
-SandboxFactory = Callable[..., Sandbox]
+__all__ = ["ANSWER_TOKEN", "SandboxFactory", "make_spec", "run_python"]
 
 
 @functools.cache
@@ -58,6 +66,16 @@ def no_container_left_behind() -> Iterator[None]:
     assert not left, f"sandbox containers left behind: {left}"
 
 
+def answer_ctrl_c() -> None:
+    """In the child: take Ctrl-C as a terminal would deliver it.
+
+    A shell's background job (a CI step, ``cmd &``) starts with SIGINT ignored, and children
+    inherit that: without this, the run would ignore the interrupt and the test would pass
+    when the run merely reached its deadline.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def containers_with(label: str, value: str) -> list[str]:
     """Names of the containers (running or not) whose ``label`` equals ``value``."""
     from pytest_mlebench.sandbox.docker.engine import docker_client
@@ -79,26 +97,7 @@ def containers_of_session(session: str) -> list[str]:
 @pytest.fixture
 def competition_dirs(tmp_path: Path) -> tuple[Path, Path]:
     """A prepared competition: ``public/`` (train, test, sample) and ``private/`` (answers)."""
-    public, private = tmp_path / "prepared" / "public", tmp_path / "prepared" / "private"
-    public.mkdir(parents=True)
-    private.mkdir()
-    (public / "train.csv").write_text("id,x,label\n1,0.1,0\n2,0.9,1\n")
-    (public / "test.csv").write_text("id,x\n3,0.2\n4,0.8\n")
-    (public / "sample_submission.csv").write_text("id,label\n3,0\n4,0\n")
-    (private / "answers.csv").write_text(f"id,label\n3,0\n4,1\n# {ANSWER_TOKEN}\n")
-    # As data preparation leaves them: public readable by all, private by its owner only.
-    os.chmod(tmp_path, 0o755)
-    os.chmod(tmp_path / "prepared", 0o755)
-    private.chmod(0o700)
-    return public, private
-
-
-def fake_validator(path: Path) -> ScoreResult:
-    """Stands in for the grader's validation: valid when the header is ``id,label``."""
-    header = path.read_text().splitlines()[:1]
-    if header == ["id,label"]:
-        return ScoreResult(valid=True, score=0.123)
-    return ScoreResult(valid=False, reason="expected the columns id,label")
+    return prepare_competition_dirs(tmp_path)
 
 
 @pytest.fixture(params=BACKENDS)
@@ -136,37 +135,19 @@ def _sandboxes(backend: str, public: Path) -> Iterator[SandboxFactory]:
         sandbox.stop()
 
 
-def make_spec(public: Path, **overrides: Any) -> SandboxSpec:
-    run_id = f"conformance-{uuid.uuid4().hex[:8]}"
-    fields: dict[str, Any] = {
-        "run_id": run_id,
-        "competition_id": "toy",
-        "seed": 7,
-        "public_dir": public,
-        "instructions": "Predict label for test.csv.",
-        "time_limit": 60,
-        "resources": ResourceGrant(memory="1g", pids=256),
-        "validator": fake_validator,
-        "labels": {"pytest-mlebench.session": TEST_SESSION},
-        "hidden_paths": (public.parent / "private",),
-    }
-    fields.update(overrides)
-    return SandboxSpec(**fields)
+def in_test_session(spec: SandboxSpec) -> SandboxSpec:
+    """``spec`` labelled with this test session, so the end-of-suite check finds leftovers."""
+    return replace(spec, labels={**spec.labels, "pytest-mlebench.session": TEST_SESSION})
 
 
 def new_sandbox(backend: str, spec: SandboxSpec) -> Sandbox:
     if backend == "docker":
         from pytest_mlebench.sandbox.docker import DockerSandbox
 
-        return DockerSandbox(spec)
+        return DockerSandbox(in_test_session(spec))
     from pytest_mlebench.sandbox.local import LocalSandbox
 
     return LocalSandbox(spec)
-
-
-def run_python(sandbox: Sandbox, code: str, **kwargs: Any) -> Any:
-    """Run a Python snippet inside ``sandbox`` with its own interpreter."""
-    return sandbox.exec([sandbox.python, "-c", code], **kwargs)
 
 
 def require_isolation(backend: str, what: str) -> None:

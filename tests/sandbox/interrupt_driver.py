@@ -26,7 +26,6 @@ def main(public: str, run_id: str, session: str) -> None:
         competition_id="interrupted",
         seed=0,
         public_dir=Path(public),
-        instructions="wait",
         time_limit=3600,
         labels={"pytest-mlebench.session": session},
     )

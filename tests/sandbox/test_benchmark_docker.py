@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.factories import write_competition
-from tests.sandbox.conftest import containers_with
+from tests.sandbox.conftest import answer_ctrl_c, containers_with
 
 pytestmark = pytest.mark.usefixtures("docker_image")
 
@@ -93,6 +93,7 @@ def test_ctrl_c_mid_run_leaves_no_container(tmp_path: Path, xdist: list[str]) ->
         command,
         cwd=tmp_path,
         start_new_session=True,
+        preexec_fn=answer_ctrl_c,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
@@ -103,8 +104,17 @@ def test_ctrl_c_mid_run_leaves_no_container(tmp_path: Path, xdist: list[str]) ->
         assert run.poll() is None, (run.stdout.read() if run.stdout else b"").decode()[-3000:]
         assert time.monotonic() < give_up, "the agent never started"
         time.sleep(0.2)
-    assert containers_with(COMPETITION_LABEL, competition), "no container while the agent runs"
+    if not containers_with(COMPETITION_LABEL, competition):
+        os.killpg(run.pid, signal.SIGINT)
+        output, _ = run.communicate(timeout=120)
+        pytest.fail(
+            "no container while the agent runs; the run said:\n"
+            + output.decode(errors="replace")[-3000:]
+        )
+    interrupted = time.monotonic()
     os.killpg(run.pid, signal.SIGINT)
     output, _ = run.communicate(timeout=120)
     assert run.returncode != 0, output.decode(errors="replace")[-2000:]
+    # Stopped by the interrupt, not by the 60 s deadline of the competition.
+    assert time.monotonic() - interrupted < 30, output.decode(errors="replace")[-2000:]
     assert containers_with(COMPETITION_LABEL, competition) == []

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.sandbox.conftest import TEST_SESSION, SandboxFactory, containers_with
+from tests.sandbox.conftest import TEST_SESSION, SandboxFactory, answer_ctrl_c, containers_with
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,7 +60,8 @@ def test_reaper_removes_what_a_killed_worker_left(competition_dirs: tuple[Path, 
     os.kill(driver.pid, signal.SIGKILL)
     driver.wait(timeout=30)
     assert containers_of_run(run_id), "SIGKILL leaves the container behind"
-    assert reap_containers(older_than_session=TEST_SESSION) >= 1
+    # Not ``removed >= 1``: another session's reaper on the same engine may have been first.
+    reap_containers(older_than_session=TEST_SESSION)
     assert containers_of_run(run_id) == []
 
 
@@ -97,7 +98,7 @@ from pytest_mlebench.sandbox.docker import DockerSandbox
 def test_long_agent_run():
     spec = SandboxSpec(
         run_id={run_id!r}, competition_id="interrupted", seed=0, public_dir=Path({public!r}),
-        instructions="wait", time_limit=3600, labels={{"pytest-mlebench.session": {session!r}}},
+        time_limit=3600, labels={{"pytest-mlebench.session": {session!r}}},
     )
     with DockerSandbox(spec) as sandbox:
         Path({ready!r}).write_text("running")
@@ -122,7 +123,12 @@ def test_ctrl_c_during_a_pytest_run_leaves_no_container(
     # Its own process group, signalled as a whole: what Ctrl-C in a terminal does.
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     run = subprocess.Popen(
-        command, cwd=tmp_path, env=env, start_new_session=True, stdout=subprocess.PIPE
+        command,
+        cwd=tmp_path,
+        env=env,
+        start_new_session=True,
+        preexec_fn=answer_ctrl_c,
+        stdout=subprocess.PIPE,
     )
     give_up = time.monotonic() + 120
     while not ready.exists():

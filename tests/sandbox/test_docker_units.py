@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -116,6 +117,23 @@ def test_reaper_decisions() -> None:
     assert not abandoned(foreign, "now", created=recent)  # maybe still running elsewhere
 
 
+def test_a_live_session_on_a_twin_host_keeps_its_containers() -> None:
+    """Another machine (or a container) with this host's name shares the engine: its pids mean
+    nothing here, so the lazy reaper at session start must not judge its owner dead."""
+    just_made = datetime.now(timezone.utc).isoformat().replace("+00:00", "Z")
+    labels = {
+        cleanup.OWNER_LABEL: f"{socket.gethostname()}:999999999:1",
+        cleanup.PROCESS_SPACE_LABEL: "another-boot.4026531836",
+        cleanup.SESSION_LABEL: "their-session",
+    }
+    assert not cleanup.owned_here(labels)
+    assert not cleanup._abandoned(FakeContainer(labels, just_made), "our-session")
+    assert cleanup._abandoned(FakeContainer(labels, "2000-01-01T00:00:00Z"), "our-session")
+    # The same owner in this process space has died: its container goes.
+    here = {**labels, cleanup.PROCESS_SPACE_LABEL: cleanup.process_space()}
+    assert cleanup._abandoned(FakeContainer(here, just_made), "our-session")
+
+
 def test_ownership_labels_name_run_and_worker(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw3")
     monkeypatch.setenv(cleanup.SESSION_ENV, "fake-session")
@@ -124,6 +142,7 @@ def test_ownership_labels_name_run_and_worker(monkeypatch: pytest.MonkeyPatch) -
     assert labels[cleanup.COMPETITION_LABEL] == "digits"
     assert labels[cleanup.WORKER_LABEL] == "gw3"
     assert labels[cleanup.SESSION_LABEL] == "fake-session"
+    assert labels[cleanup.PROCESS_SPACE_LABEL] == cleanup.process_space()
     assert cleanup.owner_alive(labels[cleanup.OWNER_LABEL])
 
 

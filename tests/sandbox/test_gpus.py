@@ -19,6 +19,7 @@ from pytest_mlebench.sandbox.gpus import (
     LEASE_FILE,
     GpuPool,
     detect_gpus,
+    gpus_wanted,
     parse_gpu_listing,
     select_gpus,
 )
@@ -89,6 +90,26 @@ def test_leases_in_one_process_are_disjoint(tmp_path: Path) -> None:
 def test_zero_gpus_is_an_empty_lease(tmp_path: Path) -> None:
     with GpuPool(tmp_path, ()).lease(0) as devices:
         assert devices == ()
+
+
+@pytest.mark.parametrize(
+    ("competition_gpus", "per_sandbox", "expected"),
+    [(0, None, 0), (2, None, 2), (0, 1, 1), (3, 1, 1), (1, 2, 2)],
+)
+def test_gpus_wanted_is_the_competitions_unless_overridden(
+    competition_gpus: int, per_sandbox: int | None, expected: int
+) -> None:
+    assert gpus_wanted(competition_gpus, per_sandbox) == expected
+
+
+def test_competition_without_gpus_leases_none_from_a_full_pool(tmp_path: Path) -> None:
+    pool = GpuPool(tmp_path, FAKE_DEVICES)
+    with pool.lease(gpus_wanted(0, None)) as devices:
+        assert devices == ()
+        assert pool.holders() == {}
+    with pool.lease(gpus_wanted(2, None)) as devices:
+        assert len(devices) == 2
+        assert set(pool.holders()) == set(devices)
 
 
 def test_asking_for_more_than_the_pool_has_fails(tmp_path: Path) -> None:

@@ -185,3 +185,11 @@ def test_a_broken_prepare_module_names_the_file(tmp_path: Path, source: str, mes
     with pytest.raises(PrepareError, match=message) as info:
         load_prepare(comp)
     assert str(comp.prepare_path) in str(info.value)
+
+
+def test_resources_pids_has_a_default_and_can_be_set(tmp_path: Path) -> None:
+    default = write_competition(tmp_path, "toy-default")
+    assert load_competition(default).resources.pids == 4096
+    config = toy_config("toy-pids", resources={"cpus": 1, "memory": "1g", "pids": 128})
+    folder = write_competition(tmp_path, "toy-pids", config=config)
+    assert load_competition(folder).resources.pids == 128

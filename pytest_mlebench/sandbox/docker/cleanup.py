@@ -2,14 +2,20 @@
 
 Every container carries the labels below. The owner label (``host:pid:start-time``) lets the reaper
 tell a container of a live pytest process (leave it) from one whose process died without cleaning
-up (remove it) — a crashed xdist worker, a ``kill -9``, a power cut. Containers of the current
-session are only removed once their owner is gone, so ``reap_containers`` is safe to call at
-session start, at session finish and by hand (``mlebench sandbox cleanup``).
+up (remove it) — a crashed xdist worker, a ``kill -9``, a power cut. A pid only names a process
+within one kernel boot and one PID namespace, its *process space* (boot id and namespace inode,
+in a label of its own so that the owner label keeps the format older versions read); the host
+name does not tell process spaces apart (VMs cloned from one image, CI jobs in containers sharing
+an engine), so an owner from another process space is never judged dead by a pid lookup here.
+Containers of the current session are only removed once their owner is gone, so
+``reap_containers`` is safe to call at session start, at session finish and by hand
+(``mlebench sandbox cleanup``).
 """
 
 from __future__ import annotations
 
 import atexit
+import functools
 import logging
 import os
 import signal
@@ -17,6 +23,7 @@ import socket
 import threading
 import uuid
 from datetime import datetime, timezone
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
@@ -31,6 +38,7 @@ COMPETITION_LABEL = f"{LABEL_PREFIX}.competition"
 WORKER_LABEL = f"{LABEL_PREFIX}.worker"
 SESSION_LABEL = f"{LABEL_PREFIX}.session"
 OWNER_LABEL = f"{LABEL_PREFIX}.owner"
+PROCESS_SPACE_LABEL = f"{LABEL_PREFIX}.process-space"
 SESSION_ENV = "MLEBENCH_SESSION_ID"
 STOP_GRACE_SECONDS = 2
 FOREIGN_STALE_HOURS = 48
@@ -73,6 +81,28 @@ def owner_alive(token: str) -> bool:
     return _start_time(int(pid_text)) == started != ""
 
 
+@functools.cache
+def process_space() -> str:
+    """``<boot id>.<pid namespace inode>``: where a pid names the same process as here."""
+    try:
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text("ascii").strip()
+        namespace = os.readlink("/proc/self/ns/pid")  # "pid:[4026531836]"
+    except OSError:
+        return "unknown"  # no /proc: no owner can be checked, removal is by hand or by age
+    return f"{boot}.{''.join(ch for ch in namespace if ch.isdigit())}"
+
+
+def owned_here(labels: dict[str, str]) -> bool:
+    """Whether the owner named by ``labels`` can be looked up in this process space.
+
+    Containers made before the process-space label existed fall back to the host name.
+    """
+    space = labels.get(PROCESS_SPACE_LABEL)
+    if space is not None:
+        return space == process_space()
+    return labels.get(OWNER_LABEL, "").startswith(f"{socket.gethostname()}:")
+
+
 def _start_time(pid: int) -> str:
     try:
         with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
@@ -90,6 +120,7 @@ def ownership_labels(run_id: str, competition_id: str) -> dict[str, str]:
         WORKER_LABEL: current_worker(),
         SESSION_LABEL: current_session_id(),
         OWNER_LABEL: owner_token(),
+        PROCESS_SPACE_LABEL: process_space(),
     }
 
 
@@ -155,10 +186,11 @@ def _install_handlers() -> None:
 def reap_containers(older_than_session: str | None = None, *, include_live: bool = False) -> int:
     """Remove sandbox containers left behind; returns how many were removed.
 
-    A container whose owner process on this host has died is always removed (earlier runs,
-    crashed xdist workers of this session). One whose owner runs on another host — a shared
-    remote engine — cannot be checked: it is removed by hand (``older_than_session=None``), or
-    automatically once it belongs to another session and is older than ``FOREIGN_STALE_HOURS``.
+    A container whose owner process in this process space has died is always removed (earlier
+    runs, crashed xdist workers of this session). One whose owner runs elsewhere — another
+    machine or container on a shared engine, whatever its host name — cannot be checked: it is
+    removed by hand (``older_than_session=None``), or automatically once it belongs to another
+    session and is older than ``FOREIGN_STALE_HOURS``.
 
     Args:
         older_than_session: The id of the session that is starting or finishing; ``None`` when
@@ -180,9 +212,8 @@ def reap_containers(older_than_session: str | None = None, *, include_live: bool
 
 def _abandoned(container: Any, session: str | None) -> bool:
     labels: dict[str, str] = container.labels or {}
-    owner = labels.get(OWNER_LABEL, "")
-    if owner.startswith(f"{socket.gethostname()}:"):
-        return not owner_alive(owner)
+    if owned_here(labels):
+        return not owner_alive(labels.get(OWNER_LABEL, ""))
     if session is None:
         return True
     return labels.get(SESSION_LABEL) != session and _age_hours(container) > FOREIGN_STALE_HOURS

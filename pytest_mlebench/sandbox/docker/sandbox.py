@@ -28,14 +28,12 @@ from pytest_mlebench.sandbox.base import (
     ResourceGrant,
     Sandbox,
     SandboxSpec,
-    ValidationCall,
 )
 from pytest_mlebench.sandbox.copying import ChunkReader, extract_stream
 from pytest_mlebench.sandbox.docker.cleanup import ownership_labels, remember, remove_container
 from pytest_mlebench.sandbox.docker.engine import docker_client, engine_is_remote, import_docker
 from pytest_mlebench.sandbox.docker.execution import run_exec
 from pytest_mlebench.sandbox.docker.image import image_exists, image_tag
-from pytest_mlebench.sandbox.validator import ValidatorServer
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +76,6 @@ class DockerSandbox(Sandbox):
         self.container: Any = None
         self._client: Any = None
         self._socket_dir: Path | None = None
-        self._server: ValidatorServer | None = None
 
     @property
     def paths(self) -> ContractPaths:
@@ -87,10 +84,6 @@ class DockerSandbox(Sandbox):
     @property
     def python(self) -> str:
         return "python3"
-
-    @property
-    def validation_calls(self) -> list[ValidationCall]:
-        return list(self._server.calls) if self._server else []
 
     def start(self) -> None:
         if self.container is not None:
@@ -121,10 +114,8 @@ class DockerSandbox(Sandbox):
         self._socket_dir = Path(tempfile.mkdtemp(prefix="mlebench-validator-"))
         self._socket_dir.chmod(0o755)  # the agent user must reach the socket inside
         # A remote engine cannot reach a socket on this machine: no server to start then.
-        if self.spec.validator is not None and not engine_is_remote():
-            socket_path = self._socket_dir / "validator.sock"
-            self._server = ValidatorServer(socket_path, self.spec.validator)
-            self._server.start()
+        if not engine_is_remote():
+            self.start_validator(self._socket_dir / "validator.sock")
 
     def _create_container(self) -> Any:
         docker = import_docker()
@@ -159,10 +150,6 @@ class DockerSandbox(Sandbox):
     def _seed_files(self) -> None:
         if engine_is_remote():
             self._put(self.spec.public_dir, PATHS.data, owner=0)
-        with tempfile.TemporaryDirectory(prefix="mlebench-seed-") as folder:
-            instructions = Path(folder) / "instructions.md"
-            instructions.write_text(self.spec.instructions, encoding="utf-8")
-            self._put(instructions, PATHS.instructions, owner=0)
 
     def exec(
         self,
@@ -234,8 +221,7 @@ class DockerSandbox(Sandbox):
         if self.container is not None:
             remove_container(self.container, graceful=not interrupted)
             self.container = None
-        if self._server is not None:
-            self._server.stop()
+        self.stop_validator()
         if self._socket_dir is not None:
             shutil.rmtree(self._socket_dir, ignore_errors=True)
             self._socket_dir = None
