@@ -225,8 +225,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "gate",
         "gate",
-        "how the baseline comparison decides: rate-drop (any-medal and valid rates against "
-        "--mle-max-drop), paired (runs matched by competition and seed: leaderboard-percentile "
+        "how the baseline comparison decides: rate-drop (any-medal and valid rates may drop "
+        "max-drop points), paired (runs matched by competition and seed: leaderboard-percentile "
         "interval, medal flips), auto (paired when both sides have matched runs with "
         "percentiles, else rate-drop)",
         "MLEBENCH_GATE",

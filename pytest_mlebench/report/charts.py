@@ -105,12 +105,13 @@ def profile_chart(profile: Profile, metric: str, title: str) -> str:
     series = profile.series
     left, width, bar, gap = 190, 420, 12, 14
     block = bar * len(series) + gap
-    legend = 18 * len(series)
+    legend = 18 * (len(series) + 1)
     height = 30 + legend + block * len(profile.categories)
     parts = _svg_open(left + width + 70, height, title)
+    parts.append(_text(left, 13, title, size=12))
     for index, name in enumerate(series):
         colour = SERIES_COLOURS[index % len(SERIES_COLOURS)]
-        y = 6 + 18 * index
+        y = 24 + 18 * index
         parts.append(f'<rect x="{left}" y="{y}" width="12" height="12" fill="{colour}"/>')
         parts.append(_text(left + 18, y + 11, name, size=11))
     top = 14 + legend

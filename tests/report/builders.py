@@ -11,9 +11,7 @@ from pytest_mlebench.results import RunRecord
 THRESHOLDS = Thresholds(gold=0.9, silver=0.8, bronze=0.7, median=0.5, lower_is_better=False)
 
 
-def grade(
-    competition_id: str, score: float | None, percentile: float | None = None
-) -> GradeReport:
+def grade(competition_id: str, score: float | None, percentile: float | None = None) -> GradeReport:
     """A grade against :data:`THRESHOLDS`; ``score=None`` is an invalid submission.
 
     ``percentile=None`` for a valid score leaves it out, as records of version 1 do.
@@ -72,9 +70,7 @@ def record(
         isolated=False,
         started_at="2026-01-01T09:00:00+00:00",
         finished_at=finished_at,
-        grade=grade(competition_id, score, percentile)
-        if graded and outcome != "skipped"
-        else None,
+        grade=grade(competition_id, score, percentile) if graded and outcome != "skipped" else None,
         splits=list(splits),
         complexity=complexity,
         modality=modality,

@@ -18,8 +18,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.plugin.conftest import ExampleProject
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "ci.md"
