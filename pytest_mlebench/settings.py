@@ -29,9 +29,11 @@ REQUIRE_LEVELS = ("none", "valid", "above-median", "bronze", "silver", "gold")
 SANDBOXES = ("auto", "local", "docker")
 NETWORKS = ("none", "bridge")
 YES_NO = ("yes", "no")
+GATE_MODES = ("auto", "paired", "rate-drop")
 Require = Literal["none", "valid", "above-median", "bronze", "silver", "gold"]
 
 __all__ = [
+    "GATE_MODES",
     "REQUIRE_LEVELS",
     "RERUN_KINDS",
     "SETTINGS",
@@ -44,6 +46,17 @@ __all__ = [
     "setting",
     "source_of",
 ]
+
+
+def significance_level(value: object) -> float:
+    """A significance level: a number strictly between 0 and 1 (``0.05``)."""
+    try:
+        number = float(str(value))
+    except ValueError:
+        raise ValueError("expected a number between 0 and 1, e.g. 0.05") from None
+    if not 0 < number < 1:
+        raise ValueError("expected a number between 0 and 1, e.g. 0.05")
+    return number
 
 
 SETTINGS: tuple[Setting, ...] = (
@@ -191,7 +204,7 @@ SETTINGS: tuple[Setting, ...] = (
         "baseline",
         "baseline",
         "summary.json or results file to compare this session with; the session fails when "
-        "the any-medal or valid-submission rate drops more than --mle-max-drop",
+        "the gate (--mle-gate) finds a regression",
         "MLEBENCH_BASELINE",
         parsers.existing_file,
         metavar="FILE",
@@ -199,11 +212,35 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "max-drop",
         "max_drop",
-        "percentage points the any-medal or valid-submission rate may drop below the baseline",
+        "percentage points the any-medal or valid-submission rate may drop below the baseline "
+        "(rate-drop gate); in the paired gate, the mean leaderboard-percentile drop in "
+        "percentile points that fails even when not significant (0: only a significant drop "
+        "fails)",
         "MLEBENCH_MAX_DROP",
         parsers.always(parsers.non_negative_float),
         default="0",
         metavar="POINTS",
+    ),
+    Setting(
+        "gate",
+        "gate",
+        "how the baseline comparison decides: rate-drop (any-medal and valid rates may drop "
+        "max-drop points), paired (runs matched by competition and seed: leaderboard-percentile "
+        "interval, medal flips), auto (paired when both sides have matched runs with "
+        "percentiles, else rate-drop)",
+        "MLEBENCH_GATE",
+        parsers.always(parsers.text),
+        default="auto",
+        choices=GATE_MODES,
+    ),
+    Setting(
+        "gate-alpha",
+        "gate_alpha",
+        "significance level of the paired gate (the chance that noise alone fails it)",
+        "MLEBENCH_GATE_ALPHA",
+        parsers.always(significance_level),
+        default="0.05",
+        metavar="LEVEL",
     ),
     Setting(
         "rerun",
@@ -268,6 +305,8 @@ class Settings:
     privileged: bool
     baseline: Path | None = None
     max_drop: float = 0.0
+    gate: str = "auto"
+    gate_alpha: float = 0.05
     rerun: frozenset[str] = frozenset()
     rerun_from: Path | None = None
     progress: float = 60.0

@@ -1,5 +1,8 @@
 """Pure aggregation of run records: rates per seed, mean ± SEM over seeds, 95 % CI, pass@k.
 
+The leaderboard percentile, the medal's continuous companion, is averaged the same way
+(:mod:`~pytest_mlebench.report.percentiles` says which runs count and with what value).
+
 The protocol follows MLE-bench: for each seed, a rate is the percentage of the group's
 competitions (that ran with that seed) where the run reached the goal; the headline number is the
 mean of those per-seed rates with its standard error (``ddof=1``) and a 95 % interval of
@@ -19,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pytest_mlebench.medals import MEDALS, Medal
+from pytest_mlebench.report.percentiles import PercentileBasis, seed_percentiles
 from pytest_mlebench.results import RunRecord
 
 Z_95 = 1.96
@@ -142,8 +146,28 @@ def pass_at_k_table(records: Iterable[RunRecord], metric: str = "any_medal") -> 
     return table
 
 
-def group_stats(records: Sequence[RunRecord]) -> dict[str, Any]:
-    """Everything the summary reports for one group of runs (a split, or all of them)."""
+def percentile_stats(records: Sequence[RunRecord], basis: PercentileBasis) -> dict[str, Any]:
+    """A group's ``percentile``: mean ± SEM over seeds, 95 % CI, ``per_seed`` and ``runs``.
+
+    ``runs`` is how many runs count (those of competitions with a leaderboard); the estimate is
+    empty (``mean`` ``None``, ``runs`` 0) when the records carry no percentiles.
+    """
+    per_seed = seed_percentiles(records, basis)
+    stats = mean_sem(list(per_seed.values())).to_dict()
+    stats["per_seed"] = {str(seed): value for seed, value in per_seed.items()}
+    stats["runs"] = sum(1 for r in records if basis.counted(r) is not None)
+    return stats
+
+
+def group_stats(
+    records: Sequence[RunRecord], basis: PercentileBasis | None = None
+) -> dict[str, Any]:
+    """Everything the summary reports for one group of runs (a split, or all of them).
+
+    Args:
+        records: The group's runs.
+        basis: What the agent's records say about percentiles (default: taken from ``records``).
+    """
     done = [r for r in records if ran(r)]
     metrics = {}
     for metric in METRICS:
@@ -161,6 +185,7 @@ def group_stats(records: Sequence[RunRecord]) -> dict[str, Any]:
         "timed_out": sum(1 for r in done if r.timed_out),
         "metrics": metrics,
         "pass_at_k": {str(k): value for k, value in pass_at_k_table(done).items()},
+        "percentile": percentile_stats(records, basis or PercentileBasis.of(records)),
     }
 
 
@@ -178,4 +203,12 @@ def groups_by_complexity(records: Sequence[RunRecord]) -> dict[str, list[RunReco
     groups: dict[str, list[RunRecord]] = defaultdict(list)
     for record in records:
         groups[record.complexity or "unknown"].append(record)
+    return dict(sorted(groups.items()))
+
+
+def groups_by_modality(records: Sequence[RunRecord]) -> dict[str, list[RunRecord]]:
+    """Records per modality (``tabular``, ``image``, ``text``, …; unknown as ``unknown``)."""
+    groups: dict[str, list[RunRecord]] = defaultdict(list)
+    for record in records:
+        groups[record.modality or "unknown"].append(record)
     return dict(sorted(groups.items()))

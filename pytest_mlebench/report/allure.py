@@ -8,7 +8,8 @@ can be tested without Allure; the ``apply_*`` functions only hand it over.
 Per run: parent suite = the competition's first split (alphabetical; every split is also a tag
 through its marker), feature = complexity, story = competition id, severity from complexity,
 tags = modality and ``medal:<gold|silver|bronze|none>``; parameters ``agent`` and ``seed`` (part
-of Allure's history id) and ``run_id``/``session_id`` (excluded from it). Attachments: the grade
+of Allure's history id) and ``run_id``/``session_id`` and the leaderboard ``percentile`` (excluded
+from it). Attachments: the grade
 report (mle-bench's keys, as in the run's ``grade.json``), the head of the submission, the tail of
 the agent log and the resources used.
 """
@@ -128,6 +129,12 @@ def title_for(record: RunRecord) -> str:
     return f"{label}: {earned}, " + (f"score {score:.5g}" if score is not None else "no score")
 
 
+def percentile_parameter(record: RunRecord) -> str | None:
+    """The run's leaderboard percentile as Allure shows it (``35.0``); ``None`` without one."""
+    percentile = record.grade.percentile if record.grade else None
+    return None if percentile is None else f"{percentile:.1f}"
+
+
 def _head(path: Path, lines: int) -> str | None:
     if not path.is_file():
         return None
@@ -201,6 +208,9 @@ def apply_record(record: RunRecord) -> None:
     dynamic.tag(medal_tag(record))
     dynamic.parameter("run_id", record.run_id, excluded=True)
     dynamic.parameter("session_id", record.session_id, excluded=True)
+    percentile = percentile_parameter(record)
+    if percentile is not None:
+        dynamic.parameter("percentile", percentile, excluded=True)
     for attachment in attachments_for(record):
         kind = getattr(allure.attachment_type, attachment.kind)
         allure.attach(attachment.body, name=attachment.name, attachment_type=kind)

@@ -1,4 +1,4 @@
-"""Inline SVG charts for the HTML report: medal rate per split, score per competition.
+"""Inline SVG charts for the HTML report: medal rate per split, score per competition, profiles.
 
 Plain strings, no scripts and no external resources, so the page stays one self-contained file.
 Every chart carries a ``<title>`` and text labels so it reads without colour too.
@@ -12,6 +12,7 @@ from html import escape
 from typing import Any
 
 from pytest_mlebench.medals import MEDALS
+from pytest_mlebench.report.profiles import Profile
 
 # One colour per medal, in MEDALS order (best first); the last one is for no medal.
 MEDAL_COLOURS: dict[str | None, str] = {
@@ -20,6 +21,9 @@ MEDAL_COLOURS: dict[str | None, str] = {
 }
 BAR_COLOUR = "#3d6fb6"
 VALID_COLOUR = "#b9cbe6"
+PERCENTILE_COLOUR = "#c2410c"
+# One colour per series of a profile chart (baseline first), cycled beyond four.
+SERIES_COLOURS = ("#8a94a0", "#3d6fb6", "#c2410c", "#2f855a")
 
 
 def _svg_open(width: int, height: int, title: str) -> list[str]:
@@ -38,7 +42,8 @@ def _text(x: float, y: float, body: str, anchor: str = "start", size: int = 12) 
 
 
 def medal_rate_chart(groups: Sequence[tuple[str, dict[str, Any]]], title: str) -> str:
-    """Horizontal bars: any-medal % (mean, with a ± SEM whisker) and valid % per group.
+    """Horizontal bars: any-medal % (mean, with a ± SEM whisker) and valid % per group, and the
+    mean leaderboard percentile as a diamond on the same 0-100 axis.
 
     Args:
         groups: ``(name, group statistics)`` pairs in display order.
@@ -73,7 +78,64 @@ def medal_rate_chart(groups: Sequence[tuple[str, dict[str, Any]]], title: str) -
                 f'<line x1="{low:.1f}" y1="{y + 14}" x2="{high:.1f}" y2="{y + 14}" '
                 'stroke="#111" stroke-width="1.5"/>'
             )
+        percentile = (stats.get("percentile") or {}).get("mean")
+        if percentile is not None:
+            parts.append(_diamond(left + width * percentile / 100, y + 14, percentile))
         parts.append(_text(left + width + 8, y + 18, f"{medal:.1f} % medal", size=11))
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _diamond(x: float, y: float, percentile: float) -> str:
+    points = f"{x:.1f},{y - 7} {x + 6:.1f},{y} {x:.1f},{y + 7} {x - 6:.1f},{y}"
+    return (
+        f'<polygon class="percentile" points="{points}" fill="{PERCENTILE_COLOUR}" '
+        f'stroke="#111"><title>mean percentile {percentile:.1f}</title></polygon>'
+    )
+
+
+def profile_chart(profile: Profile, metric: str, title: str) -> str:
+    """Grouped horizontal bars: per category, one bar per series (agents, or session and baseline).
+
+    Args:
+        profile: The category profile.
+        metric: ``medal_rate`` or ``percentile`` (both 0-100).
+        title: Accessible title of the chart.
+    """
+    series = profile.series
+    left, width, bar, gap = 190, 420, 12, 14
+    block = bar * len(series) + gap
+    legend = 18 * (len(series) + 1)
+    height = 30 + legend + block * len(profile.categories)
+    parts = _svg_open(left + width + 70, height, title)
+    parts.append(_text(left, 13, title, size=12))
+    for index, name in enumerate(series):
+        colour = SERIES_COLOURS[index % len(SERIES_COLOURS)]
+        y = 24 + 18 * index
+        parts.append(f'<rect x="{left}" y="{y}" width="12" height="12" fill="{colour}"/>')
+        parts.append(_text(left + 18, y + 11, name, size=11))
+    top = 14 + legend
+    for tick in range(0, 101, 25):
+        x = left + width * tick / 100
+        parts.append(
+            f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{height - 4}" stroke="#ddd"/>'
+        )
+        parts.append(_text(x, top - 2, str(tick), "middle", 10))
+    for row, category in enumerate(profile.categories):
+        y0 = top + 4 + row * block
+        parts.append(_text(left - 8, y0 + bar * len(series) / 2 + 4, category, "end"))
+        for index, name in enumerate(series):
+            cell = profile.cell(category, name)
+            value = getattr(cell, metric) if cell is not None else None
+            y = y0 + index * bar
+            colour = SERIES_COLOURS[index % len(SERIES_COLOURS)]
+            shown = "no runs" if value is None else f"{value:.1f}"
+            parts.append(
+                f'<rect class="series" x="{left}" y="{y}" width="{width * (value or 0) / 100:.1f}" '
+                f'height="{bar - 2}" fill="{colour}"><title>{escape(name)}, '
+                f"{escape(category)}: {shown}</title></rect>"
+            )
+            parts.append(_text(left + width * (value or 0) / 100 + 4, y + bar - 3, shown, size=9))
     parts.append("</svg>")
     return "".join(parts)
 

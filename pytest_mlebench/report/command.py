@@ -4,8 +4,14 @@
   ``summary.json`` and ``mlebench/`` (grading report + ``submission.jsonl``) into ``--out``.
 * ``--html DIR`` also renders the self-contained page; ``--allure DIR`` runs Allure's generator
   on ``--alluredir``.
-* ``--compare BASE NEW`` is the CI gate after the fact: exit 1 when NEW's any-medal % or valid %
-  (overall or in a split, per agent) is more than ``--max-drop`` points below BASE's.
+* ``--compare BASE NEW`` is the CI gate after the fact (:mod:`~pytest_mlebench.report.gating`,
+  mode ``--gate``): exit 1 when it finds a regression of NEW against BASE.
+
+``summary.md`` (:mod:`~pytest_mlebench.report.markdown`) is written into ``--out`` whenever the
+command summarises results files or compares, with the gate's verdict when it compared, and is
+appended to ``$GITHUB_STEP_SUMMARY`` when that is set. Rendering one ``summary.json`` as it is
+(``mlebench report reports/summary.json --html DIR``) writes no Markdown, so the session's own
+``summary.md`` (with its verdict) is left alone.
 """
 
 from __future__ import annotations
@@ -17,8 +23,9 @@ from typing import Any
 
 from pytest_mlebench.errors import ConfigError
 from pytest_mlebench.report.allure_site import AllureUnavailable, generate_allure_site
-from pytest_mlebench.report.compare import compare_summaries, comparison_lines
+from pytest_mlebench.report.gating import GateResult, gate_lines, run_gate
 from pytest_mlebench.report.html import write_html
+from pytest_mlebench.report.markdown import append_step_summary, render_markdown, write_markdown
 from pytest_mlebench.report.merge import merge_files
 from pytest_mlebench.report.mlebench_compat import write_mlebench_files
 from pytest_mlebench.report.summary_json import (
@@ -66,17 +73,19 @@ def add_report_command(commands: Any) -> None:
         type=Path,
         metavar=("BASE", "NEW"),
         help="compare NEW with the baseline BASE (each a summary.json or a results file) and "
-        "exit 1 when NEW's any-medal or valid-submission rate, overall or in a split, per "
-        "agent, is more than --max-drop points below BASE's",
+        "exit 1 when the gate (--gate) finds a regression: paired (runs matched by competition "
+        "and seed) or the any-medal or valid-submission rate more than --max-drop points below "
+        "BASE's; writes summary.md with the verdict into --out",
     )
-    add_cli_options(parser, "max-drop")
+    add_cli_options(parser, "max-drop", "gate", "gate-alpha")
     parser.set_defaults(handler=cmd_report)
 
 
-def _summary_of(paths: list[Path], seeds: int | None, out: Path) -> dict[str, Any]:
-    """One summary.json as is, or results files merged (and their files written to ``out``)."""
+def _summary_of(paths: list[Path], seeds: int | None, out: Path) -> tuple[dict[str, Any], bool]:
+    """One summary.json as is, or results files merged (and their files written to ``out``);
+    the flag says whether a summary was built (rather than read)."""
     if len(paths) == 1 and _is_summary_file(paths[0]):
-        return load_summary(paths[0])
+        return load_summary(paths[0]), False
     missing = [str(p) for p in paths if not p.is_file()]
     if missing:
         raise ConfigError(f"no such file: {', '.join(missing)}")
@@ -91,7 +100,7 @@ def _summary_of(paths: list[Path], seeds: int | None, out: Path) -> dict[str, An
     )
     for finding in merged.findings():
         print(f"merge: {finding}")
-    return summary
+    return summary, True
 
 
 def _is_summary_file(path: Path) -> bool:
@@ -109,32 +118,58 @@ def _print_groups(summary: dict[str, Any]) -> None:
         print(f"  {group_line('overall', section['overall'])}")
 
 
+def _compare(args: argparse.Namespace) -> tuple[GateResult, dict[str, Any], dict[str, Any]]:
+    """Run the gate of ``--compare BASE NEW``; print its lines."""
+    base_path, new_path = args.compare
+    base = load_summary(base_path, args.seeds)
+    new = load_summary(new_path, args.seeds)
+    gate = run_gate(
+        base,
+        new,
+        baseline=str(base_path),
+        mode=cli_value(args, "gate"),
+        alpha=cli_value(args, "gate-alpha"),
+        max_drop=cli_value(args, "max-drop"),
+    )
+    for line in gate_lines(gate):
+        print(line)
+    return gate, base, new
+
+
+def _write_markdown(
+    out: Path, summary: dict[str, Any], gate: GateResult | None, base: dict[str, Any] | None
+) -> None:
+    text = render_markdown(summary, gate, base)
+    path = write_markdown(out / "summary.md", text)
+    step = append_step_summary(text)
+    print(f"markdown: {path}" + (f" (appended to {step})" if step is not None else ""))
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     """Run ``mlebench report``; 0 on success, 1 when the gate fails or Allure cannot run."""
     if not (args.results or args.allure or args.compare):
         raise ConfigError("nothing to do: give RESULTS, --allure DIR or --compare BASE NEW")
-    code = 0
-    if args.results:
-        summary = _summary_of(list(args.results), args.seeds, args.out)
-        _print_groups(summary)
-        if args.html:
-            print(f"html: {write_html(args.html, summary)}")
-    elif args.html:
+    if args.html and not args.results:
         raise ConfigError("--html needs RESULTS (results files or a summary.json)")
+    code = 0
+    summary, built = None, False
+    if args.results:
+        summary, built = _summary_of(list(args.results), args.seeds, args.out)
+        _print_groups(summary)
+    gate, base = None, None
+    if args.compare:
+        gate, base, new = _compare(args)
+        code = 0 if gate.ok else 1
+    if args.html and summary is not None:
+        print(f"html: {write_html(args.html, summary, base)}")
     if args.allure:
         try:
             print(f"allure: {generate_allure_site(args.alluredir, args.allure)}")
         except AllureUnavailable as exc:
             print(f"mlebench report: {exc}")
             code = 1
-    if args.compare:
-        base_path, new_path = args.compare
-        comparison = compare_summaries(
-            load_summary(base_path, args.seeds),
-            load_summary(new_path, args.seeds),
-            cli_value(args, "max-drop"),
-        )
-        for line in comparison_lines(comparison, str(base_path)):
-            print(line)
-        code = code or (0 if comparison.ok else 1)
+    if gate is not None:
+        _write_markdown(args.out, new, gate, base)
+    elif summary is not None and built:
+        _write_markdown(args.out, summary, None, None)
     return code

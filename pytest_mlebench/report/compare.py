@@ -3,8 +3,10 @@
 Any-medal % and valid-submission % are checked overall and for every split both summaries have,
 per agent (when each side has a single agent, the two are compared even if their names differ).
 A drop of more than ``max_drop`` percentage points fails the gate. Per competition, the table
-says what improved and what regressed (medal rate, then valid rate, then mean score, in that
-order of importance). Pure: summaries in, :class:`Comparison` and text lines out.
+says what improved and what regressed (medal rate, then valid rate, then mean leaderboard
+percentile, then mean score, in that order of importance). Pure: summaries in,
+:class:`Comparison` and text lines out. This is the ``rate-drop`` mode of the CI gate;
+:mod:`~pytest_mlebench.report.gating` chooses between it and the paired gate.
 """
 
 from __future__ import annotations
@@ -114,8 +116,8 @@ def metric_checks(
 
 
 def verdict(base: dict[str, Any], new: dict[str, Any]) -> str:
-    """``improved``/``regressed``/``same`` by medal rate, then valid rate, then mean score."""
-    for key in ("medal_rate", "valid_rate"):
+    """``improved``/``regressed``/``same``: medal rate, valid rate, mean percentile, mean score."""
+    for key in ("medal_rate", "valid_rate", "mean_percentile"):
         before, after = base.get(key), new.get(key)
         if before is None or after is None or abs(after - before) <= EPSILON:
             continue
@@ -171,21 +173,27 @@ def _score(entry: dict[str, Any] | None) -> str:
     return "-" if value is None else f"{value:.5g}"
 
 
+def _percentile(entry: dict[str, Any] | None) -> str:
+    value = entry.get("mean_percentile") if entry else None
+    return "-" if value is None else f"{value:.1f}"
+
+
 def change_line(change: CompetitionChange) -> str:
     b, n = change.base, change.new
-    return (
+    line = (
         f"{change.competition_id:<30} {change.verdict:<9} "
         f"medal {_rate(b, 'medal_rate'):>4} -> {_rate(n, 'medal_rate'):<4}  "
         f"valid {_rate(b, 'valid_rate'):>4} -> {_rate(n, 'valid_rate'):<4}  "
         f"score {_score(b)} -> {_score(n)}"
     )
+    if (b and b.get("mean_percentile") is not None) or (n and n.get("mean_percentile") is not None):
+        line += f"  percentile {_percentile(b)} -> {_percentile(n)}"
+    return line
 
 
-def comparison_lines(comparison: Comparison, baseline: str) -> list[str]:
-    """What the terminal and ``mlebench report --compare`` print."""
-    lines = [f"gate against {baseline}:"]
-    lines += [f"  {check.line()}" for check in comparison.checks]
-    lines += [f"  note: {note}" for note in comparison.notes]
+def moved_lines(comparison: Comparison) -> list[str]:
+    """The per-competition table: what regressed, went missing, improved or is new."""
+    lines = []
     moved = [c for c in comparison.changes if c.verdict != "same"]
     same = len(comparison.changes) - len(moved)
     if moved:
@@ -193,6 +201,15 @@ def comparison_lines(comparison: Comparison, baseline: str) -> list[str]:
         order = {"regressed": 0, "missing": 1, "improved": 2, "new": 3}
         lines += [f"  {change_line(c)}" for c in sorted(moved, key=lambda c: order[c.verdict])]
     lines.append(f"  {same} competition(s) unchanged")
+    return lines
+
+
+def comparison_lines(comparison: Comparison, baseline: str) -> list[str]:
+    """What the terminal and ``mlebench report --compare`` print."""
+    lines = [f"gate against {baseline}:"]
+    lines += [f"  {check.line()}" for check in comparison.checks]
+    lines += [f"  note: {note}" for note in comparison.notes]
+    lines += moved_lines(comparison)
     if comparison.ok:
         lines.append("gate passed")
     elif comparison.failures:

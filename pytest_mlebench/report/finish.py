@@ -1,9 +1,11 @@
 """End of a session, on the controller: write the report files and apply the CI gate.
 
-Files (next to the results file, ``reports/`` by default): ``summary.json`` and
+Files (next to the results file, ``reports/`` by default): ``summary.json``, ``summary.md`` and
 ``mlebench/grading_report.json`` + ``mlebench/submission.jsonl``, all built from *every* record in
 the results file, merged (a rerun's newer records replace older ones for the same run). With
 ``--alluredir``: ``environment.properties`` and ``categories.json`` in the Allure results folder.
+With ``--mle-baseline`` the gate (:mod:`~pytest_mlebench.report.gating`) runs before
+``summary.md`` is written, so the Markdown carries its verdict.
 """
 
 from __future__ import annotations
@@ -15,10 +17,12 @@ from typing import Any
 
 from pytest_mlebench.errors import MLEBenchError
 from pytest_mlebench.report.allure import load_categories, write_session_files
-from pytest_mlebench.report.compare import compare_summaries, comparison_lines
 from pytest_mlebench.report.environment import build_environment
+from pytest_mlebench.report.gating import GateResult, gate_lines, run_gate
+from pytest_mlebench.report.markdown import append_step_summary, render_markdown, write_markdown
 from pytest_mlebench.report.merge import Merged, merge_records
 from pytest_mlebench.report.mlebench_compat import write_mlebench_files
+from pytest_mlebench.report.profiles import build_profile, profile_text
 from pytest_mlebench.report.summary_json import build_summary, load_summary, write_summary
 from pytest_mlebench.results import read_records
 from pytest_mlebench.session import MLEBenchSession
@@ -33,6 +37,11 @@ class FinishResult:
     lines: list[str] = field(default_factory=list)
     gate_failed: bool = False
     summary: dict[str, Any] | None = None
+    summary_path: Path | None = None
+    gate: GateResult | None = None
+    gate_error: str | None = None
+    baseline: dict[str, Any] | None = None
+    gate_lines: list[str] = field(default_factory=list)
 
 
 def write_reports(mle: MLEBenchSession, result: FinishResult) -> Merged | None:
@@ -49,6 +58,7 @@ def write_reports(mle: MLEBenchSession, result: FinishResult) -> Merged | None:
     merged = replace(merge_records(records, mle.settings.seeds), sources=(str(path),))
     result.summary = build_summary(merged)
     summary_path = write_summary(path.parent / "summary.json", result.summary)
+    result.summary_path = summary_path
     report_path, jsonl_path = write_mlebench_files(path.parent / "mlebench", merged.records)
     overall = [agent["overall"] for agent in result.summary["agents"].values()]
     runs, not_run = sum(o["runs"] for o in overall), sum(o["not_run"] for o in overall)
@@ -81,23 +91,63 @@ def write_allure_files(
 
 
 def apply_gate(mle: MLEBenchSession, result: FinishResult) -> None:
-    """Compare with ``--mle-baseline``; mark the result failed on a larger drop."""
-    baseline = mle.settings.baseline
+    """Compare with ``--mle-baseline`` (mode ``--mle-gate``); mark the result failed when the
+    gate finds a regression."""
+    settings = mle.settings
+    baseline = settings.baseline
     if baseline is None:
         return
     try:
-        base = load_summary(baseline)
+        result.baseline = load_summary(baseline)
     except MLEBenchError as exc:
-        result.lines.append(f"GATE FAILED: cannot read the baseline: {exc}")
-        result.gate_failed = True
+        _gate_error(result, f"cannot read the baseline: {exc}")
         return
     if result.summary is None:
-        result.lines.append(f"GATE FAILED: this session ran nothing to compare with {baseline}")
-        result.gate_failed = True
+        _gate_error(result, f"this session ran nothing to compare with {baseline}")
         return
-    comparison = compare_summaries(base, result.summary, mle.settings.max_drop)
-    result.lines += comparison_lines(comparison, str(baseline))
-    result.gate_failed = not comparison.ok
+    result.gate = run_gate(
+        result.baseline,
+        result.summary,
+        baseline=shown_path(baseline),
+        mode=settings.gate,
+        alpha=settings.gate_alpha,
+        max_drop=settings.max_drop,
+    )
+    result.gate_lines = gate_lines(result.gate)
+    result.gate_failed = not result.gate.ok
+
+
+def shown_path(path: Path) -> str:
+    """``path`` relative to the working folder when it lies inside it (as a CI log shows it)."""
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def _gate_error(result: FinishResult, why: str) -> None:
+    result.gate_lines = [f"GATE FAILED: {why}"]
+    result.gate_failed = True
+    result.gate_error = why
+
+
+def write_markdown_summary(result: FinishResult) -> None:
+    """Write ``summary.md`` beside ``summary.json``; append it to ``$GITHUB_STEP_SUMMARY``."""
+    if result.summary is None or result.summary_path is None:
+        return
+    text = render_markdown(result.summary, result.gate, result.baseline, result.gate_error)
+    path = write_markdown(result.summary_path.with_name("summary.md"), text)
+    step = append_step_summary(text)
+    also = f" (appended to {step})" if step is not None else ""
+    result.lines.append(f"markdown: {path}{also}")
+
+
+def profile_lines(result: FinishResult) -> list[str]:
+    """The category profile of the summary (beside the baseline's, when one was read)."""
+    if result.summary is None:
+        return []
+    profile = build_profile(result.summary, result.baseline)
+    return profile_text(profile) if profile.categories else []
 
 
 def finish_session(
@@ -121,4 +171,6 @@ def finish_session(
             write_allure_files(mle, rootdir, allure_dir, merged, update_environment)
         )
     apply_gate(mle, result)
+    result.lines += profile_lines(result) + result.gate_lines
+    write_markdown_summary(result)
     return result

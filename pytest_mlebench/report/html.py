@@ -1,8 +1,10 @@
 """A self-contained HTML page of a summary: tables plus inline SVG charts, no scripts.
 
 ``mlebench report RESULTS --html DIR`` writes ``DIR/index.html``. The page shows, per agent: the
-headline numbers per split (mean ± SEM over seeds, 95 % CI, pass@k), a medal-rate chart per
-split, a score chart per competition, a table of every run, and what the merge found.
+headline numbers per split, complexity and modality (mean ± SEM over seeds, 95 % CI, pass@k, mean
+leaderboard percentile), a medal-rate chart per split (with the percentile), a score chart per
+competition, a table of every run; then the category profile (a table and grouped bars comparing
+the agents, or the session with the baseline of ``--compare``), and what the merge found.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.medals import MEDALS
-from pytest_mlebench.report.charts import medal_rate_chart, score_chart
+from pytest_mlebench.report.charts import medal_rate_chart, profile_chart, score_chart
+from pytest_mlebench.report.profiles import build_profile, profile_rows
 
 STYLE = """
 body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:24px;
@@ -47,6 +50,13 @@ def _estimate(metric: dict[str, Any]) -> str:
     return f"{mean:.1f} ± {sem:.1f} %<br><small>CI {ci[0]:.1f} to {ci[1]:.1f}</small>"
 
 
+def _percentile(stats: dict[str, Any] | None) -> str:
+    if not stats or stats.get("mean") is None:
+        return "–"
+    sem = stats.get("sem")
+    return f"{stats['mean']:.1f}" + ("" if sem is None else f" ± {sem:.1f}")
+
+
 def _row(cells: Iterable[str], header: bool = False) -> str:
     tag = "th" if header else "td"
     return "<tr>" + "".join(f"<{tag}>{cell}</{tag}>" for cell in cells) + "</tr>"
@@ -61,7 +71,7 @@ def medal_badge(medal: str | None) -> str:
 def groups_table(groups: list[tuple[str, dict[str, Any]]]) -> str:
     """Headline numbers per group: counts, every rate (mean ± SEM, CI) and pass@k."""
     head = ["group", "competitions", "runs", "not run", *(label for _, label in RATE_COLUMNS)]
-    head.append("pass@k (any medal)")
+    head += ["mean percentile", "pass@k (any medal)"]
     rows = [_row(head, header=True)]
     for name, stats in groups:
         pass_at = ", ".join(
@@ -75,6 +85,7 @@ def groups_table(groups: list[tuple[str, dict[str, Any]]]) -> str:
                     str(stats["runs"]),
                     str(stats["not_run"]),
                     *(_estimate(stats["metrics"][key]) for key, _ in RATE_COLUMNS),
+                    _percentile(stats.get("percentile")),
                     escape(pass_at) or "–",
                 ]
             )
@@ -83,8 +94,10 @@ def groups_table(groups: list[tuple[str, dict[str, Any]]]) -> str:
 
 
 def _run_cell(run: dict[str, Any]) -> str:
-    score = run.get("score")
+    score, percentile = run.get("score"), run.get("percentile")
     score_text = "no score" if score is None else f"{score:.5g}"
+    if percentile is not None:
+        score_text += f" (percentile {percentile:.1f})"
     wall = run.get("wall_seconds")
     wall_text = "" if wall is None else f", {wall:.0f} s"
     outcome = escape(run["outcome"])
@@ -104,11 +117,13 @@ def competitions_table(entries: list[dict[str, Any]]) -> str:
         "runs (seed: score, medal, outcome, time)",
         "medal rate",
         "valid rate",
+        "mean percentile",
     ]
     rows = [_row(head, header=True)]
     for entry in entries:
         medal_rate = entry.get("medal_rate")
         valid_rate = entry.get("valid_rate")
+        percentile = entry.get("mean_percentile")
         rows.append(
             _row(
                 [
@@ -118,6 +133,7 @@ def competitions_table(entries: list[dict[str, Any]]) -> str:
                     "<br>".join(_run_cell(run) for run in entry["runs"]),
                     "–" if medal_rate is None else f"{medal_rate:.0f} %",
                     "–" if valid_rate is None else f"{valid_rate:.0f} %",
+                    "–" if percentile is None else f"{percentile:.1f}",
                 ]
             )
         )
@@ -151,6 +167,7 @@ def agent_section(agent: str, section: dict[str, Any], entries: list[dict[str, A
     splits = [(f"split {name}", stats) for name, stats in section["splits"].items()]
     groups = [*splits, ("overall", section["overall"])]
     complexity = [(f"{name} complexity", s) for name, s in section.get("complexity", {}).items()]
+    modality = [(name, s) for name, s in section.get("modality", {}).items()]
     mine = [entry for entry in entries if entry["agent"] == agent]
     return "".join(
         [
@@ -158,8 +175,11 @@ def agent_section(agent: str, section: dict[str, Any], entries: list[dict[str, A
             "<h3>Per split</h3>",
             groups_table(groups),
             medal_rate_chart(groups, f"Any-medal rate per split, agent {agent}"),
+            '<p class="meta">Bars: valid rate (light) and any-medal rate (dark, ± SEM); '
+            "diamond: mean leaderboard percentile.</p>",
             "<h3>Per complexity</h3>",
             groups_table(complexity),
+            *(["<h3>Per modality</h3>", groups_table(modality)] if modality else []),
             "<h3>Score per competition</h3>",
             '<p class="meta">Ticks: median (grey), bronze, silver, gold thresholds; dots: one '
             "per seed, coloured by medal. Better is to the right.</p>",
@@ -170,8 +190,34 @@ def agent_section(agent: str, section: dict[str, Any], entries: list[dict[str, A
     )
 
 
-def render_html(summary: dict[str, Any], title: str = "MLE-bench report") -> str:
-    """The whole page for ``summary`` (``summary.json`` layout)."""
+def profile_section(summary: dict[str, Any], baseline: dict[str, Any] | None) -> str:
+    """The category profile: a table and two grouped-bar charts (medal rate, percentile)."""
+    profile = build_profile(summary, baseline)
+    if not profile.categories:
+        return ""
+    head, *body = profile_rows(profile)
+    rows = [_row((escape(c) for c in head), header=True)]
+    rows += [_row([f"<b>{escape(row[0])}</b>", *(escape(c) for c in row[1:])]) for row in body]
+    compared = "the session against the baseline" if baseline is not None else "the agents"
+    return "".join(
+        [
+            '<h2 id="profile">Category profile</h2>',
+            f'<p class="meta">Any-medal rate and mean leaderboard percentile per modality, '
+            f"complexity and split, comparing {compared} (mean over seeds).</p>",
+            '<table class="profile">' + "".join(rows) + "</table>",
+            profile_chart(profile, "medal_rate", "Any-medal rate (%) per category"),
+            profile_chart(profile, "percentile", "Mean leaderboard percentile per category"),
+        ]
+    )
+
+
+def render_html(
+    summary: dict[str, Any],
+    title: str = "MLE-bench report",
+    baseline: dict[str, Any] | None = None,
+) -> str:
+    """The whole page for ``summary`` (``summary.json`` layout), with ``baseline`` beside it in
+    the category profile when given."""
     agents = summary.get("agents", {})
     sessions = ", ".join(summary.get("sessions", []))
     body = [
@@ -180,6 +226,7 @@ def render_html(summary: dict[str, Any], title: str = "MLE-bench report") -> str
         f"{escape(', '.join(agents))} · sessions {escape(sessions)}</p>",
     ]
     body += [agent_section(a, s, summary.get("competitions", [])) for a, s in agents.items()]
+    body.append(profile_section(summary, baseline))
     body += ["<h2>Merge</h2>", merge_section(summary.get("merge", {}))]
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
@@ -189,9 +236,11 @@ def render_html(summary: dict[str, Any], title: str = "MLE-bench report") -> str
     )
 
 
-def write_html(out_dir: Path, summary: dict[str, Any]) -> Path:
+def write_html(
+    out_dir: Path, summary: dict[str, Any], baseline: dict[str, Any] | None = None
+) -> Path:
     """Write ``out_dir/index.html``; returns its path."""
     out_dir.mkdir(parents=True, exist_ok=True)
     page = out_dir / "index.html"
-    page.write_text(render_html(summary), "utf-8")
+    page.write_text(render_html(summary, baseline=baseline), "utf-8")
     return page

@@ -10,11 +10,19 @@ whether it earned a medal (binary). A session-level verdict needs both a size an
   correlated.
 * **Medals**: the discordant pairs (a medal gained, a medal lost) in an exact two-sided McNemar
   test, a binomial test of the gains among the changes against one half.
+* **Per competition**: a strong change confined to one competition barely moves the session mean,
+  yet a CI gate must see it. Each competition's mean change is tested against the seed noise
+  *pooled* over all competitions (the spread of each competition's changes around its own mean;
+  Student's t with the pooled degrees of freedom), Bonferroni-corrected for the number of
+  competitions tested. These tests spend half of ``alpha`` (:data:`COMPETITION_SHARE`), which
+  keeps the gate's false alarms near ``alpha`` overall (``tests/report/gate_simulation.py``). They
+  need at least two seeds somewhere (no noise estimate otherwise).
 
 :func:`paired_verdict` calls a change a ``regression`` when either test says the new session is
 worse at level ``alpha`` (the percentile interval lies below zero, or medals were lost
-significantly more often than gained), or when the mean percentile drop is beyond the allowed
-margin; an ``improvement`` when a test says it is better and neither says worse; else
+significantly more often than gained, or one competition dropped significantly), or when the
+mean percentile drop is beyond the allowed margin; an ``improvement`` when a test says it is
+better and neither says worse; else
 ``no significant change``. Pure: numbers in, values out; the seed makes every interval
 reproducible.
 """
@@ -31,6 +39,8 @@ from typing import Literal
 Verdict = Literal["regression", "no significant change", "improvement"]
 DEFAULT_RESAMPLES = 2000
 DEFAULT_SEED = 20261130
+# Share of alpha the per-competition tests spend (Bonferroni over the competitions within it).
+COMPETITION_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -72,6 +82,23 @@ class McNemar:
 
 
 @dataclass(frozen=True)
+class CompetitionShift:
+    """One competition's mean percentile change and its p-value against the pooled seed noise."""
+
+    competition_id: str
+    runs: int
+    change: float
+    p_value: float
+
+    def describe(self) -> str:
+        """``toy-a -85.0 points over 3 seed(s) (p=1e-06)``."""
+        return (
+            f"{self.competition_id} {self.change:+.1f} points over {self.runs} seed(s) "
+            f"(p={self.p_value:.2g})"
+        )
+
+
+@dataclass(frozen=True)
 class PairedResult:
     """The paired comparison of one agent's runs, with its verdict and the reason for it."""
 
@@ -83,6 +110,11 @@ class PairedResult:
     reason: str
     alpha: float
     margin: float | None
+    shifts: tuple[CompetitionShift, ...] = ()
+
+    def significant_shifts(self) -> list[CompetitionShift]:
+        """The competitions that moved beyond the seed noise (see :func:`significant`)."""
+        return significant(self.shifts, self.alpha)
 
 
 def exact_mcnemar(gained: int, lost: int) -> McNemar:
@@ -149,6 +181,65 @@ def _quantile(ordered: Sequence[float], q: float) -> float:
     return ordered[below] + (ordered[above] - ordered[below]) * (position - below)
 
 
+def student_t_two_sided(t: float, df: int) -> float:
+    """Two-sided p-value ``P(|T| >= |t|)`` of Student's t with ``df`` (whole) degrees of freedom.
+
+    The closed forms for whole degrees of freedom (Abramowitz and Stegun 26.7.3 and 26.7.4), so no
+    special-function library is needed.
+    """
+    if df < 1:
+        raise ValueError("Student's t needs at least one degree of freedom")
+    if math.isinf(t):
+        return 0.0
+    theta = math.atan(abs(t) / math.sqrt(df))
+    cos2 = math.cos(theta) ** 2
+    if df % 2:
+        series, term = 0.0, 1.0
+        for k in range(1, (df - 1) // 2 + 1):
+            series += term
+            term *= cos2 * (2 * k) / (2 * k + 1)
+        inside = (2 / math.pi) * (theta + math.sin(theta) * math.cos(theta) * series)
+    else:
+        series, term = 0.0, 1.0
+        for k in range(1, df // 2 + 1):
+            series += term
+            term *= cos2 * (2 * k - 1) / (2 * k)
+        inside = math.sin(theta) * series
+    return min(1.0, max(0.0, 1.0 - inside))
+
+
+def competition_shifts(changes: Mapping[str, Sequence[float]]) -> tuple[CompetitionShift, ...]:
+    """Each competition's mean change, tested against the seed noise pooled over competitions.
+
+    Returns nothing when no competition has two or more changes (no noise to compare with).
+    With no noise at all (every seed of every competition moved alike), a competition that moved
+    has p-value 0 and one that did not has 1.
+    """
+    groups = {cid: list(values) for cid, values in sorted(changes.items()) if values}
+    df = sum(len(values) - 1 for values in groups.values())
+    if df < 1:
+        return ()
+    means = {cid: math.fsum(values) / len(values) for cid, values in groups.items()}
+    squares = math.fsum((v - means[cid]) ** 2 for cid, values in groups.items() for v in values)
+    variance = squares / df
+    shifts = []
+    for cid, values in groups.items():
+        mean, runs = means[cid], len(values)
+        if variance <= 1e-12:
+            p_value = 1.0 if abs(mean) <= 1e-9 else 0.0
+        else:
+            p_value = student_t_two_sided(mean / math.sqrt(variance / runs), df)
+        shifts.append(CompetitionShift(cid, runs, mean, p_value))
+    return tuple(shifts)
+
+
+def significant(shifts: Sequence[CompetitionShift], alpha: float) -> list[CompetitionShift]:
+    """The shifts whose p-value is below the per-competition share of ``alpha`` divided by the
+    number of competitions tested (Bonferroni)."""
+    level = alpha * COMPETITION_SHARE / max(1, len(shifts))
+    return [shift for shift in shifts if shift.p_value < level]
+
+
 def paired_verdict(
     pairs: Iterable[RunPair],
     alpha: float = 0.05,
@@ -180,7 +271,8 @@ def paired_verdict(
     gained = sum(1 for p in matched if p.new_medal and not p.base_medal)
     lost = sum(1 for p in matched if p.base_medal and not p.new_medal)
     medals = exact_mcnemar(gained, lost)
-    verdict, reason = _decide(interval, medals, alpha, margin)
+    shifts = competition_shifts(by_competition)
+    verdict, reason = _decide(interval, medals, significant(shifts, alpha), alpha, margin)
     return PairedResult(
         pairs=len(matched),
         competitions=len({p.competition_id for p in matched}),
@@ -190,11 +282,16 @@ def paired_verdict(
         reason=reason,
         alpha=alpha,
         margin=margin,
+        shifts=shifts,
     )
 
 
 def _decide(
-    interval: Interval | None, medals: McNemar, alpha: float, margin: float | None
+    interval: Interval | None,
+    medals: McNemar,
+    moved: Sequence[CompetitionShift],
+    alpha: float,
+    margin: float | None,
 ) -> tuple[Verdict, str]:
     medal_test = f"medals +{medals.gained}/-{medals.lost} (McNemar p={medals.p_value:.3g})"
     medals_worse = medals.p_value < alpha and medals.lost > medals.gained
@@ -210,13 +307,22 @@ def _decide(
         return "regression", f"percentile dropped significantly: {shown}; {medal_test}"
     if medals_worse:
         return "regression", f"medals lost significantly: {medal_test}; percentile {shown}"
+    dropped = [shift for shift in moved if shift.change < 0]
+    if dropped:
+        named = ", ".join(shift.describe() for shift in dropped)
+        return "regression", (
+            f"competition(s) dropped beyond the seed noise: {named}; percentile {shown}; "
+            f"{medal_test}"
+        )
     if margin is not None and -interval.estimate > margin:
         return "regression", (
             f"mean percentile drop {-interval.estimate:.1f} points is beyond the allowed "
             f"{margin:g}: {shown}; {medal_test}"
         )
-    if interval.low > 0 or medals_better:
-        return "improvement", f"percentile {shown}; {medal_test}"
+    raised = [shift.describe() for shift in moved if shift.change > 0]
+    if interval.low > 0 or medals_better or raised:
+        also = f"; gained beyond the seed noise: {', '.join(raised)}" if raised else ""
+        return "improvement", f"percentile {shown}; {medal_test}{also}"
     return "no significant change", f"percentile {shown}; {medal_test}"
 
 

@@ -21,11 +21,13 @@ from pytest_mlebench.report.aggregate import (
     flags,
     group_stats,
     groups_by_complexity,
+    groups_by_modality,
     groups_by_split,
     medal_of,
     ran,
 )
 from pytest_mlebench.report.merge import Merged, merge_files
+from pytest_mlebench.report.percentiles import PercentileBasis, mean_percentile
 from pytest_mlebench.results import RunRecord
 from pytest_mlebench.timestamps import utc_timestamp
 
@@ -54,12 +56,18 @@ def build_summary(merged: Merged, created_at: str | None = None) -> dict[str, An
 
 
 def agent_section(records: Sequence[RunRecord]) -> dict[str, Any]:
-    """Overall, per-split and per-complexity statistics of one agent's runs."""
+    """Overall, per-split, per-complexity and per-modality statistics of one agent's runs."""
+    basis = PercentileBasis.of(records)
     return {
-        "overall": group_stats(records),
-        "splits": {name: group_stats(runs) for name, runs in groups_by_split(records).items()},
+        "overall": group_stats(records, basis),
+        "splits": {
+            name: group_stats(runs, basis) for name, runs in groups_by_split(records).items()
+        },
         "complexity": {
-            name: group_stats(runs) for name, runs in groups_by_complexity(records).items()
+            name: group_stats(runs, basis) for name, runs in groups_by_complexity(records).items()
+        },
+        "modality": {
+            name: group_stats(runs, basis) for name, runs in groups_by_modality(records).items()
         },
     }
 
@@ -69,13 +77,25 @@ def competition_entries(records: Sequence[RunRecord]) -> list[dict[str, Any]]:
     groups: dict[tuple[str, str], list[RunRecord]] = defaultdict(list)
     for record in records:
         groups[(record.agent, record.competition_id)].append(record)
+    bases = {
+        agent: PercentileBasis.of(r for r in records if r.agent == agent)
+        for agent in {r.agent for r in records}
+    }
     return [
-        competition_entry(sorted(runs, key=lambda r: r.seed)) for _, runs in sorted(groups.items())
+        competition_entry(sorted(runs, key=lambda r: r.seed), bases[agent])
+        for (agent, _), runs in sorted(groups.items())
     ]
 
 
-def competition_entry(records: Sequence[RunRecord]) -> dict[str, Any]:
-    """Score, medal, outcome and wall time per seed of one competition, plus its rates."""
+def competition_entry(
+    records: Sequence[RunRecord], basis: PercentileBasis | None = None
+) -> dict[str, Any]:
+    """Score, medal, outcome and wall time per seed of one competition, plus its rates.
+
+    Args:
+        records: The competition's runs of one agent, sorted by seed.
+        basis: What the agent's records say about percentiles (default: from ``records``).
+    """
     first = records[0]
     done = [r for r in records if ran(r)]
     graded = next((r.grade for r in records if r.grade), None)
@@ -97,6 +117,7 @@ def competition_entry(records: Sequence[RunRecord]) -> dict[str, Any]:
         "valid_rate": _percent(sum(1 for r in done if flags(r)["valid_submission"]), len(done)),
         "best_medal": next((m for m in MEDALS if m in medals), None),
         "mean_score": math.fsum(scores) / len(scores) if scores else None,
+        "mean_percentile": mean_percentile(done, basis or PercentileBasis.of(records)),
     }
 
 
@@ -115,6 +136,7 @@ def run_entry(record: RunRecord) -> dict[str, Any]:
         "reason": record.reason,
         "graded": record.grade is not None,
         "score": record.grade.score if record.grade else None,
+        "percentile": record.grade.percentile if record.grade else None,
         "medal": medal_of(record),
         **flags(record),
         "timed_out": record.timed_out,
@@ -124,7 +146,18 @@ def run_entry(record: RunRecord) -> dict[str, Any]:
         "session_id": record.session_id,
         "test_id": record.test_id,
         "run_dir": record.run_dir,
+        **usage_entry(record),
     }
+
+
+def usage_entry(record: RunRecord) -> dict[str, Any]:
+    """``{"usage": {...}}`` when the record carries LLM usage (tokens, cost), else nothing.
+
+    Records do not carry usage yet (the LLM gateway adds it); the summary key appears once they
+    do, and the comparison (:mod:`pytest_mlebench.report.cost`) reads it from here.
+    """
+    usage = getattr(record, "usage", None)
+    return {"usage": dict(usage)} if isinstance(usage, dict) and usage else {}
 
 
 def _percent(part: int, whole: int) -> float | None:

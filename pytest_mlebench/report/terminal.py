@@ -1,4 +1,7 @@
-"""Text tables for the terminal: the final medal table and the per-split headline numbers."""
+"""Text tables for the terminal: the final medal table and the per-split headline numbers.
+
+Each number sits beside the leaderboard percentile, the medal's continuous companion.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from typing import Any
 
 from pytest_mlebench.medals import MEDALS
 from pytest_mlebench.report.aggregate import group_stats, groups_by_split, medal_of, ran
+from pytest_mlebench.report.percentiles import PercentileBasis, mean_percentile
 from pytest_mlebench.results import RunRecord
 
 
@@ -19,6 +23,13 @@ def estimate_text(metric: dict[str, Any]) -> str:
     if sem is None or ci is None:
         return f"{mean:.1f} %"
     return f"{mean:.1f} ± {sem:.1f} % (95 % CI {ci[0]:.1f} to {ci[1]:.1f})"
+
+
+def percentile_text(stats: dict[str, Any] | None) -> str | None:
+    """``62.0 ± 3.1 (95 % CI 55.9 to 68.1)``; ``None`` when the group has no percentiles."""
+    if not stats or stats.get("mean") is None:
+        return None
+    return estimate_text(stats).replace(" %", "", 1)
 
 
 def group_line(name: str, stats: dict[str, Any]) -> str:
@@ -33,6 +44,9 @@ def group_line(name: str, stats: dict[str, Any]) -> str:
         f"any medal {estimate_text(metrics['any_medal'])}; "
         f"valid {estimate_text(metrics['valid_submission'])}"
     )
+    percentile = percentile_text(stats.get("percentile"))
+    if percentile is not None:
+        line += f"; percentile {percentile}"
     return f"{line}; {pass_at}" if pass_at else line
 
 
@@ -45,17 +59,22 @@ def medal_table(records: Sequence[RunRecord]) -> list[str]:
         cell = (medal_of(record) or "-") if ran(record) else "not run"
         rows[(record.agent, record.competition_id)][record.seed] = cell
     agents = {agent for agent, _ in rows}
+    bases = {agent: PercentileBasis.of(r for r in records if r.agent == agent) for agent in agents}
     lines = ["medal table:"]
     for (agent, competition), seeds in sorted(rows.items()):
         cells = "  ".join(f"s{seed} {cell:<7}" for seed, cell in sorted(seeds.items()))
         won = sum(1 for cell in seeds.values() if cell in MEDALS)
         ran_count = sum(1 for cell in seeds.values() if cell != "not run")
         name = competition if len(agents) == 1 else f"{competition} ({agent})"
-        lines.append(f"  {name:<32} {cells}  medals {won}/{ran_count}")
+        mine = [r for r in records if (r.agent, r.competition_id) == (agent, competition)]
+        percentile = mean_percentile([r for r in mine if ran(r)], bases[agent])
+        shown = "" if percentile is None else f"  percentile {percentile:.1f}"
+        lines.append(f"  {name:<32} {cells}  medals {won}/{ran_count}{shown}")
     for agent in sorted(agents):
         mine = [r for r in records if r.agent == agent]
         prefix = "" if len(agents) == 1 else f"{agent} "
+        basis = bases[agent]
         for split, runs in groups_by_split(mine).items():
-            lines.append(f"  {group_line(f'{prefix}split {split}', group_stats(runs))}")
-        lines.append(f"  {group_line(f'{prefix}overall', group_stats(mine))}")
+            lines.append(f"  {group_line(f'{prefix}split {split}', group_stats(runs, basis))}")
+        lines.append(f"  {group_line(f'{prefix}overall', group_stats(mine, basis))}")
     return lines

@@ -50,6 +50,8 @@ SAMPLES: dict[str, Sample] = {
     "privileged": Sample("yes", "no", "maybe"),
     "baseline": Sample("{tmp}/a.json", "{tmp}/b.json", "{tmp}/missing.json"),
     "max-drop": Sample("5", "2.5", "-1"),
+    "gate": Sample("paired", "rate-drop", "strict"),
+    "gate-alpha": Sample("0.01", "0.1", "1"),
     "rerun": Sample("failed", "error,timeout", "flaky", ("--mle-from", "{tmp}/a.json")),
     "from": Sample("{tmp}/a.json", "{tmp}/b.json", "{tmp}/missing.json", ("--mle-rerun", "failed")),
     "progress": Sample("0", "5", "soon"),

@@ -11,8 +11,11 @@ from pytest_mlebench.results import RunRecord
 THRESHOLDS = Thresholds(gold=0.9, silver=0.8, bronze=0.7, median=0.5, lower_is_better=False)
 
 
-def grade(competition_id: str, score: float | None) -> GradeReport:
-    """A grade against :data:`THRESHOLDS`; ``score=None`` is an invalid submission."""
+def grade(competition_id: str, score: float | None, percentile: float | None = None) -> GradeReport:
+    """A grade against :data:`THRESHOLDS`; ``score=None`` is an invalid submission.
+
+    ``percentile=None`` for a valid score leaves it out, as records of version 1 do.
+    """
     path = f"/runs/{competition_id}/submission.csv"
     created_at = "2026-01-01T00:00:00+00:00"
     if score is None:
@@ -30,6 +33,7 @@ def grade(competition_id: str, score: float | None) -> GradeReport:
         score,
         THRESHOLDS,
         lower_is_better=False,
+        percentile=percentile,
         submission_path=path,
         created_at=created_at,
     )
@@ -47,6 +51,9 @@ def record(
     run_id: str | None = None,
     session_id: str = "s1",
     graded: bool = True,
+    percentile: float | None = None,
+    complexity: str = "low",
+    modality: str = "tabular",
     **extra: Any,
 ) -> RunRecord:
     """One run record; ``graded=False`` leaves ``grade`` empty (errors, skips)."""
@@ -63,9 +70,9 @@ def record(
         isolated=False,
         started_at="2026-01-01T09:00:00+00:00",
         finished_at=finished_at,
-        grade=grade(competition_id, score) if graded and outcome != "skipped" else None,
+        grade=grade(competition_id, score, percentile) if graded and outcome != "skipped" else None,
         splits=list(splits),
-        complexity="low",
-        modality="tabular",
+        complexity=complexity,
+        modality=modality,
         **extra,
     )

@@ -16,6 +16,7 @@ from pytest_mlebench.report.allure import (
     labels_for,
     load_categories,
     medal_tag,
+    percentile_parameter,
 )
 from pytest_mlebench.report.allure_site import strip_analytics
 from tests.report.builders import record
@@ -108,3 +109,9 @@ def test_strip_analytics_removes_the_loader_and_gtag_only() -> None:
     assert "googletagmanager" not in stripped and "gtag" not in stripped
     assert "window.a = 1;" in stripped and 'src="app.js"' in stripped
     assert "window.ready = true;" in stripped
+
+
+def test_percentile_parameter_only_for_a_run_with_a_percentile() -> None:
+    assert percentile_parameter(record("toy", 0, 0.95, percentile=87.25)) == "87.2"
+    assert percentile_parameter(record("toy", 0, 0.95)) is None
+    assert percentile_parameter(record("toy", 0, None, outcome="failed")) is None

@@ -72,15 +72,19 @@ def test_html_summary_page(tmp_path: Path) -> None:
     summary = build_summary(
         merge_records(
             [
-                record("aerial-cactus", 0, 0.95), record("aerial-cactus", 1, 0.85),
-                record("spooky-author", 0, 0.75), record("spooky-author", 1, 0.2),
-                record("leaf-classify", 0, None, outcome="failed"), record("leaf-classify", 1, 0.6),
-                record("digits", 0, 0.95, splits=("embedded",)),
+                record("aerial-cactus", 0, 0.95, percentile=96.0, modality="image"),
+                record("aerial-cactus", 1, 0.85, percentile=88.0, modality="image"),
+                record("spooky-author", 0, 0.75, percentile=71.0, modality="text"),
+                record("spooky-author", 1, 0.2, percentile=5.0, modality="text"),
+                record("leaf-classify", 0, None, outcome="failed"),
+                record("leaf-classify", 1, 0.6, percentile=48.0),
+                record("digits", 0, 0.95, splits=("embedded",), percentile=97.0),
             ]
         )
     )  # fmt: skip
     page = write_html(tmp_path / "site", summary)
-    text = visible_text(browse(page, "summary-page", tmp_path / "profile"))
+    dom = browse(page, "summary-page", tmp_path / "profile")
+    text = visible_text(dom)
     for name in ("aerial-cactus", "spooky-author", "leaf-classify", "digits"):
         assert name in text
     for medal in ("gold", "silver", "bronze", "no medal"):
@@ -89,6 +93,10 @@ def test_html_summary_page(tmp_path: Path) -> None:
     assert re.search(r"split lite 3 6 0 .*? 50\.0 ± 16\.7 %", text)
     assert re.search(r"split embedded 1 1 0 ", text)
     assert "pass@1 50.0 %" in text and "pass@2 66.7 %" in text
+    # the percentile beside the medal, and the category profile with its charts
+    assert "0.95 (percentile 96.0)" in text
+    assert re.search(r"Category profile .*? modality image 100\.0 92\.0 ", text)
+    assert "Any-medal rate (%) per category" in dom and "Mean leaderboard percentile" in dom
 
 
 def test_allure_page(project: ExampleProject, tmp_path: Path) -> None:

@@ -24,10 +24,33 @@ def test_page_has_tables_charts_and_no_external_resources(tmp_path: Path) -> Non
     )
     page = write_html(tmp_path / "site", summary).read_text()
     assert page.startswith("<!DOCTYPE html>")
-    assert page.count("<svg") == 2 and "<script" not in page
+    # medal rate per split, score per competition, category profile (medal rate, percentile)
+    assert page.count("<svg") == 4 and "<script" not in page
     assert not re.search(r"(src|href)=\"(https?:)?//", page)
     assert "beta&lt;x&gt;" in page and "beta<x>" not in page
     assert "split lite" in page and "split smoke" in page and "overall" in page
     assert 'class="medal medal-gold">gold' in page and 'class="medal medal-bronze">bronze' in page
     assert "pass@2 50.0 %" in page
     assert "missing seeds" not in page
+
+
+def test_percentiles_and_the_category_profile_are_on_the_page(tmp_path: Path) -> None:
+    runs = [
+        record("alpha", 0, 0.95, percentile=92.5, modality="image"),
+        record("beta", 0, 0.6, percentile=40.0, modality="text", complexity="high"),
+    ]
+    baseline = build_summary(merge_records([record("alpha", 0, 0.75, percentile=70.0)]))
+    page = write_html(tmp_path / "site", build_summary(merge_records(runs)), baseline).read_text()
+    assert "<th>mean percentile</th>" in page
+    assert "0.95 (percentile 92.5)" in page  # the run's cell
+    assert "<td>92.5</td>" in page  # the competition's mean
+    assert 'class="percentile"' in page and "mean percentile 66.2" in page  # the diamond
+    assert "<h3>Per modality</h3>" in page
+    profile = page[page.index('<h2 id="profile">') :]
+    assert "comparing the session against the baseline" in profile
+    assert "<th>dummy (baseline) medal %</th>" in profile
+    assert "<td><b>modality image</b></td><td>–</td>" not in profile
+    assert "<title>dummy (baseline), modality image: no runs</title>" in profile
+    assert "<title>dummy, modality image: 92.5</title>" in profile
+    # 2 charts x 2 series x 6 categories (image, tabular from the baseline, text, high, low, lite)
+    assert profile.count('class="series"') == 2 * 2 * 6

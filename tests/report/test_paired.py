@@ -5,11 +5,15 @@ from __future__ import annotations
 import pytest
 
 from pytest_mlebench.report.paired import (
+    CompetitionShift,
     RunPair,
     cluster_bootstrap,
+    competition_shifts,
     describe_interval,
     exact_mcnemar,
     paired_verdict,
+    significant,
+    student_t_two_sided,
 )
 from tests.report.gate_simulation import Scenario, regression_rate
 
@@ -118,3 +122,70 @@ def test_noise_alone_rarely_trips_the_gate() -> None:
 
 def test_a_planted_regression_is_caught_in_most_trials() -> None:
     assert regression_rate(Scenario(drop=10.0), trials=200, seed=12) >= 0.8
+
+
+@pytest.mark.parametrize(
+    ("t", "df", "p_value"),
+    [
+        (12.706, 1, 0.05),  # the textbook two-sided 5 % critical values
+        (4.303, 2, 0.05),
+        (3.182, 3, 0.05),
+        (2.776, 4, 0.05),
+        (2.228, 10, 0.05),
+        (2.064, 24, 0.05),
+        (1.0, 1, 0.5),  # Cauchy: P(|T| >= 1) = 1/2
+        (0.0, 5, 1.0),
+        (float("inf"), 3, 0.0),
+    ],
+)
+def test_student_t_two_sided(t: float, df: int, p_value: float) -> None:
+    assert student_t_two_sided(t, df) == pytest.approx(p_value, abs=2e-4)
+    assert student_t_two_sided(-t, df) == pytest.approx(p_value, abs=2e-4)
+
+
+def test_competition_shifts_pool_the_seed_noise() -> None:
+    # spreads around the means: a (+1, -1), b (+1, -1), c (0): pooled variance 4 / 2 = 2, df 2
+    shifts = {s.competition_id: s for s in competition_shifts(
+        {"a": [-9.0, -11.0], "b": [1.0, -1.0], "c": [0.5]}
+    )}  # fmt: skip
+    assert shifts["a"].change == -10.0 and shifts["a"].runs == 2
+    # t = -10 / sqrt(2 / 2) = -10 with 2 degrees of freedom: p = 1 - 10 / sqrt(102)
+    assert shifts["a"].p_value == pytest.approx(1 - 10 / 102**0.5)
+    assert shifts["b"].p_value == 1.0
+    # p = 0.0099 passes the bar 0.1 / 2 / 3 = 0.0167, but not 0.05 / 2 / 3 = 0.0083
+    assert [s.competition_id for s in significant(list(shifts.values()), 0.1)] == ["a"]
+    assert significant(list(shifts.values()), 0.05) == []
+
+
+def test_competition_shifts_need_a_noise_estimate() -> None:
+    assert competition_shifts({"a": [-50.0], "b": [0.0]}) == ()
+
+
+def test_without_any_noise_only_what_moved_is_significant() -> None:
+    shifts = competition_shifts({"a": [-60.0, -60.0], "b": [0.0, 0.0]})
+    assert [(s.competition_id, s.p_value) for s in shifts] == [("a", 0.0), ("b", 1.0)]
+
+
+def test_one_competition_that_dropped_is_a_regression_though_the_mean_is_not() -> None:
+    pairs = _pairs(
+        {"a": [(80.0, 20.0), (82.0, 21.0), (81.0, 20.5)]}
+        | {f"c{i}": [(50.0, 51.0), (50.0, 49.0), (50.0, 50.5)] for i in range(9)}
+    )
+    result = paired_verdict(pairs)
+    assert result.percentile is not None and result.percentile.high >= 0  # the mean alone: no
+    assert result.verdict == "regression"
+    assert "competition(s) dropped beyond the seed noise: a -60.5 points over 3 seed(s)" in (
+        result.reason
+    )
+    assert [s.competition_id for s in result.significant_shifts()] == ["a"]
+
+
+def test_the_per_competition_tests_spend_half_of_alpha_bonferroni() -> None:
+    shifts = [CompetitionShift(f"c{i}", 3, -1.0, 0.004) for i in range(5)]
+    # 0.05 / 2 / 5 = 0.005: all five pass the bar; with ten competitions none does
+    assert len(significant(shifts, 0.05)) == 5
+    assert significant(shifts * 2, 0.05) == []
+
+
+def test_a_strong_drop_on_one_competition_is_caught_in_most_trials() -> None:
+    assert regression_rate(Scenario(drop_one=40.0), trials=100, seed=13) >= 0.8

@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 
 from pytest_mlebench.cli import main
+from pytest_mlebench.report.mlebench_compat import mlebench_report
+from pytest_mlebench.results import RunRecord
 from tests.plugin.conftest import ExampleProject
 
 
@@ -46,8 +48,8 @@ def test_session_end_writes_summary_and_mlebench_files_under_xdist(
         [
             "*mlebench results*",
             "medal table:",
-            "  toy-a * s0 -  * s1 - * medals 0/2",
-            "  toy-b * s0 gold * s1 gold * medals 2/2",
+            "  toy-a * s0 -  * s1 - * medals 0/2  percentile 35.0",
+            "  toy-b * s0 gold * s1 gold * medals 2/2  percentile 95.0",
             "  split toys: 2 competitions, 4 runs (2 not run); any medal 50.0 ± 0.0 %*",
             f"summary: {reports / 'summary.json'} (4 runs, 2 not run, from 1 session(s)*",
         ]
@@ -121,7 +123,7 @@ def test_rerun_needs_a_file_with_the_same_agent(project: ExampleProject) -> None
     result.stderr.fnmatch_lines(["*invalid rerun 'flaky' from option --mle-rerun: choose from*"])
 
 
-def test_gate_fails_the_session_on_a_drop_and_passes_within_the_allowance(
+def test_rate_drop_gate_fails_the_session_on_a_drop_and_passes_within_the_allowance(
     project: ExampleProject,
 ) -> None:
     project.run("-m", "toys", "-k", "toy-a or toy-b").assert_outcomes(passed=2)
@@ -132,7 +134,7 @@ def test_gate_fails_the_session_on_a_drop_and_passes_within_the_allowance(
         new_results = str(project.root / "new" / "results.jsonl")
         return project.run(
             "-m", "toys", "-k", "toy-a", "--mle-results", new_results,
-            "--mle-baseline", str(baseline), *extra,
+            "--mle-baseline", str(baseline), "--mle-gate", "rate-drop", *extra,
         )  # fmt: skip
 
     failed = gated("--mle-max-drop", "10")
@@ -140,7 +142,7 @@ def test_gate_fails_the_session_on_a_drop_and_passes_within_the_allowance(
     assert failed.ret == pytest.ExitCode.TESTS_FAILED
     failed.stdout.fnmatch_lines(
         [
-            f"gate against {baseline}:",
+            "gate against baseline.json:",
             "  dummy overall *any medal*50.0 % ->    0.0 % (-50.0 points)  FAIL (allowed 10)",
             "  dummy overall *valid*100.0 % ->  100.0 % (+0.0 points)  ok",
             "per competition*",
@@ -179,6 +181,8 @@ def test_allure_results_carry_labels_parameters_attachments(project: ExampleProj
     assert params["agent"]["value"] == "'dummy'" and params["seed"]["value"] == "0"
     assert params["run_id"]["excluded"] is True and params["session_id"]["excluded"] is True
     assert params["mle_case"]["mode"] == "hidden"
+    # the leaderboard percentile: 1.0 ties the top entry of ten, beats the other nine
+    assert params["percentile"]["value"] == "'95.0'" and params["percentile"]["excluded"] is True
     attachments = {a["name"]: a for a in gold["attachments"]}
     assert {"grade report", "submission.csv (first 20 lines)", "resources"} <= set(attachments)
     report = load(alluredir / attachments["grade report"]["source"])
@@ -200,3 +204,119 @@ def test_allure_results_carry_labels_parameters_attachments(project: ExampleProj
         "Infrastructure error",
         "Invalid submission",
     ]
+
+
+def test_paired_gate_passes_identical_sessions_and_fails_one_regressed_competition(
+    project: ExampleProject,
+) -> None:
+    select = ("-m", "toys", "-k", "toy-a or toy-b or toy-high", "--mle-seeds", "3")
+    project.run(*select).assert_outcomes(passed=9)
+    summary = load(project.root / "reports" / "summary.json")
+    percentiles = {
+        entry["competition_id"]: [run["percentile"] for run in entry["runs"]]
+        for entry in summary["competitions"]
+    }
+    # ties count half: 0.5 beats 3 of the 10 entries and ties one; 1.0 beats 9 and ties one
+    assert percentiles == {"toy-a": [35.0] * 3, "toy-b": [95.0] * 3, "toy-high": [35.0] * 3}
+    assert summary["agents"]["dummy"]["overall"]["percentile"]["mean"] == pytest.approx(55.0)
+    baseline = project.root / "baseline.json"
+    baseline.write_text(json.dumps(summary))
+
+    def gated(name: str) -> pytest.RunResult:
+        results = str(project.root / name / "results.jsonl")
+        return project.run(*select, "--mle-results", results, "--mle-baseline", str(baseline))
+
+    same = gated("same")
+    assert same.ret == pytest.ExitCode.OK
+    same.stdout.fnmatch_lines(
+        [
+            "gate against baseline.json (paired, alpha 0.05, margin off):",
+            "  dummy: 9 matched run(s) on 3 competition(s)",
+            "    percentile change +0.0 points (95 % CI +0.0 to +0.0)",
+            "    medal flips +0/-0 (exact McNemar p=1)",
+            "gate passed: no significant change: percentile +0.0 points*",
+        ]
+    )
+    assert "## Gate: passed — no significant change" in (
+        (project.root / "same" / "summary.md").read_text()
+    )
+
+    for entry in summary["competitions"]:  # as if the agent had done far better on toy-high
+        if entry["competition_id"] == "toy-high":
+            entry["mean_percentile"] = 90.0
+            for run in entry["runs"]:
+                run["percentile"] = 90.0
+    baseline.write_text(json.dumps(summary))
+    worse = gated("worse")
+    worse.assert_outcomes(passed=9)  # every run passed its own test; the gate fails the session
+    assert worse.ret == pytest.ExitCode.TESTS_FAILED
+    worse.stdout.fnmatch_lines(
+        [
+            "    beyond the seed noise: toy-high -55.0 points over 3 seed(s) (p=0)",
+            "    verdict: regression",
+            "  toy-high * regressed *percentile 90.0 -> 35.0",
+            "GATE FAILED: regression: competition(s) dropped beyond the seed noise: toy-high*",
+        ]
+    )
+
+
+def test_a_baseline_of_record_version_one_falls_back_to_rate_drop_with_a_note(
+    project: ExampleProject,
+) -> None:
+    project.run("-m", "toys", "-k", "toy-a or toy-b").assert_outcomes(passed=2)
+    old = project.root / "old-results.jsonl"
+    lines = []
+    for line in (project.root / "reports" / "results.jsonl").read_text().splitlines():
+        data = json.loads(line)
+        grade = RunRecord.from_dict(data).grade
+        assert grade is not None
+        data.update(version=1, grade=mlebench_report(grade))  # the flat 16 keys, no percentile
+        lines.append(json.dumps(data))
+    old.write_text("\n".join(lines) + "\n")
+    result = project.run(
+        "-m", "toys", "-k", "toy-a or toy-b",
+        "--mle-results", str(project.root / "new" / "results.jsonl"), "--mle-baseline", str(old),
+    )  # fmt: skip
+    assert result.ret == pytest.ExitCode.OK
+    result.stdout.fnmatch_lines(
+        [
+            "gate against old-results.jsonl:",
+            "  note: rate-drop gate: the baseline carries no leaderboard percentiles (written "
+            "before percentiles existed); the paired gate needs them on both sides",
+            "  dummy overall *any medal*50.0 % ->   50.0 % (+0.0 points)  ok",
+            "gate passed",
+        ]
+    )
+    markdown = (project.root / "new" / "summary.md").read_text()
+    assert "## Gate: passed — passed" in markdown and "- note: rate-drop gate:" in markdown
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        (("--mle-gate", "strict"),  # pytest's parser checks the choices of an option itself
+         "*argument --mle-gate: invalid choice: 'strict' (choose from 'auto', 'paired', *"),
+        (("--mle-gate-alpha", "0"),
+         "*invalid gate-alpha '0' from option --mle-gate-alpha: expected a number between 0*"),
+        (("-o", "mle_gate_alpha=high"),
+         "*invalid gate-alpha 'high' from ini option mle_gate_alpha: expected a number*"),
+    ],
+)  # fmt: skip
+def test_bad_gate_settings_are_usage_errors_naming_the_source(
+    project: ExampleProject, given: tuple[str, ...], message: str
+) -> None:
+    result = project.run("-m", "toys", *given)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([message])
+    assert "Traceback" not in result.stderr.str()
+
+
+def test_a_bad_gate_mode_from_the_environment_names_the_variable(
+    project: ExampleProject, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MLEBENCH_GATE", "paired-ish")
+    result = project.run("-m", "toys")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["*invalid gate 'paired-ish' from environment variable MLEBENCH_GATE: choose one of*"]
+    )

@@ -79,3 +79,76 @@ def test_allure_without_npx_says_how_to_install(
     )
     assert code == 1
     assert "needs Node.js with npx" in capsys.readouterr().out
+
+
+def test_results_make_summary_md_and_a_summary_json_alone_does_not(
+    shards: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out"
+    assert main(["report", *map(str, shards), "--out", str(out)]) == 0
+    markdown = (out / "summary.md").read_text()
+    assert markdown.startswith("# MLE-bench summary") and "## Gate" not in markdown
+    assert f"markdown: {out / 'summary.md'}" in capsys.readouterr().out
+    (out / "summary.md").unlink()
+    assert main(["report", str(out / "summary.json"), "--html", str(tmp_path / "h")]) == 0
+    assert not (out / "summary.md").exists()  # a session's own summary.md is left alone
+
+
+def test_compare_writes_the_verdict_into_summary_md_and_the_step_summary(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs = [("alpha", s, 80.0 + s) for s in range(3)] + [("beta", s, 50.0 - s) for s in range(3)]
+    base = write(tmp_path / "base.jsonl", [record(c, s, 0.6, percentile=p) for c, s, p in runs])
+    worse = [record(c, s, 0.6, percentile=p - 40 * (c == "alpha")) for c, s, p in runs]
+    new = write(tmp_path / "new.jsonl", worse)
+    step = tmp_path / "step.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(step))
+    out = tmp_path / "out"
+    code = main(["report", "--compare", str(base), str(new), "--out", str(out)])
+    printed = capsys.readouterr().out
+    assert code == 1
+    assert f"gate against {base} (paired, alpha 0.05, margin off):" in printed
+    assert "GATE FAILED: regression: competition(s) dropped beyond the seed noise: alpha" in printed
+    markdown = (out / "summary.md").read_text()
+    assert "## Gate: FAILED — regression" in markdown
+    assert step.read_text() == markdown
+    assert f"markdown: {out / 'summary.md'} (appended to {step})" in printed
+    assert main(["report", "--compare", str(base), str(new), "--gate", "rate-drop"]) == 0
+    assert "gate passed" in capsys.readouterr().out  # rates did not move: rate-drop passes
+
+
+def test_html_with_compare_shows_the_baseline_in_the_profile(
+    shards: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = tmp_path / "site"
+    code = main(
+        ["report", str(shards[0]), "--out", str(tmp_path / "o"), "--html", str(site),
+         "--compare", str(shards[1]), str(shards[0])]
+    )  # fmt: skip
+    capsys.readouterr()
+    assert code in (0, 1)
+    assert "dummy (baseline) medal %" in (site / "index.html").read_text()
+
+
+def test_bad_gate_settings_name_the_option(
+    shards: list[Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    compare = ["report", "--compare", str(shards[0]), str(shards[1])]
+    with pytest.raises(SystemExit):  # argparse checks the choices of --gate itself
+        main([*compare, "--gate", "strict"])
+    assert "invalid choice: 'strict'" in capsys.readouterr().err
+    assert main([*compare, "--gate-alpha", "1.5"]) != 0
+    assert (
+        "invalid gate-alpha '1.5' from option --gate-alpha: expected a number between 0 and 1, "
+        "e.g. 0.05"
+    ) in capsys.readouterr().err
+
+
+def test_bad_gate_alpha_from_the_environment_names_the_variable(
+    shards: list[Path], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MLEBENCH_GATE_ALPHA", "0")
+    assert main(["report", "--compare", str(shards[0]), str(shards[1])]) != 0
+    err = capsys.readouterr().err
+    assert "invalid gate-alpha '0' from environment variable MLEBENCH_GATE_ALPHA" in err
+    assert "Traceback" not in err

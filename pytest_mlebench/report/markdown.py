@@ -1,0 +1,184 @@
+"""``summary.md``: the session in Markdown, for a CI job summary or a merge-request comment.
+
+Written by the product (at the end of a session and by ``mlebench report``), never by a CI
+recipe: the gate's verdict with its reason, the overall numbers per agent, one row per
+competition (medal of each seed, medal rate, mean leaderboard percentile) and the category
+profile. When ``$GITHUB_STEP_SUMMARY`` names a file (GitHub Actions sets it for every step), the
+same text is appended there. :func:`render_markdown` is pure; the writers are the two functions
+at the end.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from pytest_mlebench.atomic_write import write_atomically
+from pytest_mlebench.report.gating import GateResult
+from pytest_mlebench.report.paired import describe_interval
+from pytest_mlebench.report.profiles import build_profile, profile_rows
+
+STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
+
+
+def cell(value: object) -> str:
+    """A table cell: pipes escaped, line breaks flattened."""
+    return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+def table(rows: Sequence[Sequence[str]]) -> list[str]:
+    """A Markdown table; the first row is the header."""
+    head, *body = rows
+    lines = ["| " + " | ".join(cell(c) for c in head) + " |"]
+    lines.append("|" + "|".join("---" for _ in head) + "|")
+    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in body]
+    return lines
+
+
+def _estimate(stats: Mapping[str, Any] | None, unit: str = " %") -> str:
+    if not stats or stats.get("mean") is None:
+        return "-"
+    sem = stats.get("sem")
+    spread = f" ± {sem:.1f}" if sem is not None else ""
+    return f"{stats['mean']:.1f}{spread}{unit}"
+
+
+def _number(value: float | None, unit: str = "") -> str:
+    return "-" if value is None else f"{value:.1f}{unit}"
+
+
+def gate_section(gate: GateResult) -> list[str]:
+    """The verdict first (passed/FAILED, the words the gate used), then the numbers behind it."""
+    status = "passed" if gate.ok else "FAILED"
+    lines = [f"## Gate: {status} — {gate.verdict}", ""]
+    lines.append(f"{gate.mode} gate against `{gate.baseline}`: {gate.reason}")
+    lines.append("")
+    if gate.agents:
+        rows = [["agent", "matched runs", "percentile change", "medal flips", "McNemar p",
+                 "unmatched (baseline / new)", "verdict"]]  # fmt: skip
+        for agent in gate.agents:
+            result, matching = agent.result, agent.matching
+            change = describe_interval(result.percentile) if result.percentile else "-"
+            rows.append([
+                matching.new_agent,
+                f"{result.pairs} on {result.competitions} competitions",
+                change,
+                f"+{result.medals.gained} / -{result.medals.lost}",
+                f"{result.medals.p_value:.3g}",
+                f"{len(matching.only_base)} / {len(matching.only_new)}",
+                result.verdict,
+            ])  # fmt: skip
+        lines += [*table(rows), ""]
+        lines += [f"- {agent.matching.new_agent}: {agent.cost.line()}"
+                  for agent in gate.agents if agent.cost]  # fmt: skip
+    else:
+        rows = [["agent", "group", "metric", "baseline", "new", "verdict"]]
+        for check in gate.comparison.checks:
+            rows.append([check.agent, check.group, check.metric, f"{check.base:.1f} %",
+                         f"{check.new:.1f} %", "FAIL" if check.failed else "ok"])  # fmt: skip
+        if len(rows) > 1:
+            lines += [*table(rows), ""]
+    lines += [f"- note: {note}" for note in gate.notes]
+    return [*lines, ""] if gate.notes else lines
+
+
+def overall_section(summary: Mapping[str, Any]) -> list[str]:
+    rows = [["agent", "competitions", "runs", "any medal", "valid", "mean percentile"]]
+    for agent, section in summary.get("agents", {}).items():
+        overall = section["overall"]
+        rows.append([
+            agent,
+            str(overall["competitions"]),
+            str(overall["runs"]),
+            _estimate(overall["metrics"]["any_medal"]),
+            _estimate(overall["metrics"]["valid_submission"]),
+            _estimate(overall.get("percentile"), ""),
+        ])  # fmt: skip
+    return ["## Overall", "", *table(rows), ""]
+
+
+def _medal_cell(run: Mapping[str, Any]) -> str:
+    if run["outcome"] == "skipped":
+        return "not run"
+    return str(run.get("medal") or "-")
+
+
+def competitions_section(summary: Mapping[str, Any]) -> list[str]:
+    entries = summary.get("competitions", [])
+    several = len({entry["agent"] for entry in entries}) > 1
+    head = ["competition", "medal per seed", "medal rate", "mean percentile", "mean score"]
+    rows = [(["agent"] if several else []) + head]
+    for entry in entries:
+        seeds = ", ".join(f"s{run['seed']} {_medal_cell(run)}" for run in entry["runs"])
+        score = entry.get("mean_score")
+        rows.append(([entry["agent"]] if several else []) + [
+            entry["competition_id"],
+            seeds,
+            _number(entry.get("medal_rate"), " %"),
+            _number(entry.get("mean_percentile")),
+            "-" if score is None else f"{score:.5g}",
+        ])  # fmt: skip
+    return ["## Competitions", "", *table(rows), ""]
+
+
+def profile_section(summary: Mapping[str, Any], baseline: Mapping[str, Any] | None) -> list[str]:
+    profile = build_profile(dict(summary), dict(baseline) if baseline is not None else None)
+    if not profile.categories:
+        return []
+    return [
+        "## Category profile",
+        "",
+        "Any-medal rate (%) and mean leaderboard percentile per modality, complexity and split "
+        "(mean over seeds).",
+        "",
+        *table(profile_rows(profile)),
+        "",
+    ]
+
+
+def render_markdown(
+    summary: Mapping[str, Any],
+    gate: GateResult | None = None,
+    baseline: Mapping[str, Any] | None = None,
+    gate_error: str | None = None,
+    title: str = "MLE-bench summary",
+) -> str:
+    """The whole ``summary.md``.
+
+    Args:
+        summary: The session's summary (``summary.json`` layout).
+        gate: The gate's result, when a baseline was compared.
+        baseline: The baseline summary, shown beside the session in the category profile.
+        gate_error: Why the gate could not compare (it failed), when it could not.
+        title: The heading.
+    """
+    agents = ", ".join(summary.get("agents", {}))
+    lines = [f"# {title}", "", f"Agents: {agents or '-'} · created {summary.get('created_at', '')}"]
+    lines.append("")
+    if gate is not None:
+        lines += gate_section(gate)
+    elif gate_error is not None:
+        lines += ["## Gate: FAILED", "", gate_error, ""]
+    lines += overall_section(summary)
+    lines += competitions_section(summary)
+    lines += profile_section(summary, baseline)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def write_markdown(path: Path, text: str) -> Path:
+    """Write ``summary.md`` atomically."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return write_atomically(path, text)
+
+
+def append_step_summary(text: str, environ: Mapping[str, str] | None = None) -> Path | None:
+    """Append ``text`` to the file ``$GITHUB_STEP_SUMMARY`` names; ``None`` when it is unset."""
+    target = (os.environ if environ is None else environ).get(STEP_SUMMARY_ENV)
+    if not target:
+        return None
+    path = Path(target)
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(text if text.endswith("\n") else text + "\n")
+    return path
