@@ -38,9 +38,11 @@ def run_line(record: RunRecord) -> str:
     ):
         medal = "n/a"
     wall = "-" if record.wall_seconds is None else f"{record.wall_seconds:.1f}s"
+    percentile = record.grade.percentile if record.grade else None
+    beats = "-" if percentile is None else f"{percentile:.0f}%"
     line = (
         f"{display_id(record):<28} {record.outcome:<7} score {score_text:<10} medal {medal:<6} "
-        f"time {wall:<8}"
+        f"beats {beats:<5} time {wall:<8}"
     )
     if record.timed_out:
         line += " TIMEOUT"
