@@ -94,7 +94,7 @@ class CompetitionShift:
         """``toy-a -85.0 points over 3 seed(s) (p=1e-06)``."""
         return (
             f"{self.competition_id} {self.change:+.1f} points over {self.runs} seed(s) "
-            f"(p={self.p_value:.2g})"
+            f"({p_text(self.p_value)})"
         )
 
 
@@ -324,6 +324,11 @@ def _decide(
         also = f"; gained beyond the seed noise: {', '.join(raised)}" if raised else ""
         return "improvement", f"percentile {shown}; {medal_test}{also}"
     return "no significant change", f"percentile {shown}; {medal_test}"
+
+
+def p_text(p_value: float) -> str:
+    """``p=0.031``; below one in a million ``p<1e-06`` (never a bare ``p=0``)."""
+    return "p<1e-06" if p_value < 1e-6 else f"p={p_value:.2g}"
 
 
 def describe_interval(interval: Interval) -> str:

@@ -252,7 +252,7 @@ def test_paired_gate_passes_identical_sessions_and_fails_one_regressed_competiti
     assert worse.ret == pytest.ExitCode.TESTS_FAILED
     worse.stdout.fnmatch_lines(
         [
-            "    beyond the seed noise: toy-high -55.0 points over 3 seed(s) (p=0)",
+            "    beyond the seed noise: toy-high -55.0 points over 3 seed(s) (p<1e-06)",
             "    verdict: regression",
             "  toy-high * regressed *percentile 90.0 -> 35.0",
             "GATE FAILED: regression: competition(s) dropped beyond the seed noise: toy-high*",
