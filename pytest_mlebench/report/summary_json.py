@@ -26,6 +26,7 @@ from pytest_mlebench.report.aggregate import (
     ran,
 )
 from pytest_mlebench.report.merge import Merged, merge_files
+from pytest_mlebench.report.usage import run_usage, usage_totals
 from pytest_mlebench.results import RunRecord
 from pytest_mlebench.timestamps import utc_timestamp
 
@@ -49,6 +50,7 @@ def build_summary(merged: Merged, created_at: str | None = None) -> dict[str, An
         "sessions": sorted({r.session_id for r in records}),
         "agents": {agent: agent_section(runs) for agent, runs in sorted(by_agent.items())},
         "competitions": competition_entries(records),
+        "llm_usage": usage_totals(records),
         "merge": merged.to_dict(),
     }
 
@@ -61,6 +63,7 @@ def agent_section(records: Sequence[RunRecord]) -> dict[str, Any]:
         "complexity": {
             name: group_stats(runs) for name, runs in groups_by_complexity(records).items()
         },
+        "llm_usage": usage_totals(records),
     }
 
 
@@ -97,6 +100,7 @@ def competition_entry(records: Sequence[RunRecord]) -> dict[str, Any]:
         "valid_rate": _percent(sum(1 for r in done if flags(r)["valid_submission"]), len(done)),
         "best_medal": next((m for m in MEDALS if m in medals), None),
         "mean_score": math.fsum(scores) / len(scores) if scores else None,
+        "llm_usage": usage_totals(records),
     }
 
 
@@ -124,6 +128,7 @@ def run_entry(record: RunRecord) -> dict[str, Any]:
         "session_id": record.session_id,
         "test_id": record.test_id,
         "run_dir": record.run_dir,
+        "llm_usage": run_usage(record),
     }
 
 
