@@ -1,4 +1,5 @@
-"""Fixtures of the gateway tests: a FAKE upstream on loopback and a started gateway in front of it."""
+"""Fixtures of the gateway tests: a FAKE upstream on loopback, a gateway in front of it, and the
+plugin tests' example project (``project``)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ from pytest_mlebench.gateway import (
     load_price_table,
 )
 from tests.gateway.fake_upstream import FakeUpstream
+from tests.plugin.conftest import project
+
+__all__ = ["project"]  # the example project fixture of the plugin tests, used here too
 
 PROVIDER_KEY = "sk-test-0123456789abcdef-PROVIDERKEY"
 
@@ -84,8 +88,17 @@ def call_through(
 ) -> list[Any]:
     """Run the stdlib client behind the real forwarder; the answers it printed."""
     assert gateway.socket_path is not None
-    command = [sys.executable, str(FORWARDER_SCRIPT), "--socket", str(gateway.socket_path),
-               "--", sys.executable, "-c", CLIENT, json.dumps(calls)]  # fmt: skip
+    command = [
+        sys.executable,
+        str(FORWARDER_SCRIPT),
+        "--socket",
+        str(gateway.socket_path),
+        "--",
+        sys.executable,
+        "-c",
+        CLIENT,
+        json.dumps(calls),
+    ]
     env = {"PATH": os.environ["PATH"], "OPENAI_API_KEY": token or gateway.token}
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

@@ -80,8 +80,9 @@ class _Handler(BaseHTTPRequestHandler):
         model = str(body.get("model", ""))
         if model.startswith("status-"):
             status = int(model.removeprefix("status-"))
-            self._json(status, {"error": {"message": f"fake upstream says {status}",
-                                          "type": "fake_error"}})  # fmt: skip
+            self._json(
+                status, {"error": {"message": f"fake upstream says {status}", "type": "fake_error"}}
+            )
             return
         answer = ANSWERS.get(self.path)
         if answer is None:
@@ -122,12 +123,12 @@ def _chat(model: str) -> dict[str, Any]:
                 "message": {"role": "assistant", "content": "fake answer"},
                 "finish_reason": "stop",
             }
-        ],  # fmt: skip
+        ],
         "usage": {
             "prompt_tokens": INPUT_TOKENS,
             "completion_tokens": OUTPUT_TOKENS,
             "total_tokens": INPUT_TOKENS + OUTPUT_TOKENS,
-        },  # fmt: skip
+        },
     }
 
 
@@ -143,21 +144,33 @@ def _chat_stream(model: str, body: dict[str, Any]) -> list[dict[str, Any] | str]
 
 
 def _responses(model: str) -> dict[str, Any]:
-    return {"id": "resp-fake", "object": "response", "model": model,
-            "output": [{"type": "message", "content": [{"type": "output_text", "text": "ok"}]}],
-            "usage": {"input_tokens": INPUT_TOKENS, "output_tokens": OUTPUT_TOKENS}}  # fmt: skip
+    return {
+        "id": "resp-fake",
+        "object": "response",
+        "model": model,
+        "output": [{"type": "message", "content": [{"type": "output_text", "text": "ok"}]}],
+        "usage": {"input_tokens": INPUT_TOKENS, "output_tokens": OUTPUT_TOKENS},
+    }
 
 
 def _embeddings(model: str) -> dict[str, Any]:
-    return {"object": "list", "model": model,
-            "data": [{"object": "embedding", "index": 0, "embedding": [0.1, 0.2]}],
-            "usage": {"prompt_tokens": INPUT_TOKENS, "total_tokens": INPUT_TOKENS}}  # fmt: skip
+    return {
+        "object": "list",
+        "model": model,
+        "data": [{"object": "embedding", "index": 0, "embedding": [0.1, 0.2]}],
+        "usage": {"prompt_tokens": INPUT_TOKENS, "total_tokens": INPUT_TOKENS},
+    }
 
 
 def _messages(model: str) -> dict[str, Any]:
-    return {"id": "msg-fake", "type": "message", "model": model, "role": "assistant",
-            "content": [{"type": "text", "text": "ok"}],
-            "usage": {"input_tokens": INPUT_TOKENS, "output_tokens": OUTPUT_TOKENS}}  # fmt: skip
+    return {
+        "id": "msg-fake",
+        "type": "message",
+        "model": model,
+        "role": "assistant",
+        "content": [{"type": "text", "text": "ok"}],
+        "usage": {"input_tokens": INPUT_TOKENS, "output_tokens": OUTPUT_TOKENS},
+    }
 
 
 def _messages_stream(model: str, body: dict[str, Any]) -> list[dict[str, Any] | str]:
@@ -170,7 +183,7 @@ def _messages_stream(model: str, body: dict[str, Any]) -> list[dict[str, Any] | 
             "type": "message_delta",
             "delta": {"stop_reason": "end_turn"},
             "usage": {"output_tokens": OUTPUT_TOKENS},
-        },  # fmt: skip
+        },
         {"type": "message_stop"},
     ]
 

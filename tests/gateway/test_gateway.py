@@ -11,7 +11,10 @@ from pytest_mlebench.gateway import Budget, Gateway, GatewayError
 from tests.gateway.conftest import PROVIDER_KEY, call_through, make_gateway, transcript
 from tests.gateway.fake_upstream import INPUT_TOKENS, OUTPUT_TOKENS, FakeUpstream
 
-CHAT = ("/v1/chat/completions", {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hi"}]})  # fmt: skip
+CHAT = (
+    "/v1/chat/completions",
+    {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hi"}]},
+)
 GPT_4O_MINI = (INPUT_TOKENS * 0.15 + OUTPUT_TOKENS * 0.60) / 1e6
 
 
@@ -25,8 +28,10 @@ def test_a_chat_call_goes_upstream_with_the_real_key_and_is_counted(
     assert received.headers["Authorization"] == f"Bearer {PROVIDER_KEY}"
     summary = gateway.summary()
     assert (summary["calls"], summary["input_tokens"], summary["output_tokens"]) == (
-        1, INPUT_TOKENS, OUTPUT_TOKENS,
-    )  # fmt: skip
+        1,
+        INPUT_TOKENS,
+        OUTPUT_TOKENS,
+    )
     assert summary["cost_usd"] == pytest.approx(GPT_4O_MINI)
     assert summary["transcript"] == "gateway.jsonl"
 
@@ -44,8 +49,11 @@ def test_every_route_is_served_and_counted(gateway: Gateway) -> None:
     assert summary["calls"] == 4
     assert summary["input_tokens"] == 4 * INPUT_TOKENS
     assert summary["output_tokens"] == 3 * OUTPUT_TOKENS  # embeddings have no output
-    assert set(summary["models"]) == {"gpt-4o-mini", "text-embedding-3-small",
-                                      "claude-3-5-haiku-20241022"}  # fmt: skip
+    assert set(summary["models"]) == {
+        "gpt-4o-mini",
+        "text-embedding-3-small",
+        "claude-3-5-haiku-20241022",
+    }
     assert summary["cost_usd"] is not None and summary["cost_usd"] > 0
 
 
@@ -61,8 +69,9 @@ def test_streams_pass_through_and_their_usage_is_counted(
     assert fake_upstream.received[0].body["stream_options"] == {"include_usage": True}
     summary = gateway.summary()
     assert (summary["input_tokens"], summary["output_tokens"]) == (
-        2 * INPUT_TOKENS, 2 * OUTPUT_TOKENS,
-    )  # fmt: skip
+        2 * INPUT_TOKENS,
+        2 * OUTPUT_TOKENS,
+    )
 
 
 def test_a_provider_error_passes_through_with_its_status(gateway: Gateway) -> None:
