@@ -20,6 +20,7 @@ from pytest_mlebench.known_issues import marks_of
 from pytest_mlebench.registry import MODALITIES, SOURCES, Competition, load_registry
 from pytest_mlebench.report import hooks as report_hooks
 from pytest_mlebench.runner import RunCase
+from pytest_mlebench.sandbox.network import BRIDGE_WARNING
 from pytest_mlebench.sandbox.plan import SandboxPlan, finish_sandboxes, plan_sandboxes
 from pytest_mlebench.selection import (
     SelectionCount,
@@ -115,7 +116,13 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     ]
     if session.plan.gpus:
         lines.append(f"mlebench: GPUs to lend {', '.join(session.plan.gpus)}")
-    return lines + [f"mlebench WARNING: {notice}" for notice in session.plan.notices]
+    notices = [*session.plan.notices, *network_notices(session)]
+    return lines + [f"mlebench WARNING: {notice}" for notice in notices]
+
+
+def network_notices(session: MLEBenchSession) -> list[str]:
+    """The warning ``bridge`` earns (the sandbox is not isolated)."""
+    return [BRIDGE_WARNING] if session.network.mode == "bridge" else []
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

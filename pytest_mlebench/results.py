@@ -29,7 +29,12 @@ RECORD_VERSION = 2
 
 @dataclass(frozen=True)
 class RunRecord:
-    """Everything known about one (competition, seed, agent) run."""
+    """Everything known about one (competition, seed, agent) run.
+
+    ``gateway`` is the LLM gateway's account of the run (calls, tokens, cost, budget; ``None``
+    without a gateway); ``egress`` the allow-list proxy's (or a note that ``bridge`` left the
+    sandbox open). Both are documented in ``docs/agents.md``.
+    """
 
     session_id: str
     run_id: str
@@ -59,6 +64,8 @@ class RunRecord:
     modality: str | None = None
     run_dir: str | None = None
     worker: str = "master"
+    gateway: dict[str, Any] | None = None
+    egress: dict[str, Any] | None = None
     version: int = RECORD_VERSION
 
     def to_json(self) -> str:

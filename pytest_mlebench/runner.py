@@ -20,6 +20,7 @@ from pytest_mlebench.agents.base import Agent, AgentTask
 from pytest_mlebench.data import PreparedData
 from pytest_mlebench.errors import AgentError
 from pytest_mlebench.gate import gate_failure
+from pytest_mlebench.gateway import Budget, Gateway, load_price_table
 from pytest_mlebench.grading import GradeReport, grade_submission
 from pytest_mlebench.registry import Competition
 from pytest_mlebench.report.mlebench_compat import grade_json
@@ -33,6 +34,7 @@ from pytest_mlebench.sandbox.base import (
     SandboxSpec,
 )
 from pytest_mlebench.sandbox.gpus import GpuPool, gpus_wanted
+from pytest_mlebench.sandbox.network import BRIDGE_WARNING
 from pytest_mlebench.sandbox.plan import engine_ready
 from pytest_mlebench.session import MLEBenchSession
 from pytest_mlebench.timestamps import utc_timestamp
@@ -83,6 +85,7 @@ class BenchmarkRun:
         self.run_dir = session.settings.results_path.parent / "runs" / self.run_id
         self.started_at = utc_timestamp()
         self.sandbox: Sandbox | None = None
+        self.gateway: Gateway | None = None
         self.record: RunRecord | None = None
 
     @property
@@ -112,9 +115,12 @@ class BenchmarkRun:
             self._write(self._record("error", f"{type(exc).__name__}: {exc}"))
             raise
         gate = gate_failure(report, self.session.settings.require)
-        reason = gate
-        if exec_result.timed_out:
-            reason = f"timeout after {self.time_limit} s" + (f"; {gate}" if gate else "")
+        notes = [
+            f"timeout after {self.time_limit} s" if exec_result.timed_out else None,
+            self._budget_note(),
+            gate,
+        ]
+        reason = "; ".join(note for note in notes if note) or None
         record = self._record(
             "failed" if gate else "passed",
             reason,
@@ -126,7 +132,26 @@ class BenchmarkRun:
         self._write(record)
         return record
 
+    def _budget_note(self) -> str | None:
+        if self.gateway is None or not self.gateway.ledger.budget_exhausted:
+            return None
+        return "LLM budget exhausted (budget_exhausted); the submission so far was graded"
+
+    def _make_gateway(self, agent: Agent) -> Gateway | None:
+        """The run's LLM gateway when the agent names providers (not started yet)."""
+        config = getattr(agent, "gateway", None)
+        if config is None or not config.providers:
+            return None
+        settings = self.session.settings
+        return Gateway(
+            config.with_upstreams(dict(settings.gateway_upstreams)),
+            load_price_table(settings.price_table),
+            self.run_dir / "gateway.jsonl",
+            budget=Budget(tokens=settings.token_budget, cost_usd=settings.cost_budget),
+        )
+
     def _spec(self, gpus: tuple[str, ...]) -> SandboxSpec:
+        network = self.session.network
         return SandboxSpec(
             run_id=self.run_id,
             competition_id=self.competition.id,
@@ -134,7 +159,10 @@ class BenchmarkRun:
             public_dir=self.prepared.public,
             time_limit=self.time_limit,
             resources=replace(self.resources(), gpus=gpus),
-            network=self.session.settings.network,  # type: ignore[arg-type]
+            network=network.mode,  # type: ignore[arg-type]
+            allowed_hosts=network.hosts,
+            gateway=self.gateway,
+            log_dir=self.run_dir,
             validator=self._validate,
             labels={
                 "pytest-mlebench.session": self.session.session_id,
@@ -153,6 +181,7 @@ class BenchmarkRun:
                 f"agent {agent.name!r} asks for a privileged sandbox; allow it explicitly with "
                 "--mle-privileged yes"
             )
+        self.gateway = self._make_gateway(agent)
         pool = GpuPool(plan.gpu_lease_dir, plan.gpus) if plan.gpu_lease_dir else None
         with pool.lease(self.gpu_count()) if pool else nullcontext(()) as gpus:
             spec = self._spec(tuple(gpus))
@@ -228,6 +257,7 @@ class BenchmarkRun:
             report=report,
             calls=calls or [],
             sandbox=self.sandbox,
+            gateway=self.gateway.summary() if self.gateway is not None else None,
         )
 
     def _write(self, record: RunRecord) -> None:
@@ -254,6 +284,7 @@ def make_record(
     report: GradeReport | None = None,
     calls: list[dict[str, Any]] | None = None,
     sandbox: Sandbox | None = None,
+    gateway: dict[str, Any] | None = None,
 ) -> RunRecord:
     """A :class:`RunRecord` for ``competition`` in ``session`` (also for skips and errors).
 
@@ -261,7 +292,8 @@ def make_record(
     and isolation (a sandbox from ``pytest_mlebench_make_sandbox`` included); without one, the
     session's backend stands in.
     """
-    settings = session.settings
+    network = session.network
+    isolated = sandbox.isolated if sandbox is not None else session.backend != "local"
     return RunRecord(
         session_id=session.session_id,
         run_id=run_id or f"{competition.id}-s{seed}-{uuid.uuid4().hex[:8]}",
@@ -272,11 +304,11 @@ def make_record(
         outcome=outcome,
         reason=reason,
         sandbox=sandbox.backend if sandbox is not None else session.backend,
-        isolated=sandbox.isolated if sandbox is not None else session.backend != "local",
+        isolated=isolated and network.mode != "bridge",
         started_at=started_at or utc_timestamp(),
         finished_at=utc_timestamp(),
         time_limit=time_limit,
-        network=settings.network,
+        network=str(network),
         resources=resources or {},
         wall_seconds=exec_result.wall_seconds if exec_result else None,
         cpu_seconds=exec_result.cpu_seconds if exec_result else None,
@@ -291,7 +323,16 @@ def make_record(
         modality=competition.modality,
         run_dir=run_dir,
         worker=session.worker,
+        gateway=gateway,
+        egress=_egress_entry(network.mode, sandbox),
     )
+
+
+def _egress_entry(mode: str, sandbox: Sandbox | None) -> dict[str, Any] | None:
+    """The record's ``egress``: the proxy's account (``allow``), a warning (``bridge``), or none."""
+    if mode == "bridge":
+        return {"mode": "bridge", "isolated": False, "warning": BRIDGE_WARNING}
+    return sandbox.egress_summary() if sandbox is not None and mode == "allow" else None
 
 
 def render_instructions(paths: ContractPaths, time_limit: int) -> str:

@@ -14,6 +14,7 @@ import pytest
 from pytest_mlebench.agents import Agent, load_agent
 from pytest_mlebench.errors import AgentError, SettingError
 from pytest_mlebench.registry import Registry
+from pytest_mlebench.sandbox.network import NetworkPolicy, parse_network
 from pytest_mlebench.sandbox.plan import SandboxPlan
 from pytest_mlebench.selection import SelectionCount
 from pytest_mlebench.settings import Settings, source_of
@@ -45,6 +46,12 @@ class MLEBenchSession:
     @property
     def is_controller(self) -> bool:
         return self.worker == "master"
+
+    @property
+    def network(self) -> NetworkPolicy:
+        """The runs' network: ``--mle-network``, else the agent config's ``network:``, else none."""
+        spelled = self.settings.network or getattr(self.agent, "network", None) or "none"
+        return parse_network(spelled)
 
     @property
     def backend(self) -> str:

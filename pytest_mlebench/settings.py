@@ -22,12 +22,13 @@ import pytest
 
 from pytest_mlebench import setting_spec as parsers
 from pytest_mlebench.errors import SettingError
+from pytest_mlebench.gateway.config import parse_upstreams
+from pytest_mlebench.sandbox.network import network_text
 from pytest_mlebench.setting_spec import RERUN_KINDS, Setting, argument_keywords, pick, resolve
 
 GROUP = "mlebench"
 REQUIRE_LEVELS = ("none", "valid", "above-median", "bronze", "silver", "gold")
 SANDBOXES = ("auto", "local", "docker")
-NETWORKS = ("none", "bridge")
 YES_NO = ("yes", "no")
 GATE_MODES = ("auto", "paired", "rate-drop")
 Require = Literal["none", "valid", "above-median", "bronze", "silver", "gold"]
@@ -57,6 +58,13 @@ def significance_level(value: object) -> float:
     if not 0 < number < 1:
         raise ValueError("expected a number between 0 and 1, e.g. 0.05")
     return number
+
+
+def upstream_pairs(value: object) -> tuple[tuple[str, str], ...]:
+    """``openai=URL,anthropic=URL`` as sorted (provider, URL) pairs; unset means none."""
+    if value is None:
+        return ()
+    return tuple(sorted(parse_upstreams(str(value).split(",")).items()))
 
 
 SETTINGS: tuple[Setting, ...] = (
@@ -136,11 +144,12 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "network",
         "network",
-        "sandbox network: none (isolated) or bridge (for agents that call an API)",
+        "sandbox network: none (isolated; the default unless the agent's config names one), "
+        "allow:HOST[,HOST...] (only those hosts, through a logging proxy; docker) or bridge "
+        "(not isolated)",
         "MLEBENCH_NETWORK",
-        parsers.always(parsers.text),
-        default="none",
-        choices=NETWORKS,
+        parsers.optional(network_text),
+        metavar="none|allow:HOSTS|bridge",
     ),
     Setting(
         "cpus",
@@ -271,6 +280,41 @@ SETTINGS: tuple[Setting, ...] = (
         metavar="SECONDS",
     ),
     Setting(
+        "token-budget",
+        "token_budget",
+        "LLM tokens (input + output) each run may spend through the gateway; then it answers 429 "
+        "and the record says budget_exhausted",
+        "MLEBENCH_TOKEN_BUDGET",
+        parsers.optional(parsers.positive_int),
+        metavar="TOKENS",
+    ),
+    Setting(
+        "cost-budget",
+        "cost_budget",
+        "US dollars each run may spend through the LLM gateway (priced by the price table)",
+        "MLEBENCH_COST_BUDGET",
+        parsers.optional(parsers.positive_float),
+        metavar="DOLLARS",
+    ),
+    Setting(
+        "price-table",
+        "price_table",
+        "YAML price table laid over the shipped one (models: {NAME: {input: $, output: $}} "
+        "per million tokens)",
+        "MLEBENCH_PRICE_TABLE",
+        parsers.existing_file,
+        metavar="FILE",
+    ),
+    Setting(
+        "gateway-upstream",
+        "gateway_upstreams",
+        "base URLs of providers behind the LLM gateway, e.g. openai=http://localhost:8000/v1 "
+        "(comma-separated PROVIDER=URL; wins over the agent's config)",
+        "MLEBENCH_GATEWAY_UPSTREAM",
+        parsers.always(upstream_pairs),
+        metavar="PROVIDER=URL[,...]",
+    ),
+    Setting(
         "clean-alluredir",
         "clean_alluredir",
         "empty the --alluredir folder once, on the controller, before any test runs (unlike "
@@ -296,7 +340,7 @@ class Settings:
     time_limit: int | None
     require: Require
     results_path: Path
-    network: str
+    network: str | None
     cpus: float | None
     memory: str | None
     shm: str | None
@@ -312,6 +356,10 @@ class Settings:
     progress: float = 60.0
     clean_alluredir: bool = False
     pids: int | None = None
+    token_budget: int | None = None
+    cost_budget: float | None = None
+    price_table: Path | None = None
+    gateway_upstreams: tuple[tuple[str, str], ...] = ()
 
 
 _BY_NAME = {entry.name: entry for entry in SETTINGS}

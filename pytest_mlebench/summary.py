@@ -9,6 +9,7 @@ from pathlib import Path
 from pytest_mlebench.report.aggregate import medal_of
 from pytest_mlebench.report.progress import param_id
 from pytest_mlebench.report.terminal import medal_table
+from pytest_mlebench.report.usage import usage_lines
 from pytest_mlebench.results import RunRecord, read_records
 from pytest_mlebench.session import MLEBenchSession
 
@@ -89,4 +90,10 @@ def terminal_lines(session: MLEBenchSession) -> list[str]:
     if not records:
         return []
     skipped = skipped_lines(records, session.settings.data_dir)
-    return [run_line(r) for r in records] + [totals_line(records), *skipped, *medal_table(records)]
+    return [
+        *(run_line(r) for r in records),
+        totals_line(records),
+        *usage_lines(records),
+        *skipped,
+        *medal_table(records),
+    ]

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Shared setup of scripts/run-embedded and scripts/test; safe to run again (it skips what is done).
 #  - system packages (when run as root with apt): Debian's dataset-fashion-mnist, chromium (report
-#    page tests), nodejs/npm when npx is missing (Allure's generator)
+#    page tests), tinyproxy (the egress allow-list of --mle-network allow:HOST), nodejs/npm when
+#    npx is missing (Allure's generator)
 #  - the Docker engine + debootstrap (.ci/install-docker.sh), started in the background;
 #    MLEBENCH_REQUIRE_DOCKER=1 makes a failure fatal, MLEBENCH_SKIP_SYSTEM=1 skips all of the above
 #  - a virtual environment in .venv with the package, its extras and the embedded data sources
@@ -13,12 +14,13 @@ log() { printf '[setup] %s\n' "$*"; }
 system_packages() {
   [ "${MLEBENCH_SKIP_SYSTEM:-0}" = 1 ] && return 0
   if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
-    log "not root or no apt-get: install dataset-fashion-mnist, chromium, docker.io and debootstrap yourself"
+    log "not root or no apt-get: install dataset-fashion-mnist, chromium, tinyproxy, docker.io and debootstrap yourself"
     return 0
   fi
   local wanted=() pkg
-  # fashion-mnist: data of an embedded competition; chromium: the report page tests.
-  for pkg in dataset-fashion-mnist chromium; do
+  # fashion-mnist: data of an embedded competition; chromium: the report page tests;
+  # tinyproxy: the allow-list proxy of --mle-network allow:HOST (the harness starts it per run).
+  for pkg in dataset-fashion-mnist chromium tinyproxy; do
     dpkg -s "$pkg" >/dev/null 2>&1 || wanted+=("$pkg")
   done
   command -v npx >/dev/null || wanted+=(nodejs npm)  # Allure's report generator

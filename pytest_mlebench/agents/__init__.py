@@ -19,8 +19,10 @@ from typing import Any
 import yaml
 
 from pytest_mlebench.agents.base import Agent, AgentTask
-from pytest_mlebench.errors import AgentError
+from pytest_mlebench.errors import AgentError, ConfigError
+from pytest_mlebench.gateway.config import KEY_VARIABLES, GatewayConfig, gateway_config
 from pytest_mlebench.sandbox.base import ExecResult, Sandbox
+from pytest_mlebench.sandbox.network import network_text
 
 SCRIPTS = Path(__file__).with_name("scripts")
 BUILTIN_AGENTS: Mapping[str, str] = {
@@ -51,7 +53,11 @@ class ScriptAgent:
 
 @dataclass(frozen=True)
 class FolderAgent:
-    """An agent folder in mle-bench's format: ``start`` script, kwargs, env vars, privileged."""
+    """An agent folder in mle-bench's format: ``start`` script, kwargs, env vars, privileged.
+
+    ``gateway`` holds the providers the run's LLM gateway serves (their keys stay on the host);
+    ``network`` is the config's ``network:`` (the session's ``--mle-network`` wins over it).
+    """
 
     name: str
     folder: Path
@@ -59,6 +65,8 @@ class FolderAgent:
     args: tuple[str, ...] = ()
     env: Mapping[str, str] = field(default_factory=dict)
     privileged: bool = False
+    gateway: GatewayConfig | None = None
+    network: str | None = None
 
     def run(self, sandbox: Sandbox, task: AgentTask) -> ExecResult:
         sandbox.copy_in(self.folder, sandbox.paths.agent)
@@ -101,14 +109,39 @@ def load_folder_agent(folder: Path, agent_id: str | None) -> FolderAgent:
     entry: dict[str, Any] = entries[chosen] or {}
     if "start" not in entry:
         raise AgentError(f"{config_path}: agent {chosen!r} needs a 'start' script")
+    env_vars = {str(key): str(value) for key, value in (entry.get("env_vars") or {}).items()}
+    gateway = _gateway(entry.get("gateway"), env_vars, config_path)
+    taken = set(KEY_VARIABLES) if gateway is not None else set()
     return FolderAgent(
         name=chosen,
         folder=folder,
         start=str(entry["start"]),
         args=_kwargs_args(entry.get("kwargs") or {}, entry.get("kwargs_type", "argparse")),
-        env=_resolve_env(entry.get("env_vars") or {}, config_path),
+        env=_resolve_env({k: v for k, v in env_vars.items() if k not in taken}, config_path),
         privileged=bool(entry.get("privileged", False)),
+        gateway=gateway,
+        network=_network(entry.get("network"), config_path),
     )
+
+
+def _gateway(section: Any, env_vars: Mapping[str, str], config_path: Path) -> GatewayConfig | None:
+    """The agent's gateway (``None`` without providers, or with ``gateway: false``)."""
+    if section is False:
+        return None
+    try:
+        config = gateway_config(None if section is True else section, env_vars, str(config_path))
+    except ConfigError as exc:
+        raise AgentError(str(exc)) from None
+    return config if config.providers else None
+
+
+def _network(value: Any, config_path: Path) -> str | None:
+    if value is None:
+        return None
+    try:
+        return network_text(value)
+    except ValueError as exc:
+        raise AgentError(f"{config_path}: invalid network {value!r}: {exc}") from None
 
 
 def _kwargs_args(kwargs: Mapping[str, Any], style: str) -> tuple[str, ...]:

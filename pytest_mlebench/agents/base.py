@@ -25,6 +25,9 @@ class Agent(Protocol):
 
     ``run`` must leave ``/home/submission/submission.csv`` (``SUBMISSION_DIR``) behind and return
     the :class:`ExecResult` of its main process; the harness, not the agent, enforces the deadline.
+    Two optional attributes are read when present: ``gateway`` (a
+    :class:`~pytest_mlebench.gateway.GatewayConfig`: the run gets an LLM gateway) and ``network``
+    (``none``, ``bridge`` or ``allow:HOST,...``, used when ``--mle-network`` is not given).
     """
 
     @property

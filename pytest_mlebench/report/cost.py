@@ -1,10 +1,10 @@
 """Cost in the comparison: tokens and money of the matched runs, before and after. Pure.
 
-Run records do not carry LLM usage yet; once they do (the LLM gateway writes it), each run entry
-of ``summary.json`` gains ``usage`` (:func:`~pytest_mlebench.report.summary_json.usage_entry`)
-with ``input_tokens``, ``output_tokens`` and ``cost_usd``. The comparison then adds one line per
-pair of agents, over the runs that matched and carry usage on both sides. Nothing is shown, and
-nothing is made up, while the records are silent.
+A run that used the LLM gateway carries its account in its record, and each run entry of
+``summary.json`` has it as ``llm_usage`` (``input_tokens``, ``output_tokens``, ``cost_usd``, …;
+:mod:`pytest_mlebench.report.usage`). The comparison adds one line per pair of agents, over the
+runs that matched and carry usage on both sides. Nothing is shown, and nothing is made up, for
+runs without a gateway (``llm_usage`` is ``null``).
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def usage_table(summary: dict[str, Any], agent: str) -> dict[RunKey, dict[str, f
         if entry.get("agent") != agent:
             continue
         for run in entry.get("runs", []):
-            usage = run.get("usage")
+            usage = run.get("llm_usage")
             if isinstance(usage, dict):
                 numbers = {k: float(usage[k]) for k in USAGE_KEYS if _number(usage.get(k))}
                 if numbers:

@@ -77,7 +77,7 @@ def build_environment(
         "sandbox.backend": session.backend,
         "sandbox.requested": settings.sandbox,
         "sandbox.image": image_name(session.backend),
-        "sandbox.network": settings.network,
+        "sandbox.network": str(session.network),
         "resources.cpus": settings.cpus or "per competition",
         "resources.memory": settings.memory or "per competition",
         "resources.shm": settings.shm or "per competition",

@@ -28,6 +28,7 @@ from pytest_mlebench.report.aggregate import (
 )
 from pytest_mlebench.report.merge import Merged, merge_files
 from pytest_mlebench.report.percentiles import PercentileBasis, mean_percentile
+from pytest_mlebench.report.usage import run_usage, usage_totals
 from pytest_mlebench.results import RunRecord
 from pytest_mlebench.timestamps import utc_timestamp
 
@@ -51,6 +52,7 @@ def build_summary(merged: Merged, created_at: str | None = None) -> dict[str, An
         "sessions": sorted({r.session_id for r in records}),
         "agents": {agent: agent_section(runs) for agent, runs in sorted(by_agent.items())},
         "competitions": competition_entries(records),
+        "llm_usage": usage_totals(records),
         "merge": merged.to_dict(),
     }
 
@@ -69,6 +71,7 @@ def agent_section(records: Sequence[RunRecord]) -> dict[str, Any]:
         "modality": {
             name: group_stats(runs, basis) for name, runs in groups_by_modality(records).items()
         },
+        "llm_usage": usage_totals(records),
     }
 
 
@@ -118,6 +121,7 @@ def competition_entry(
         "best_medal": next((m for m in MEDALS if m in medals), None),
         "mean_score": math.fsum(scores) / len(scores) if scores else None,
         "mean_percentile": mean_percentile(done, basis or PercentileBasis.of(records)),
+        "llm_usage": usage_totals(records),
     }
 
 
@@ -146,18 +150,8 @@ def run_entry(record: RunRecord) -> dict[str, Any]:
         "session_id": record.session_id,
         "test_id": record.test_id,
         "run_dir": record.run_dir,
-        **usage_entry(record),
+        "llm_usage": run_usage(record),
     }
-
-
-def usage_entry(record: RunRecord) -> dict[str, Any]:
-    """``{"usage": {...}}`` when the record carries LLM usage (tokens, cost), else nothing.
-
-    Records do not carry usage yet (the LLM gateway adds it); the summary key appears once they
-    do, and the comparison (:mod:`pytest_mlebench.report.cost`) reads it from here.
-    """
-    usage = getattr(record, "usage", None)
-    return {"usage": dict(usage)} if isinstance(usage, dict) and usage else {}
 
 
 def _percent(part: int, whole: int) -> float | None:

@@ -11,21 +11,23 @@ behind ``validate_submission.sh`` with its call log. The conformance suite
 from __future__ import annotations
 
 import logging
+import shutil
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pytest_mlebench.graders import ScoreResult
 
 if TYPE_CHECKING:
+    from pytest_mlebench.gateway import Gateway
     from pytest_mlebench.sandbox.validator import ValidatorServer
 
 log = logging.getLogger(__name__)
 
-Network = Literal["none", "bridge"]
+Network = Literal["none", "bridge", "allow"]
 SubmissionValidator = Callable[[Path], ScoreResult]
 
 
@@ -73,12 +75,18 @@ class SandboxSpec:
         public_dir: Host folder with the competition's public data (mounted read-only).
         time_limit: Seconds the agent gets; the harness kills it at the deadline.
         resources: Limits to apply.
-        network: ``none`` (default, isolated) or ``bridge``.
+        network: ``none`` (default, isolated), ``bridge`` (open) or ``allow`` (only
+            ``allowed_hosts``, through the harness's proxy; Docker only).
+        allowed_hosts: The hosts an ``allow`` network lets through.
         validator: Host-side check behind ``validate_submission.sh`` (never returns a score).
         labels: Extra labels for the sandbox (Docker labels; informational for local).
         env: Extra environment variables for the agent.
         hidden_paths: Host folders the agent must not see (the data cache with the answers,
             credentials). Docker never mounts them; the local backend masks them where it can.
+        gateway: The run's LLM gateway (not started); the backend serves it on a socket in
+            the sandbox and wraps the agent's commands in its forwarder
+            (:mod:`pytest_mlebench.gateway`).
+        log_dir: Host folder for the sandbox's own logs (the egress proxy's), the run folder.
     """
 
     run_id: str
@@ -92,6 +100,9 @@ class SandboxSpec:
     labels: Mapping[str, str] = field(default_factory=dict)
     env: Mapping[str, str] = field(default_factory=dict)
     hidden_paths: tuple[Path, ...] = ()
+    allowed_hosts: tuple[str, ...] = ()
+    gateway: Gateway | None = None
+    log_dir: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -202,6 +213,55 @@ class Sandbox(ABC):
         """Stop serving validation (a backend calls this in :meth:`stop`); safe to call twice."""
         if self._validator is not None:
             self._validator.stop()
+
+    def start_gateway(self, socket_path: Path) -> None:
+        """Serve ``spec.gateway`` on ``socket_path`` and put the forwarder script beside it.
+
+        A backend calls this in :meth:`start` (nothing happens without a gateway). Raises
+        :class:`~pytest_mlebench.gateway.GatewayError` when the gateway cannot start.
+        """
+        from pytest_mlebench.gateway import FORWARDER_NAME, FORWARDER_SCRIPT
+
+        if self.spec.gateway is None:
+            return
+        self.spec.gateway.start(socket_path)
+        forwarder = socket_path.parent / FORWARDER_NAME
+        shutil.copyfile(FORWARDER_SCRIPT, forwarder)
+        forwarder.chmod(0o644)
+
+    def stop_gateway(self) -> None:
+        """Stop serving the gateway (a backend calls this in :meth:`stop`); safe to call twice."""
+        if self.spec.gateway is not None:
+            self.spec.gateway.stop()
+
+    def with_gateway(self, command: Sequence[str], socket_dir: str, port: int = 0) -> list[str]:
+        """``command`` wrapped in the gateway's forwarder (unchanged without a gateway).
+
+        Args:
+            command: The agent's command.
+            socket_dir: The folder, *as the sandbox sees it*, holding the gateway's socket and
+                the forwarder script.
+            port: The ``localhost`` port to listen on (0: any free one; the agent learns it from
+                ``OPENAI_BASE_URL``).
+        """
+        from pytest_mlebench.gateway import FORWARDER_NAME, SOCKET_NAME
+
+        if self.spec.gateway is None or not self.spec.gateway.started:
+            return list(command)
+        forwarder = f"{socket_dir}/{FORWARDER_NAME}"
+        socket = f"{socket_dir}/{SOCKET_NAME}"
+        return [self.python, forwarder, "--socket", socket, "--port", str(port), "--", *command]
+
+    def egress_summary(self) -> dict[str, Any] | None:
+        """Attempts to reach the outside through an ``allow`` network's proxy (``None``: none)."""
+        return None
+
+    def gateway_env(self) -> dict[str, str]:
+        """The run token in place of every provider key (empty without a gateway)."""
+        if self.spec.gateway is None:
+            return {}
+        token = self.spec.gateway.token
+        return {"OPENAI_API_KEY": token, "ANTHROPIC_API_KEY": token}
 
     def contract_env(self) -> dict[str, str]:
         """Environment variables every agent gets, pointing at the contract paths."""

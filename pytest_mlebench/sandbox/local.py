@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from pytest_mlebench.errors import SandboxError
+from pytest_mlebench.gateway import SOCKET_NAME
 from pytest_mlebench.sandbox.base import ContractPaths, ExecResult, Sandbox, SandboxSpec
 from pytest_mlebench.sandbox.copying import copy_tree_out
 from pytest_mlebench.sandbox.namespaces import maskable, namespaces_unavailable, wrap_command
@@ -30,6 +31,7 @@ from pytest_mlebench.sandbox.process import run_process_tree
 from pytest_mlebench.sandbox.validator import CLIENT_SCRIPT, validate_script
 
 PASS_THROUGH_ENV = ("PATH", "LANG", "LC_ALL", "TZ", "TMPDIR")
+GATEWAY_DIR = ".gateway"
 
 
 class LocalSandbox(Sandbox):
@@ -69,6 +71,11 @@ class LocalSandbox(Sandbox):
     def start(self) -> None:
         if self._started:
             return
+        if self.spec.network == "allow":
+            raise SandboxError(
+                "the local backend cannot keep an egress allow-list: use --mle-sandbox docker "
+                "for --mle-network allow:HOST,..."
+            )
         try:
             self.root.mkdir(mode=0o700)  # fails on a planted folder of the same name
             self._started = True
@@ -87,6 +94,7 @@ class LocalSandbox(Sandbox):
         script.write_text(validate_script(str(root / "agent" / "validate_client.py"), self.python))
         script.chmod(0o755)
         self.start_validator(root / ".validator" / "validator.sock")
+        self.start_gateway(root / GATEWAY_DIR / SOCKET_NAME)
 
     def exec(
         self,
@@ -100,7 +108,7 @@ class LocalSandbox(Sandbox):
         self._exec_count += 1
         log_path = log_path or root / "logs" / f".exec-{self._exec_count}.log"
         return run_process_tree(
-            self._isolated(command),
+            self._isolated(self.with_gateway(command, str(root / GATEWAY_DIR))),
             cwd=root,
             env=self._agent_env(env),
             timeout=timeout,
@@ -131,6 +139,7 @@ class LocalSandbox(Sandbox):
         env["MLEBENCH_VALIDATOR_SOCKET"] = str(self.root / ".validator" / "validator.sock")
         env.update(self.contract_env())
         env.update(extra or {})
+        env.update(self.gateway_env())
         return env
 
     def copy_in(self, source: Path, destination: str) -> None:
@@ -149,6 +158,7 @@ class LocalSandbox(Sandbox):
 
     def stop(self, interrupted: bool = False) -> None:
         self.stop_validator()
+        self.stop_gateway()
         if self._started:
             _make_writable(self.root)
             shutil.rmtree(self.root, ignore_errors=True)

@@ -7,7 +7,8 @@ the local backend wraps the agent's command so that it runs
   *hidden* host path (the data cache with the answers, credentials) is covered by an empty,
   unreadable tmpfs;
 - in its own PID namespace (it cannot see or signal the harness) and, with network ``none``, its
-  own network namespace (no interfaces but a downed loopback);
+  own network namespace (no interface but loopback, which is raised so that the LLM gateway's
+  forwarder can listen on ``localhost``);
 - with every capability dropped and ``no_new_privs`` set, so it cannot undo the mounts even when
   its user id is 0.
 
@@ -22,10 +23,18 @@ import os
 import shlex
 import shutil
 import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 PROBE_TIMEOUT_SECONDS = 10
+# Raises the loopback interface of a fresh network namespace (SIOCGIFFLAGS, then SIOCSIFFLAGS
+# with IFF_UP), so the LLM gateway's forwarder can listen on localhost; nothing else goes up.
+LOOPBACK_UP = (
+    "import fcntl, socket, struct; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); "
+    "f = struct.unpack('16sH', fcntl.ioctl(s, 0x8913, struct.pack('16sH', b'lo', 0))[:18])[1]; "
+    "fcntl.ioctl(s, 0x8914, struct.pack('16sH', b'lo', f | 1))"
+)
 
 
 def _base_flags() -> list[str]:
@@ -60,6 +69,8 @@ def wrap_command(
 ) -> list[str]:
     """``command`` wrapped in ``unshare`` + mounts + ``setpriv`` (see the module docstring)."""
     steps = ["set -e"]
+    if isolate_network:
+        steps.append(f"{shlex.quote(sys.executable)} -c {shlex.quote(LOOPBACK_UP)}")
     for folder in read_only:
         path = shlex.quote(str(folder))
         steps.append(f"mount --bind {path} {path}")

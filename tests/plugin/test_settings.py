@@ -40,7 +40,7 @@ SAMPLES: dict[str, Sample] = {
     "time-limit": Sample("30", "60", "-5"),
     "require": Sample("gold", "none", "platinum"),
     "results": Sample("{tmp}/a.jsonl", "{tmp}/b.jsonl", "{tmp}/defs-a"),
-    "network": Sample("bridge", "none", "host"),
+    "network": Sample("bridge", "allow:api.openai.com,10.0.0.7", "allow:http://x.org"),
     "cpus": Sample("2", "0.5", "zero"),
     "memory": Sample("8g", "512m", "lots"),
     "shm": Sample("2g", "64m", "-1"),
@@ -56,6 +56,14 @@ SAMPLES: dict[str, Sample] = {
     "from": Sample("{tmp}/a.json", "{tmp}/b.json", "{tmp}/missing.json", ("--mle-rerun", "failed")),
     "progress": Sample("0", "5", "soon"),
     "clean-alluredir": Sample("yes", "no", "maybe"),
+    "token-budget": Sample("1000", "50000", "lots"),
+    "cost-budget": Sample("2.5", "0.1", "-1"),
+    "price-table": Sample("{tmp}/a.json", "{tmp}/b.json", "{tmp}/missing.yaml"),
+    "gateway-upstream": Sample(
+        "openai=http://localhost:8000/v1",
+        "openai=https://proxy.example/v1,anthropic=https://claude.example",
+        "gemini=https://x.example",
+    ),
 }
 
 

@@ -160,7 +160,7 @@ def test_cost_joins_when_runs_carry_usage_and_stays_silent_otherwise() -> None:
     for summary, tokens, dollars in ((base, 1000, 0.5), (new, 500, 0.25)):
         for entry in summary["competitions"]:
             for run in entry["runs"]:
-                run["usage"] = {"input_tokens": tokens, "output_tokens": 0, "cost_usd": dollars}
+                run["llm_usage"] = {"input_tokens": tokens, "output_tokens": 0, "cost_usd": dollars}
     gate = run_gate(base, new, baseline="b")
     cost = gate.agents[0].cost
     assert cost is not None and cost.runs == 12

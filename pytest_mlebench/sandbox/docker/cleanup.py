@@ -205,9 +205,12 @@ def reap_containers(older_than_session: str | None = None, *, include_live: bool
         for container in stale:
             log.info("removing leftover sandbox container %s", container.name)
             remove_container(container, graceful=False)
-        return len(stale)
     finally:
         client.close()
+    from pytest_mlebench.sandbox.docker.egress import reap_networks
+
+    reap_networks()  # egress networks of dead owners, once their containers are gone
+    return len(stale)
 
 
 def _abandoned(container: Any, session: str | None) -> bool:

@@ -4,8 +4,11 @@ The container idles (``sleep infinity`` under an init) while the harness runs th
 commands in it as Docker execs (:mod:`.execution`). Public data is bind-mounted read-only at
 ``/home/data`` (copied in, root-owned, when the engine is remote); the private answers are never
 mounted or copied. ``/home/validate_submission.sh`` reaches the host-side validator through a
-unix socket whose folder is mounted read-only at ``/run/mlebench``. No network unless the spec
-asks for ``bridge``; limits on CPUs, memory, shared memory and processes; GPUs by explicit id.
+unix socket whose folder is mounted read-only at ``/run/mlebench``; the LLM gateway's socket and
+forwarder live in the same folder (the agent's commands run inside the forwarder, which listens on
+``localhost:8765``). No network unless the spec asks for ``bridge``, or for ``allow`` (an internal
+network whose only way out is the allow-list proxy, :mod:`.egress`); limits on CPUs, memory,
+shared memory and processes; GPUs by explicit id.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from pytest_mlebench.errors import SandboxError
+from pytest_mlebench.gateway import SOCKET_NAME, GatewayError
 from pytest_mlebench.sandbox.base import (
     ContractPaths,
     ExecResult,
@@ -31,6 +35,7 @@ from pytest_mlebench.sandbox.base import (
 )
 from pytest_mlebench.sandbox.copying import ChunkReader, extract_stream
 from pytest_mlebench.sandbox.docker.cleanup import ownership_labels, remember, remove_container
+from pytest_mlebench.sandbox.docker.egress import EgressProxy
 from pytest_mlebench.sandbox.docker.engine import docker_client, engine_is_remote, import_docker
 from pytest_mlebench.sandbox.docker.execution import run_exec
 from pytest_mlebench.sandbox.docker.image import image_exists, image_tag
@@ -41,6 +46,7 @@ AGENT_USER = "nonroot"
 AGENT_UID = 1000
 AGENT_HOME = "/home/nonroot"
 VALIDATOR_DIR = "/run/mlebench"
+GATEWAY_PORT = 8765
 DEFAULT_PIDS_LIMIT = 4096
 SPOOL_BYTES = 16 * 1024**2
 PATHS = ContractPaths(
@@ -76,6 +82,7 @@ class DockerSandbox(Sandbox):
         self.container: Any = None
         self._client: Any = None
         self._socket_dir: Path | None = None
+        self.egress: EgressProxy | None = None
 
     @property
     def paths(self) -> ContractPaths:
@@ -92,7 +99,8 @@ class DockerSandbox(Sandbox):
             self._client = docker_client()
             self._check_inputs()
             self._start_validator()
-            self.container = self._create_container()
+            network = self._start_network()
+            self.container = self._create_container(network)
             remember(self.container)
             self.container.start()
             self._seed_files()
@@ -116,8 +124,32 @@ class DockerSandbox(Sandbox):
         # A remote engine cannot reach a socket on this machine: no server to start then.
         if not engine_is_remote():
             self.start_validator(self._socket_dir / "validator.sock")
+            self.start_gateway(self._socket_dir / SOCKET_NAME)
+        elif self.spec.gateway is not None:
+            raise GatewayError(
+                "the LLM gateway needs a Docker engine on this machine (it is reached through a "
+                "mounted socket); DOCKER_HOST points at a remote engine"
+            )
 
-    def _create_container(self) -> Any:
+    def _start_network(self) -> str:
+        """The container's network: ``none``, ``bridge``, or a new egress network (``allow``)."""
+        if self.spec.network != "allow":
+            return self.spec.network
+        log_dir = self.spec.log_dir or self._socket_dir or Path(tempfile.gettempdir())
+        self.egress = EgressProxy(
+            self._client,
+            self.spec.run_id,
+            self.spec.competition_id,
+            self.spec.allowed_hosts,
+            log_dir / "egress.log",
+        )
+        return self.egress.start()
+
+    def egress_summary(self) -> dict[str, Any] | None:
+        """The record's ``egress`` entry of an ``allow`` network (``None`` otherwise)."""
+        return self.egress.summary() if self.egress is not None else None
+
+    def _create_container(self, network: str) -> Any:
         docker = import_docker()
         return self._client.containers.create(
             self.image,
@@ -127,7 +159,7 @@ class DockerSandbox(Sandbox):
             labels=self._labels(),
             user="root",
             init=True,
-            network_mode=self.spec.network,
+            network_mode=network,
             mounts=self._mounts(docker),
             log_config=docker.types.LogConfig(type="none"),
             **_security(self.privileged),
@@ -163,7 +195,7 @@ class DockerSandbox(Sandbox):
         with engine_errors(f"running {command[0]!r} in the Docker sandbox"):
             return run_exec(
                 container,
-                command,
+                self.with_gateway(command, VALIDATOR_DIR, GATEWAY_PORT),
                 user=AGENT_USER,
                 env=self._agent_env(env),
                 workdir=PATHS.agent,
@@ -182,7 +214,9 @@ class DockerSandbox(Sandbox):
             "PYTHONUNBUFFERED": "1",
             "MLEBENCH_VALIDATOR_SOCKET": f"{VALIDATOR_DIR}/validator.sock",
             **self.contract_env(),
+            **(self.egress.env() if self.egress is not None else {}),
             **(extra or {}),
+            **self.gateway_env(),
         }
 
     def copy_in(self, source: Path, destination: str) -> None:
@@ -221,7 +255,10 @@ class DockerSandbox(Sandbox):
         if self.container is not None:
             remove_container(self.container, graceful=not interrupted)
             self.container = None
+        if self.egress is not None:
+            self.egress.stop()
         self.stop_validator()
+        self.stop_gateway()
         if self._socket_dir is not None:
             shutil.rmtree(self._socket_dir, ignore_errors=True)
             self._socket_dir = None

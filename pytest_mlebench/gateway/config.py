@@ -1,0 +1,154 @@
+"""What a run's gateway serves: providers (upstream base URL, key) and the run's budget.
+
+An agent config names its providers under ``gateway:`` (or, in the original benchmark's layout, as
+``OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}`` in ``env_vars``, which the gateway takes over).
+Keys are kept as written — ``${{ secrets.NAME }}`` — and resolved from the host's environment only
+when a run's gateway starts, so a key never passes through the agent's environment and a missing
+secret is a clear error in that run's record.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from urllib.parse import urlparse
+
+from pytest_mlebench.errors import ConfigError, SandboxError
+
+SECRET = re.compile(r"\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+DEFAULT_BASE_URLS: Mapping[str, str] = {
+    "openai": "https://api.openai.com/v1",
+    "anthropic": "https://api.anthropic.com",
+}
+# Environment variables of the original agent configs that hold a provider's key.
+KEY_VARIABLES: Mapping[str, str] = {
+    "OPENAI_API_KEY": "openai",
+    "ANTHROPIC_API_KEY": "anthropic",
+}
+
+
+class GatewayError(SandboxError):
+    """The gateway could not start or is misconfigured (infrastructure: the run is an error)."""
+
+
+@dataclass(frozen=True)
+class Provider:
+    """One upstream API: where it lives and the key the gateway adds (``None``: no key sent)."""
+
+    name: str
+    base_url: str
+    api_key: str | None = None
+
+    def resolved_key(self, environ: Mapping[str, str]) -> str | None:
+        """The key with ``${{ secrets.NAME }}`` taken from the host environment ``environ``.
+
+        Raises:
+            GatewayError: When a named secret is not set.
+        """
+        if self.api_key is None:
+            return None
+        missing = [name for name in SECRET.findall(self.api_key) if not environ.get(name)]
+        if missing:
+            raise GatewayError(
+                f"the LLM gateway needs the secret {missing[0]} for provider {self.name!r}, "
+                f"but it is not set on the host: export {missing[0]}=... before running pytest "
+                "(keys stay on the host; the sandbox never sees them)"
+            )
+        return SECRET.sub(lambda match: environ[match.group(1)], self.api_key)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Limits of one run; ``None`` means unlimited."""
+
+    tokens: int | None = None
+    cost_usd: float | None = None
+
+
+@dataclass(frozen=True)
+class GatewayConfig:
+    """The providers a run's gateway serves."""
+
+    providers: Mapping[str, Provider] = field(default_factory=dict)
+
+    def with_upstreams(self, upstreams: Mapping[str, str]) -> GatewayConfig:
+        """This config with base URLs replaced from ``--mle-gateway-upstream`` (those win)."""
+        providers = dict(self.providers)
+        for name, url in upstreams.items():
+            current = providers.get(name) or Provider(name, url)
+            providers[name] = replace(current, base_url=url)
+        return GatewayConfig(providers)
+
+
+def gateway_config(section: object, env_vars: Mapping[str, str], where: str) -> GatewayConfig:
+    """The gateway of an agent config: its ``gateway:`` section and provider keys in ``env_vars``.
+
+    Args:
+        section: The value of ``gateway:`` (a mapping of provider names to ``api_key`` /
+            ``base_url``; absent: ``None``).
+        env_vars: The agent's environment variables as written (secrets unresolved).
+        where: The config file, for messages.
+
+    Raises:
+        ConfigError: When the section is malformed (the message names the entry).
+    """
+    providers: dict[str, Provider] = {}
+    for variable, value in env_vars.items():
+        if variable in KEY_VARIABLES and SECRET.search(value):
+            name = KEY_VARIABLES[variable]
+            providers[name] = Provider(name, DEFAULT_BASE_URLS[name], value)
+    if section is None:
+        return GatewayConfig(providers)
+    if not isinstance(section, dict):
+        raise ConfigError(f"{where}: 'gateway' must map provider names to api_key and base_url")
+    for name, entry in section.items():
+        providers[str(name)] = _provider(str(name), entry or {}, providers.get(str(name)), where)
+    return GatewayConfig(providers)
+
+
+def _provider(name: str, entry: object, taken: Provider | None, where: str) -> Provider:
+    if name not in DEFAULT_BASE_URLS:
+        raise ConfigError(
+            f"{where}: gateway provider {name!r} is unknown; use {' or '.join(DEFAULT_BASE_URLS)} "
+            "(an OpenAI-compatible server such as vLLM or Ollama is 'openai' with its base_url)"
+        )
+    if not isinstance(entry, dict) or set(entry) - {"api_key", "base_url"}:
+        raise ConfigError(f"{where}: gateway provider {name!r} takes api_key and base_url only")
+    base_url = str(entry.get("base_url") or DEFAULT_BASE_URLS[name])
+    check_base_url(base_url, f"{where}: gateway provider {name!r}")
+    key = entry.get("api_key")
+    return Provider(
+        name, base_url, str(key) if key is not None else (taken.api_key if taken else None)
+    )
+
+
+def check_base_url(url: str, where: str) -> str:
+    """``url`` if it is an http(s) URL with a host; else :class:`ConfigError` naming ``where``."""
+    parsed = urlparse(url)
+    if parsed.scheme not in ("http", "https") or not parsed.netloc:
+        raise ConfigError(f"{where}: base URL {url!r} must be http://HOST[:PORT]/... or https://")
+    return url.rstrip("/")
+
+
+def parse_upstreams(values: list[str] | tuple[str, ...]) -> dict[str, str]:
+    """``PROVIDER=URL`` pairs of ``--mle-gateway-upstream``; ``ValueError`` names a bad one."""
+    upstreams: dict[str, str] = {}
+    for value in values:
+        name, sep, url = str(value).partition("=")
+        if not sep or name not in DEFAULT_BASE_URLS:
+            raise ValueError(
+                f"{value!r}: expected PROVIDER=URL with PROVIDER one of "
+                f"{', '.join(DEFAULT_BASE_URLS)}"
+            )
+        try:
+            upstreams[name] = check_base_url(url, name)
+        except ConfigError as exc:
+            raise ValueError(str(exc)) from None
+    return upstreams
+
+
+def host_environment() -> Mapping[str, str]:
+    """The host's environment, where secrets are resolved (a seam for tests)."""
+    return os.environ
