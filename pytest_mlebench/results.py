@@ -22,6 +22,7 @@ from typing import Any, Literal
 from filelock import FileLock
 
 from pytest_mlebench.grade_report import GradeReport
+from pytest_mlebench.integrity.model import IntegrityReport
 
 Outcome = Literal["passed", "failed", "error", "skipped"]
 RECORD_VERSION = 2
@@ -59,6 +60,7 @@ class RunRecord:
     modality: str | None = None
     run_dir: str | None = None
     worker: str = "master"
+    integrity: IntegrityReport | None = None
     version: int = RECORD_VERSION
 
     def to_json(self) -> str:
@@ -76,6 +78,8 @@ class RunRecord:
         values = {key: value for key, value in data.items() if key in known}
         grade = values.get("grade")
         values["grade"] = None if grade is None else GradeReport.from_dict(grade)
+        integrity = values.get("integrity")
+        values["integrity"] = None if integrity is None else IntegrityReport.from_dict(integrity)
         values["version"] = RECORD_VERSION
         return cls(**values)
 

@@ -25,6 +25,7 @@ from typing import Any
 
 import pytest
 
+from pytest_mlebench.integrity.reporting import allure_categories, allure_tags
 from pytest_mlebench.registry import Competition
 from pytest_mlebench.report.aggregate import medal_of
 from pytest_mlebench.report.mlebench_compat import grade_json
@@ -38,6 +39,7 @@ ENVIRONMENT_FILE = "environment.properties"
 
 # Order matters: Allure puts a result in the first category that matches it.
 DEFAULT_CATEGORIES: list[dict[str, Any]] = [
+    *allure_categories(),
     {
         "name": "Timeout",
         "matchedStatuses": ["failed", "broken"],
@@ -157,6 +159,9 @@ def attachments_for(record: RunRecord) -> list[Attachment]:
     if tail is not None:
         found.append(Attachment(f"agent.log (last {AGENT_LOG_TAIL_LINES} lines)", tail, "TEXT"))
     found.append(Attachment("resources", json.dumps(resources_used(record), indent=2), "JSON"))
+    if record.integrity is not None:
+        body = json.dumps(record.integrity.to_dict(), indent=2, default=str)
+        found.append(Attachment("integrity (flags, disclosure)", body, "JSON"))
     return found
 
 
@@ -198,7 +203,7 @@ def apply_record(record: RunRecord) -> None:
 
     dynamic: Any = allure.dynamic
     dynamic.title(title_for(record))
-    dynamic.tag(medal_tag(record))
+    dynamic.tag(medal_tag(record), *allure_tags(record))
     dynamic.parameter("run_id", record.run_id, excluded=True)
     dynamic.parameter("session_id", record.session_id, excluded=True)
     for attachment in attachments_for(record):

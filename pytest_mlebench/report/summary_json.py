@@ -16,6 +16,7 @@ from typing import Any
 
 from pytest_mlebench.atomic_write import write_atomically
 from pytest_mlebench.errors import ConfigError
+from pytest_mlebench.integrity.reporting import integrity_section, run_integrity
 from pytest_mlebench.medals import MEDALS, Thresholds
 from pytest_mlebench.report.aggregate import (
     flags,
@@ -50,6 +51,7 @@ def build_summary(merged: Merged, created_at: str | None = None) -> dict[str, An
         "agents": {agent: agent_section(runs) for agent, runs in sorted(by_agent.items())},
         "competitions": competition_entries(records),
         "merge": merged.to_dict(),
+        "integrity": integrity_section(records),
     }
 
 
@@ -124,6 +126,7 @@ def run_entry(record: RunRecord) -> dict[str, Any]:
         "session_id": record.session_id,
         "test_id": record.test_id,
         "run_dir": record.run_dir,
+        "integrity": run_integrity(record),
     }
 
 

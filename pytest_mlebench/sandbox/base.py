@@ -79,6 +79,7 @@ class SandboxSpec:
         env: Extra environment variables for the agent.
         hidden_paths: Host folders the agent must not see (the data cache with the answers,
             credentials). Docker never mounts them; the local backend masks them where it can.
+        validator_interval: Seconds between two answered validator calls (the rate limit).
     """
 
     run_id: str
@@ -92,6 +93,7 @@ class SandboxSpec:
     labels: Mapping[str, str] = field(default_factory=dict)
     env: Mapping[str, str] = field(default_factory=dict)
     hidden_paths: tuple[Path, ...] = ()
+    validator_interval: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -109,11 +111,18 @@ class ExecResult:
 
 @dataclass(frozen=True)
 class ValidationCall:
-    """One call of the in-sandbox validator, as logged in the run record."""
+    """One call of the in-sandbox validator, as logged in the run record.
+
+    ``sha256``, ``rows`` and ``sketch`` fingerprint the file sent
+    (:mod:`pytest_mlebench.integrity.fingerprint`), so probing shows in the record.
+    """
 
     time: str
     valid: bool
     reason: str | None
+    sha256: str | None = None
+    rows: int | None = None
+    sketch: str | None = None
 
 
 class Sandbox(ABC):
@@ -185,6 +194,11 @@ class Sandbox(ABC):
         """Calls the agent made to the validator so far (kept after :meth:`stop`)."""
         return list(self._validator.calls) if self._validator is not None else []
 
+    @property
+    def validation_refused(self) -> int:
+        """Validator requests the rate limit turned away (attempts that are not in the log)."""
+        return self._validator.refused if self._validator is not None else 0
+
     def start_validator(self, socket_path: Path) -> None:
         """Serve ``spec.validator`` on ``socket_path`` (a backend calls this in :meth:`start`).
 
@@ -195,7 +209,9 @@ class Sandbox(ABC):
 
         if self.spec.validator is None or self._validator is not None:
             return
-        self._validator = ValidatorServer(socket_path, self.spec.validator)
+        self._validator = ValidatorServer(
+            socket_path, self.spec.validator, min_interval=self.spec.validator_interval
+        )
         self._validator.start()
 
     def stop_validator(self) -> None:

@@ -54,7 +54,21 @@ SAMPLES: dict[str, Sample] = {
     "from": Sample("{tmp}/a.json", "{tmp}/b.json", "{tmp}/missing.json", ("--mle-rerun", "failed")),
     "progress": Sample("0", "5", "soon"),
     "clean-alluredir": Sample("yes", "no", "maybe"),
+    "integrity": Sample("strict", "report", "lenient"),
+    "integrity-policy": Sample("{tmp}/a.json", "{tmp}/b.json", "{tmp}/missing.yaml"),
+    "references": Sample("{tmp}/defs-a", "{tmp}/defs-b", "{tmp}/missing"),
+    "similarity": Sample("0.8", "0.3", "2"),
+    "judge": Sample("provider/model-a", "provider/model-b", "two words"),
 }
+
+
+@pytest.fixture(autouse=True)
+def gateway_present(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The LLM gateway is not built yet: pretend it is, so the judge's valid samples parse
+    (tests/integrity/test_judge.py checks the error a user gets without it)."""
+    from pytest_mlebench.integrity import judge
+
+    monkeypatch.setattr(judge, "gateway_available", lambda: True)
 
 
 class Example:

@@ -7,6 +7,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import cast
 
+from pytest_mlebench.integrity.reporting import FLAG_KINDS
 from pytest_mlebench.registry import Competition
 from pytest_mlebench.report.allure import (
     DEFAULT_CATEGORIES,
@@ -77,6 +78,7 @@ def test_categories_template_in_the_repository_is_the_built_in_one(tmp_path: Pat
     template = REPO / "reports" / "categories.json"
     assert json.loads(template.read_text()) == DEFAULT_CATEGORIES
     assert [c["name"] for c in DEFAULT_CATEGORIES] == [
+        *(f"Integrity: {kind}" for kind in FLAG_KINDS),
         "Timeout", "Infrastructure error", "Invalid submission", "No medal (below the gate)",
     ]  # fmt: skip
     broken = tmp_path / "categories.json"
