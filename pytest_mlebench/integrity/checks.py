@@ -160,7 +160,7 @@ def reference_flags(code: Path, references: Path | None, policy: Policy) -> list
             policy.severity("similarity", "reference"),
             f"code/{m.file} matches {m.other} of the reference corpus "
             f"({m.similarity:.0%} of its code, lines {m.lines}; reference lines {m.other_lines})",
-            {"file": f"code/{m.file}", "reference": str(references / m.other), **m.to_evidence()},
+            {**m.to_evidence(), "file": f"code/{m.file}", "reference": str(references / m.other)},
         )
         for m in matches
     ]
