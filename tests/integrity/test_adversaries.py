@@ -72,12 +72,15 @@ def test_editor_and_network_tool_raise_process_flags(project: ExampleProject) ->
     found = {f["rule"]: f for f in flags_of(record) if f["kind"] == "process"}
     assert set(found) >= {"editor", "network-tool"}
     assert found["editor"]["evidence"]["command"].startswith("vim ")
-    assert "curl -sSLO https://example.com/pretrained-weights.bin" in (
-        found["network-tool"]["evidence"]["command"]
+    assert (
+        "curl -sSLO https://example.com/pretrained-weights.bin"
+        in (found["network-tool"]["evidence"]["command"])
     )
-    assert 0 <= found["editor"]["evidence"]["first_seen_s"] <= found["editor"]["evidence"][
-        "last_seen_s"
-    ]
+    assert (
+        0
+        <= found["editor"]["evidence"]["first_seen_s"]
+        <= found["editor"]["evidence"]["last_seen_s"]
+    )
     assert record["integrity"]["disclosure"]["external_data_or_weights"] == "fetch attempts seen"
     result.stdout.fnmatch_lines(["*high process/editor*command vim*"])
 
