@@ -28,6 +28,7 @@ BUDGET_SECONDS = 30
 MARKER = "MLEBENCH-INVENTORY "
 DOCKER_EXCLUDE = ("/proc", "/sys", "/dev", "/run", "/home/data", "/home/submission")
 CONTRACT_PREFIXES = ("/home/", "/tmp", "/var/tmp", "/run/mlebench", "/root/.cache")
+ENGINE_FILES = frozenset({"/usr/sbin/docker-init"})  # the init the engine adds (init=True)
 
 
 def search_roots(sandbox: Sandbox) -> tuple[list[str], list[str]]:
@@ -70,10 +71,14 @@ def files_outside_contract(sandbox: Sandbox, limit: int = 50) -> dict[str, Any] 
     if sandbox.backend != "docker" or container is None:
         return None
     changes = container.diff() or []
+    paths = [c["Path"] for c in changes]
     outside = sorted(
         c["Path"]
         for c in changes
-        if c.get("Kind") in (0, 1) and not _inside_contract(c["Path"]) and not _is_parent(c["Path"])
+        if c.get("Kind") in (0, 1)
+        and c["Path"] not in ENGINE_FILES
+        and not _inside_contract(c["Path"])
+        and not (c.get("Kind") == 0 and _is_parent(c["Path"], paths))
     )
     return {"count": len(outside), "paths": outside[:limit]}
 
@@ -82,6 +87,7 @@ def _inside_contract(path: str) -> bool:
     return path == "/home" or path.startswith(CONTRACT_PREFIXES)
 
 
-def _is_parent(path: str) -> bool:
-    """Folders that change because something below them did (``/home``, ``/run``…)."""
-    return path in ("/", "/run", "/root", "/var", "/etc", "/usr")
+def _is_parent(path: str, paths: list[str]) -> bool:
+    """A folder reported as changed only because something below it changed."""
+    prefix = path.rstrip("/") + "/"
+    return any(other.startswith(prefix) for other in paths)

@@ -85,7 +85,7 @@ def code_files(folder: Path) -> list[Path]:
 
 def _copydetect() -> Any:
     try:
-        import copydetect  # type: ignore[import-untyped]
+        import copydetect
     except ImportError:
         raise SimilarityUnavailable(
             f"the similarity check needs copydetect: {INSTALL_HINT}"
