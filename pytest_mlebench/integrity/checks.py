@@ -32,8 +32,7 @@ from pytest_mlebench.integrity.similarity import (
     top_matches,
 )
 from pytest_mlebench.integrity.watermark import watermark_flags
-
-MEDAL_LEVELS = ("bronze", "silver", "gold")
+from pytest_mlebench.medals import MEDALS
 
 
 @dataclass(frozen=True)
@@ -168,7 +167,7 @@ def reference_flags(code: Path, references: Path | None, policy: Policy) -> list
 
 def withheld_gate(report: IntegrityReport, require: str) -> str | None:
     """The gate's reason when strict mode withheld the medal a medal-level gate needs."""
-    if not report.medal_withheld or require not in MEDAL_LEVELS:
+    if not report.medal_withheld or require not in MEDALS:
         return None
     worst = report.at_least(report.worst or "high")[0]
     return (

@@ -39,7 +39,6 @@ ENVIRONMENT_FILE = "environment.properties"
 
 # Order matters: Allure puts a result in the first category that matches it.
 DEFAULT_CATEGORIES: list[dict[str, Any]] = [
-    *allure_categories(),
     {
         "name": "Timeout",
         "matchedStatuses": ["failed", "broken"],
@@ -59,6 +58,7 @@ DEFAULT_CATEGORIES: list[dict[str, Any]] = [
         "matchedStatuses": ["failed"],
         "messageRegex": "(?s).*(earns |not above the leaderboard median).*",
     },
+    *allure_categories(),
 ]
 
 
