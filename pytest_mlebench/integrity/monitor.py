@@ -79,6 +79,7 @@ class IntegrityRun:
                 audit.stop()
                 self.evidence["process_audit"] = audit.evidence() | {"source": self._source}
             self._after(sandbox)
+            save_evidence(self.run_dir, self.evidence)  # kept even when grading breaks later
 
     def _audit(self, sandbox: Sandbox, started: float) -> ProcessAudit | None:
         sampler: Sampler | None = None
