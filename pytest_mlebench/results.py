@@ -22,6 +22,7 @@ from typing import Any, Literal
 from filelock import FileLock
 
 from pytest_mlebench.grade_report import GradeReport
+from pytest_mlebench.integrity.model import IntegrityReport
 
 Outcome = Literal["passed", "failed", "error", "skipped"]
 RECORD_VERSION = 2
@@ -66,6 +67,7 @@ class RunRecord:
     worker: str = "master"
     gateway: dict[str, Any] | None = None
     egress: dict[str, Any] | None = None
+    integrity: IntegrityReport | None = None
     version: int = RECORD_VERSION
 
     def to_json(self) -> str:
@@ -83,6 +85,8 @@ class RunRecord:
         values = {key: value for key, value in data.items() if key in known}
         grade = values.get("grade")
         values["grade"] = None if grade is None else GradeReport.from_dict(grade)
+        integrity = values.get("integrity")
+        values["integrity"] = None if integrity is None else IntegrityReport.from_dict(integrity)
         values["version"] = RECORD_VERSION
         return cls(**values)
 

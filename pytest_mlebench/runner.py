@@ -22,6 +22,9 @@ from pytest_mlebench.errors import AgentError
 from pytest_mlebench.gate import gate_failure
 from pytest_mlebench.gateway import Budget, Gateway, load_price_table
 from pytest_mlebench.grading import GradeReport, grade_submission
+from pytest_mlebench.integrity.checks import withheld_gate
+from pytest_mlebench.integrity.model import IntegrityReport
+from pytest_mlebench.integrity.monitor import IntegrityRun, integrity_context
 from pytest_mlebench.registry import Competition
 from pytest_mlebench.report.mlebench_compat import grade_json
 from pytest_mlebench.results import Outcome, RunRecord, append_record
@@ -87,6 +90,7 @@ class BenchmarkRun:
         self.sandbox: Sandbox | None = None
         self.gateway: Gateway | None = None
         self.record: RunRecord | None = None
+        self.integrity = IntegrityRun(self.run_dir, session.agent)
 
     @property
     def time_limit(self) -> int:
@@ -111,10 +115,13 @@ class BenchmarkRun:
         try:
             exec_result, calls, grant = self._run_agent(self.session.agent)
             report = self._grade()
+            context = integrity_context(self.session.settings, self.competition, self.sandbox)
+            integrity = self.integrity.check(calls, context, report.medal)
         except Exception as exc:
             self._write(self._record("error", f"{type(exc).__name__}: {exc}"))
             raise
-        gate = gate_failure(report, self.session.settings.require)
+        require = self.session.settings.require
+        gate = gate_failure(report, require) or withheld_gate(integrity, require)
         notes = [
             f"timeout after {self.time_limit} s" if exec_result.timed_out else None,
             self._budget_note(),
@@ -128,6 +135,7 @@ class BenchmarkRun:
             report=report,
             calls=calls,
             grant=grant,
+            integrity=integrity,
         )
         self._write(record)
         return record
@@ -164,6 +172,7 @@ class BenchmarkRun:
             gateway=self.gateway,
             log_dir=self.run_dir,
             validator=self._validate,
+            env=self.integrity.env,
             labels={
                 "pytest-mlebench.session": self.session.session_id,
                 "pytest-mlebench.worker": self.session.worker,
@@ -189,14 +198,16 @@ class BenchmarkRun:
             instructions = self._write_instructions(sandbox.paths)
             with sandbox:
                 sandbox.copy_in(instructions, sandbox.paths.instructions)
-                result = self._drive(agent, sandbox)
+                with self.integrity.watch(sandbox):
+                    result = self._drive(agent, sandbox)
                 calls = [asdict(call) for call in sandbox.validation_calls]
         return result, calls, spec.resources
 
     def _write_instructions(self, paths: ContractPaths) -> Path:
         """Render the instructions for ``paths`` once, into the run folder (copied in once)."""
         instructions = self.run_dir / "instructions.md"
-        instructions.write_text(render_instructions(paths, self.time_limit), "utf-8")
+        text = self.integrity.instructions(render_instructions(paths, self.time_limit))
+        instructions.write_text(text, "utf-8")
         return instructions
 
     def _drive(self, agent: Agent, sandbox: Sandbox) -> ExecResult:
@@ -240,6 +251,7 @@ class BenchmarkRun:
         report: GradeReport | None = None,
         calls: list[dict[str, Any]] | None = None,
         grant: ResourceGrant | None = None,
+        integrity: IntegrityReport | None = None,
     ) -> RunRecord:
         return make_record(
             self.session,
@@ -258,6 +270,7 @@ class BenchmarkRun:
             calls=calls or [],
             sandbox=self.sandbox,
             gateway=self.gateway.summary() if self.gateway is not None else None,
+            integrity=integrity,
         )
 
     def _write(self, record: RunRecord) -> None:
@@ -285,6 +298,7 @@ def make_record(
     calls: list[dict[str, Any]] | None = None,
     sandbox: Sandbox | None = None,
     gateway: dict[str, Any] | None = None,
+    integrity: IntegrityReport | None = None,
 ) -> RunRecord:
     """A :class:`RunRecord` for ``competition`` in ``session`` (also for skips and errors).
 
@@ -325,6 +339,7 @@ def make_record(
         worker=session.worker,
         gateway=gateway,
         egress=_egress_entry(network.mode, sandbox),
+        integrity=integrity,
     )
 
 

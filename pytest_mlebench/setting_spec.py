@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pytest_mlebench.data import default_data_dir
-from pytest_mlebench.errors import SettingError
+from pytest_mlebench.errors import MLEBenchError, SettingError
 
 Parse = Callable[[Any, Path], Any]
 Kind = Literal["value", "list", "flag"]
@@ -220,6 +220,40 @@ def results_file(value: Any, base: Path) -> Path:
     path = path if path.is_absolute() else base / path
     if not str(value).strip() or path.is_dir():
         raise ValueError(f"expected a file name, not the folder {path}")
+    return path
+
+
+def fraction(value: Any) -> float:
+    """A share between 0 and 1."""
+    try:
+        number = float(str(value))
+    except ValueError:
+        raise ValueError("expected a number between 0 and 1") from None
+    if not 0 <= number <= 1:
+        raise ValueError("expected a number between 0 and 1")
+    return number
+
+
+def existing_dir(value: Any, base: Path) -> Path | None:
+    """A folder that must exist, relative to ``base``; unset means none."""
+    if value is None:
+        return None
+    path = (base / Path(str(value)).expanduser()).resolve()
+    if not path.is_dir():
+        raise ValueError(f"no such folder: {path}")
+    return path
+
+
+def policy_file(value: Any, base: Path) -> Path | None:
+    """An integrity policy file that exists and loads; unset means the default policy."""
+    from pytest_mlebench.integrity.policy import load_policy
+
+    path = existing_file(value, base)
+    if path is not None:
+        try:
+            load_policy(path)
+        except MLEBenchError as exc:
+            raise ValueError(str(exc)) from None
     return path
 
 

@@ -23,6 +23,7 @@ import pytest
 from pytest_mlebench import setting_spec as parsers
 from pytest_mlebench.errors import SettingError
 from pytest_mlebench.gateway.config import parse_upstreams
+from pytest_mlebench.integrity.judge import judge_model
 from pytest_mlebench.sandbox.network import network_text
 from pytest_mlebench.setting_spec import RERUN_KINDS, Setting, argument_keywords, pick, resolve
 
@@ -31,6 +32,7 @@ REQUIRE_LEVELS = ("none", "valid", "above-median", "bronze", "silver", "gold")
 SANDBOXES = ("auto", "local", "docker")
 YES_NO = ("yes", "no")
 GATE_MODES = ("auto", "paired", "rate-drop")
+INTEGRITY_MODES = ("report", "strict")
 Require = Literal["none", "valid", "above-median", "bronze", "silver", "gold"]
 
 __all__ = [
@@ -325,6 +327,51 @@ SETTINGS: tuple[Setting, ...] = (
         choices=YES_NO,
         kind="flag",
     ),
+    Setting(
+        "integrity",
+        "integrity",
+        "integrity policy: report (flags are shown, scores and medals stand) or strict (a run "
+        "with a high-severity flag loses its medal; the record keeps what it earned)",
+        "MLEBENCH_INTEGRITY",
+        parsers.always(parsers.text),
+        default="report",
+        choices=INTEGRITY_MODES,
+    ),
+    Setting(
+        "integrity-policy",
+        "integrity_policy",
+        "YAML file whose sections replace those of the default integrity policy "
+        "(docs/integrity.md)",
+        "MLEBENCH_INTEGRITY_POLICY",
+        parsers.policy_file,
+        metavar="FILE",
+    ),
+    Setting(
+        "references",
+        "references",
+        "reference corpus for the similarity check: a folder with one sub-folder of code per "
+        "competition id (default: competitions/<id>/references/)",
+        "MLEBENCH_REFERENCES",
+        parsers.existing_dir,
+        metavar="DIR",
+    ),
+    Setting(
+        "similarity",
+        "similarity",
+        "share (0-1) of a file's code found in another that raises a similarity flag "
+        "(default: the policy's, 0.5)",
+        "MLEBENCH_SIMILARITY",
+        parsers.optional(parsers.fraction),
+        metavar="SHARE",
+    ),
+    Setting(
+        "judge",
+        "judge",
+        "model of the optional LLM integrity judge (not in this release yet; off by default)",
+        "MLEBENCH_JUDGE",
+        parsers.always(judge_model),
+        metavar="MODEL",
+    ),
 )
 
 
@@ -360,6 +407,11 @@ class Settings:
     cost_budget: float | None = None
     price_table: Path | None = None
     gateway_upstreams: tuple[tuple[str, str], ...] = ()
+    integrity: str = "report"
+    integrity_policy: Path | None = None
+    references: Path | None = None
+    similarity: float | None = None
+    judge: str | None = None
 
 
 _BY_NAME = {entry.name: entry for entry in SETTINGS}

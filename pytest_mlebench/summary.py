@@ -6,6 +6,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
+from pytest_mlebench.integrity.reporting import terminal_lines as integrity_lines
 from pytest_mlebench.report.aggregate import medal_of
 from pytest_mlebench.report.progress import param_id
 from pytest_mlebench.report.terminal import medal_table
@@ -47,6 +48,10 @@ def run_line(record: RunRecord) -> str:
     )
     if record.timed_out:
         line += " TIMEOUT"
+    if record.integrity is not None and record.integrity.medal_withheld:
+        line += f" WITHHELD (earned {record.integrity.earned_medal})"
+    elif record.integrity is not None and record.integrity.flags:
+        line += f" FLAGGED ({record.integrity.worst})"
     if record.reason and record.outcome != "passed":
         line += f"  ({record.reason})"
     elif medal == "n/a":
@@ -90,10 +95,12 @@ def terminal_lines(session: MLEBenchSession) -> list[str]:
     if not records:
         return []
     skipped = skipped_lines(records, session.settings.data_dir)
+    integrity = integrity_lines(records, display_id)
     return [
         *(run_line(r) for r in records),
         totals_line(records),
         *usage_lines(records),
         *skipped,
+        *integrity,
         *medal_table(records),
     ]

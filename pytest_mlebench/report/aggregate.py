@@ -33,6 +33,7 @@ METRICS = (
     "above_median",
     *(f"{medal}_medal" for medal in MEDALS),
     "any_medal",
+    "any_medal_before_integrity",
 )
 OUTCOMES = ("passed", "failed", "error", "skipped")
 
@@ -110,12 +111,16 @@ def flags(record: RunRecord) -> dict[str, bool]:
         "above_median": grade is not None and grade.award.above_median,
         **{f"{m}_medal": medal == m for m in MEDALS},
         "any_medal": medal is not None,
+        "any_medal_before_integrity": grade is not None and grade.medal is not None,
     }
 
 
 def medal_of(record: RunRecord) -> Medal | None:
-    """The medal the run earned; ``None`` for no medal and for a run without a grade."""
-    return record.grade.medal if record.grade is not None else None
+    """The medal the run counts with; ``None`` for no medal, for a run without a grade, and
+    for a medal that ``--mle-integrity strict`` withheld (the grade still holds it)."""
+    if record.grade is None or (record.integrity is not None and record.integrity.medal_withheld):
+        return None
+    return record.grade.medal
 
 
 def seed_rates(records: Iterable[RunRecord], metric: str) -> dict[int, float]:

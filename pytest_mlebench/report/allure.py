@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from pytest_mlebench.integrity.reporting import allure_categories, allure_tags
 from pytest_mlebench.registry import Competition
 from pytest_mlebench.report.aggregate import medal_of
 from pytest_mlebench.report.mlebench_compat import grade_json
@@ -58,6 +59,7 @@ DEFAULT_CATEGORIES: list[dict[str, Any]] = [
         "matchedStatuses": ["failed"],
         "messageRegex": "(?s).*(earns |not above the leaderboard median).*",
     },
+    *allure_categories(),
 ]
 
 
@@ -164,6 +166,9 @@ def attachments_for(record: RunRecord) -> list[Attachment]:
     if tail is not None:
         found.append(Attachment(f"agent.log (last {AGENT_LOG_TAIL_LINES} lines)", tail, "TEXT"))
     found.append(Attachment("resources", json.dumps(resources_used(record), indent=2), "JSON"))
+    if record.integrity is not None:
+        body = json.dumps(record.integrity.to_dict(), indent=2, default=str)
+        found.append(Attachment("integrity (flags, disclosure)", body, "JSON"))
     return found
 
 
@@ -205,7 +210,7 @@ def apply_record(record: RunRecord) -> None:
 
     dynamic: Any = allure.dynamic
     dynamic.title(title_for(record))
-    dynamic.tag(medal_tag(record))
+    dynamic.tag(medal_tag(record), *allure_tags(record))
     dynamic.parameter("run_id", record.run_id, excluded=True)
     dynamic.parameter("session_id", record.session_id, excluded=True)
     percentile = percentile_parameter(record)

@@ -16,6 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.errors import MLEBenchError
+from pytest_mlebench.integrity.crossrun import cross_run_flags
+from pytest_mlebench.integrity.policy import load_policy
+from pytest_mlebench.integrity.reporting import flag_dict
 from pytest_mlebench.report.allure import load_categories, write_session_files
 from pytest_mlebench.report.environment import build_environment
 from pytest_mlebench.report.gating import GateResult, gate_lines, run_gate
@@ -24,7 +27,7 @@ from pytest_mlebench.report.merge import Merged, merge_records
 from pytest_mlebench.report.mlebench_compat import write_mlebench_files
 from pytest_mlebench.report.profiles import build_profile, profile_text
 from pytest_mlebench.report.summary_json import build_summary, load_summary, write_summary
-from pytest_mlebench.results import read_records
+from pytest_mlebench.results import RunRecord, read_records
 from pytest_mlebench.session import MLEBenchSession
 
 CATEGORIES_TEMPLATE = Path("reports") / "categories.json"
@@ -57,6 +60,8 @@ def write_reports(mle: MLEBenchSession, result: FinishResult) -> Merged | None:
         return None  # this session ran no benchmark: leave the files of earlier ones alone
     merged = replace(merge_records(records, mle.settings.seeds), sources=(str(path),))
     result.summary = build_summary(merged)
+    mine = [r for r in merged.records if r.session_id == mle.session_id]
+    result.summary["integrity"]["session_flags"] = session_integrity(mle, mine, result)
     summary_path = write_summary(path.parent / "summary.json", result.summary)
     result.summary_path = summary_path
     report_path, jsonl_path = write_mlebench_files(path.parent / "mlebench", merged.records)
@@ -73,6 +78,20 @@ def write_reports(mle: MLEBenchSession, result: FinishResult) -> Merged | None:
     )
     result.lines += [f"merge: {finding}" for finding in merged.findings()]
     return merged
+
+
+def session_integrity(
+    mle: MLEBenchSession, records: list[RunRecord], result: FinishResult
+) -> list[dict[str, Any]]:
+    """Cross-run similarity of this session's runs: flags for the summary, terminal lines."""
+    try:
+        policy = load_policy(mle.settings.integrity_policy).with_threshold(mle.settings.similarity)
+        flags = cross_run_flags(records, policy)
+    except MLEBenchError as exc:
+        result.lines.append(f"integrity: cross-run similarity not checked: {exc}")
+        return []
+    result.lines += [f"integrity (session): {flag.summary()}" for flag in flags]
+    return [flag_dict(flag) for flag in flags]
 
 
 def write_allure_files(

@@ -31,6 +31,8 @@ th{background:#f3f5f7}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .medal-none{background:#eef0f2;color:#59636e}
 .outcome-failed,.outcome-error{color:#b42318}.outcome-skipped{color:#7a6a00}
 .chart{display:block;margin:8px 0 20px}
+.flag{display:inline-block;padding:0 6px;border-radius:8px;font-size:12px}
+.flag-high{background:#f8d0cc}.flag-medium{background:#fbe6b0}.flag-low,.flag-info{background:#e6ecf1}
 """
 RATE_COLUMNS = (
     ("submission_exists", "submission"),
@@ -105,7 +107,59 @@ def _run_cell(run: dict[str, Any]) -> str:
         f"s{run['seed']}: {escape(score_text)} {medal_badge(run.get('medal'))} "
         f'<span class="outcome-{outcome}">{outcome}</span>{escape(wall_text)}'
         + (" <b>timeout</b>" if run.get("timed_out") else "")
+        + _integrity_badge(run.get("integrity"))
     )
+
+
+def _integrity_badge(integrity: dict[str, Any] | None) -> str:
+    if not integrity or not integrity.get("flags"):
+        return ""
+    worst = escape(str(integrity.get("worst")))
+    kinds = escape(", ".join(sorted({f["kind"] for f in integrity["flags"]})))
+    withheld = (
+        f" withheld {escape(str(integrity.get('earned_medal')))}"
+        if integrity.get("medal_withheld")
+        else ""
+    )
+    return f' <span class="flag flag-{worst}">{worst}: {kinds}{withheld}</span>'
+
+
+def integrity_html(summary: dict[str, Any]) -> str:
+    """Every flagged run with its flags, and the session's cross-run flags."""
+    section = summary.get("integrity") or {}
+    rows = [_row(["run", "severity", "check/rule", "reason"], header=True)]
+    for entry in summary.get("competitions", []):
+        for run in entry["runs"]:
+            for flag in (run.get("integrity") or {}).get("flags", []):
+                rows.append(
+                    _row(
+                        [
+                            escape(f"{entry['competition_id']} s{run['seed']} ({entry['agent']})"),
+                            f'<span class="flag flag-{escape(flag["severity"])}">'
+                            f"{escape(flag['severity'])}</span>",
+                            escape(f"{flag['kind']}/{flag['rule']}"),
+                            escape(flag["reason"]),
+                        ]
+                    )
+                )
+    for flag in section.get("session_flags", []):
+        rows.append(
+            _row(
+                [
+                    "session",
+                    escape(flag["severity"]),
+                    escape(f"{flag['kind']}/{flag['rule']}"),
+                    escape(flag["reason"]),
+                ]
+            )
+        )
+    counts = ", ".join(f"{n} {s}" for s, n in (section.get("flags_by_severity") or {}).items() if n)
+    head = (
+        f'<p class="meta">{section.get("runs_flagged", 0)} of {section.get("runs_checked", 0)} '
+        f"runs flagged ({escape(counts or 'no flags')}); {section.get('medals_withheld', 0)} "
+        "medal(s) withheld. Flags never change a score (docs/integrity.md).</p>"
+    )
+    return head + ("<table>" + "".join(rows) + "</table>" if len(rows) > 1 else "")
 
 
 def competitions_table(entries: list[dict[str, Any]]) -> str:
@@ -227,6 +281,8 @@ def render_html(
     ]
     body += [agent_section(a, s, summary.get("competitions", [])) for a, s in agents.items()]
     body.append(profile_section(summary, baseline))
+    if summary.get("integrity"):
+        body += ["<h2>Integrity</h2>", integrity_html(summary)]
     body += ["<h2>Merge</h2>", merge_section(summary.get("merge", {}))]
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'

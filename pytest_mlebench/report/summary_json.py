@@ -16,6 +16,7 @@ from typing import Any
 
 from pytest_mlebench.atomic_write import write_atomically
 from pytest_mlebench.errors import ConfigError
+from pytest_mlebench.integrity.reporting import integrity_section, run_integrity
 from pytest_mlebench.medals import MEDALS, Thresholds
 from pytest_mlebench.report.aggregate import (
     flags,
@@ -54,6 +55,7 @@ def build_summary(merged: Merged, created_at: str | None = None) -> dict[str, An
         "competitions": competition_entries(records),
         "llm_usage": usage_totals(records),
         "merge": merged.to_dict(),
+        "integrity": integrity_section(records),
     }
 
 
@@ -151,6 +153,7 @@ def run_entry(record: RunRecord) -> dict[str, Any]:
         "test_id": record.test_id,
         "run_dir": record.run_dir,
         "llm_usage": run_usage(record),
+        "integrity": run_integrity(record),
     }
 
 

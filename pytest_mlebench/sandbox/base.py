@@ -87,6 +87,7 @@ class SandboxSpec:
             the sandbox and wraps the agent's commands in its forwarder
             (:mod:`pytest_mlebench.gateway`).
         log_dir: Host folder for the sandbox's own logs (the egress proxy's), the run folder.
+        validator_interval: Seconds between two answered validator calls (the rate limit).
     """
 
     run_id: str
@@ -103,6 +104,7 @@ class SandboxSpec:
     allowed_hosts: tuple[str, ...] = ()
     gateway: Gateway | None = None
     log_dir: Path | None = None
+    validator_interval: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -120,11 +122,18 @@ class ExecResult:
 
 @dataclass(frozen=True)
 class ValidationCall:
-    """One call of the in-sandbox validator, as logged in the run record."""
+    """One call of the in-sandbox validator, as logged in the run record.
+
+    ``sha256``, ``rows`` and ``sketch`` fingerprint the file sent
+    (:mod:`pytest_mlebench.integrity.fingerprint`), so probing shows in the record.
+    """
 
     time: str
     valid: bool
     reason: str | None
+    sha256: str | None = None
+    rows: int | None = None
+    sketch: str | None = None
 
 
 class Sandbox(ABC):
@@ -196,6 +205,11 @@ class Sandbox(ABC):
         """Calls the agent made to the validator so far (kept after :meth:`stop`)."""
         return list(self._validator.calls) if self._validator is not None else []
 
+    @property
+    def validation_refused(self) -> int:
+        """Validator requests the rate limit turned away (attempts that are not in the log)."""
+        return self._validator.refused if self._validator is not None else 0
+
     def start_validator(self, socket_path: Path) -> None:
         """Serve ``spec.validator`` on ``socket_path`` (a backend calls this in :meth:`start`).
 
@@ -206,7 +220,9 @@ class Sandbox(ABC):
 
         if self.spec.validator is None or self._validator is not None:
             return
-        self._validator = ValidatorServer(socket_path, self.spec.validator)
+        self._validator = ValidatorServer(
+            socket_path, self.spec.validator, min_interval=self.spec.validator_interval
+        )
         self._validator.start()
 
     def stop_validator(self) -> None:

@@ -4,7 +4,8 @@ The answers stay on the host. The agent's client streams its file over a socket 
 sandbox; the server saves it to a private temp file, runs the same validation code path as grading
 (:func:`graders.validate_submission`), and answers ``{"valid": bool, "reason": str | null}``.
 Calls are rate-limited (``min_interval`` seconds apart) and every answered call is logged with a
-timestamp, so the run record shows how the agent used it.
+timestamp and a fingerprint of the file sent (never the file), so the run record shows how the
+agent used it; refused requests are counted.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import time
 from pathlib import Path
 from typing import BinaryIO
 
+from pytest_mlebench.integrity.fingerprint import fingerprint_file
 from pytest_mlebench.sandbox.base import SubmissionValidator, ValidationCall
 from pytest_mlebench.timestamps import utc_timestamp
 
@@ -39,6 +41,7 @@ class ValidatorServer:
         self.validate = validate
         self.min_interval = min_interval
         self.calls: list[ValidationCall] = []
+        self.refused = 0
         self._last_call = float("-inf")
         self._listener: socket.socket | None = None
         self._thread: threading.Thread | None = None
@@ -91,6 +94,7 @@ class ValidatorServer:
         size = int(header["size"])
         wait = self._last_call + self.min_interval - time.monotonic()
         if wait > 0:
+            self.refused += 1
             return {"error": f"rate limited: try again in {wait:.1f} s"}
         if size > MAX_UPLOAD_BYTES:
             return {"error": f"file of {size} bytes is over the {MAX_UPLOAD_BYTES} byte limit"}
@@ -100,8 +104,18 @@ class ValidatorServer:
             upload = Path(tmp) / "submission.csv"
             _receive(reader, upload, size)
             result = self.validate(upload)
+            sent = fingerprint_file(upload)
         stamp = utc_timestamp()
-        self.calls.append(ValidationCall(time=stamp, valid=result.valid, reason=result.reason))
+        self.calls.append(
+            ValidationCall(
+                time=stamp,
+                valid=result.valid,
+                reason=result.reason,
+                sha256=sent.sha256,
+                rows=sent.rows,
+                sketch=sent.sketch,
+            )
+        )
         return {"valid": result.valid, "reason": result.reason}
 
 

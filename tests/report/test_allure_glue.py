@@ -7,6 +7,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import cast
 
+from pytest_mlebench.integrity.reporting import FLAG_KINDS
 from pytest_mlebench.registry import Competition
 from pytest_mlebench.report.allure import (
     DEFAULT_CATEGORIES,
@@ -79,6 +80,7 @@ def test_categories_template_in_the_repository_is_the_built_in_one(tmp_path: Pat
     assert json.loads(template.read_text()) == DEFAULT_CATEGORIES
     assert [c["name"] for c in DEFAULT_CATEGORIES] == [
         "Timeout", "Infrastructure error", "Invalid submission", "No medal (below the gate)",
+        *(f"Integrity: {kind}" for kind in FLAG_KINDS),
     ]  # fmt: skip
     broken = tmp_path / "categories.json"
     broken.write_text("{not json")

@@ -1,0 +1,14 @@
+"""Integrity of a run: evidence collected while the agent works, checks after, a policy.
+
+The package is organised by job: :mod:`.model` (flags and the report in the record),
+:mod:`.policy` (the YAML policy: patterns, severities, thresholds), :mod:`.fingerprint` (the
+validator's per-call row sketch), :mod:`.processes` (the process audit, sampled from outside the
+agent's reach), :mod:`.inventory` (file times and pre-existing copies of the submission),
+:mod:`.monitor` (the collectors wrapped around one run), :mod:`.rules`, :mod:`.probing`,
+:mod:`.similarity` and :mod:`.checks` (the checks after the run), :mod:`.disclosure`,
+:mod:`.session` (cross-run checks at the end of a session), :mod:`.judge` (the optional LLM
+judge's place) and :mod:`.offline` (``mlebench integrity``). ``docs/integrity.md`` describes
+every check and the default policy.
+
+Nothing is imported here eagerly: the sandbox's validator imports :mod:`.fingerprint` alone.
+"""

@@ -1,0 +1,93 @@
+"""After the run, inside the sandbox: file times and copies of the submission that predate it.
+
+:func:`take_inventory` copies :mod:`.inventory_script` into the sandbox and runs it with the
+sandbox's Python (both backends, and any backend plugged in through the hook), after the agent's
+processes are gone. What it finds:
+
+- the submission's and CODE_DIR's modification times, for the watermark's time window;
+- files of exactly the submission's size whose content equals it, in the agent folder (every
+  backend) and in the whole image (Docker: ``/`` without the kernel's and the contract's
+  folders). A copy last modified before the sandbox started was pre-made. Hashing only files of
+  the submission's exact byte size keeps the search cheap: one ``stat`` per file.
+
+:func:`files_outside_contract` asks the Docker engine which files changed in the container
+outside the contract's folders (``docker diff``).
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from pytest_mlebench.sandbox.base import Sandbox
+
+SCRIPT = Path(__file__).with_name("inventory_script.py")
+BUDGET_SECONDS = 30
+MARKER = "MLEBENCH-INVENTORY "
+DOCKER_EXCLUDE = ("/proc", "/sys", "/dev", "/run", "/home/data", "/home/submission")
+CONTRACT_PREFIXES = ("/home/", "/tmp", "/var/tmp", "/run/mlebench", "/root/.cache")
+ENGINE_FILES = frozenset({"/usr/sbin/docker-init"})  # the init the engine adds (init=True)
+
+
+def search_roots(sandbox: Sandbox) -> tuple[list[str], list[str]]:
+    """Where to look for pre-made copies, and what to leave out."""
+    paths = sandbox.paths
+    if sandbox.backend == "docker":
+        return ["/"], [*DOCKER_EXCLUDE, paths.data, paths.submission]
+    return [paths.agent], [paths.data, paths.submission]
+
+
+def take_inventory(sandbox: Sandbox, run_dir: Path) -> dict[str, Any]:
+    """Run the inventory in ``sandbox``; its JSON answer, or ``{"error": …}``."""
+    paths = sandbox.paths
+    roots, exclude = search_roots(sandbox)
+    args = {
+        "submission": paths.submission_file,
+        "code": paths.code,
+        "roots": roots,
+        "exclude": exclude,
+        "budget": BUDGET_SECONDS,
+    }
+    target = f"{paths.home}/.mlebench-inventory.py"
+    sandbox.copy_in(SCRIPT, target)
+    with tempfile.TemporaryDirectory(prefix="mlebench-inventory-") as tmp:
+        log = Path(tmp) / "inventory.log"
+        result = sandbox.exec(
+            [sandbox.python, target, json.dumps(args)], timeout=BUDGET_SECONDS + 30, log_path=log
+        )
+        text = log.read_text("utf-8", errors="replace") if log.is_file() else result.output_tail
+    for line in reversed(text.splitlines()):
+        if line.startswith(MARKER):
+            found: dict[str, Any] = json.loads(line[len(MARKER) :])
+            return found
+    return {"error": f"the inventory script said nothing (exit {result.exit_code}): {text[-300:]}"}
+
+
+def files_outside_contract(sandbox: Sandbox, limit: int = 50) -> dict[str, Any] | None:
+    """Files added or changed outside the contract folders (Docker only; ``None`` elsewhere)."""
+    container = getattr(sandbox, "container", None)
+    if sandbox.backend != "docker" or container is None:
+        return None
+    changes = container.diff() or []
+    paths = [c["Path"] for c in changes]
+    outside = sorted(
+        c["Path"]
+        for c in changes
+        if c.get("Kind") in (0, 1)
+        and c["Path"] not in ENGINE_FILES
+        and not _inside_contract(c["Path"])
+        and not (c.get("Kind") == 0 and _is_parent(c["Path"], paths))
+    )
+    return {"count": len(outside), "paths": outside[:limit]}
+
+
+def _inside_contract(path: str) -> bool:
+    return path == "/home" or path.startswith(CONTRACT_PREFIXES)
+
+
+def _is_parent(path: str, paths: list[str]) -> bool:
+    """A folder reported as changed only because something below it changed."""
+    prefix = path.rstrip("/") + "/"
+    return any(other.startswith(prefix) for other in paths)
