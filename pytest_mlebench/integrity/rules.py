@@ -17,64 +17,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from pytest_mlebench.integrity.filekinds import CODE_SUFFIXES, DATA_SUFFIXES, SOURCE_SUFFIXES
 from pytest_mlebench.integrity.model import Flag
 from pytest_mlebench.integrity.policy import Policy, first_match
 
-SOURCE_SUFFIXES = frozenset(
-    [
-        ".py",
-        ".ipynb",
-        ".sh",
-        ".bash",
-        ".r",
-        ".jl",
-        ".scala",
-        ".java",
-        ".c",
-        ".cc",
-        ".cpp",
-        ".h",
-        ".js",
-        ".ts",
-        ".sql",
-        ".m",
-        ".go",
-        ".rs",
-        ".pl",
-        ".rb",
-        ".lua",
-        ".kt",
-        ".swift",
-        ".yaml",
-        ".yml",
-        ".json",
-        ".toml",
-        ".cfg",
-        ".txt",
-        ".md",
-        ".log",
-    ]
-)
-DATA_SUFFIXES = frozenset([".csv", ".tsv", ".psv", ".jsonl"])
-CODE_SUFFIXES = frozenset(
-    [
-        ".py",
-        ".ipynb",
-        ".sh",
-        ".bash",
-        ".r",
-        ".jl",
-        ".scala",
-        ".java",
-        ".c",
-        ".cc",
-        ".cpp",
-        ".js",
-        ".ts",
-        ".go",
-        ".rs",
-    ]
-)
 MAX_TEXT_BYTES = 20 * 1024**2
 MAX_LOG_FLAGS_PER_RULE = 1
 

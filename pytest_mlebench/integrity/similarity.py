@@ -16,28 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.errors import MLEBenchError
+from pytest_mlebench.integrity.filekinds import SIMILARITY_SUFFIXES
 
 NOISE_TOKENS = 25  # k-gram length (copydetect's noise threshold)
 WINDOW = 4  # winnowing window: a match of NOISE_TOKENS + WINDOW - 1 tokens is always seen
-SUFFIXES = frozenset(
-    [
-        ".py",
-        ".r",
-        ".sh",
-        ".jl",
-        ".scala",
-        ".java",
-        ".c",
-        ".cc",
-        ".cpp",
-        ".js",
-        ".ts",
-        ".go",
-        ".rs",
-        ".sql",
-        ".m",
-    ]
-)
 MAX_FILE_BYTES = 2 * 1024**2
 TOP_MATCHES = 5
 INSTALL_HINT = "pip install 'pytest-mlebench[integrity]' (copydetect)"
@@ -78,7 +60,7 @@ def code_files(folder: Path) -> list[Path]:
         for p in folder.rglob("*")
         if p.is_file()
         and not p.is_symlink()
-        and p.suffix.lower() in SUFFIXES
+        and p.suffix.lower() in SIMILARITY_SUFFIXES
         and p.stat().st_size <= MAX_FILE_BYTES
     )
 
@@ -200,5 +182,5 @@ def reference_folder(
 def code_files_here(folder: Path) -> bool:
     """Whether ``folder`` holds source files directly (a one-competition corpus)."""
     return folder.is_dir() and any(
-        p.suffix.lower() in SUFFIXES for p in folder.iterdir() if p.is_file()
+        p.suffix.lower() in SIMILARITY_SUFFIXES for p in folder.iterdir() if p.is_file()
     )
