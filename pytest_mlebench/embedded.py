@@ -176,6 +176,18 @@ def require(condition: bool, message: str) -> None:
         raise PrepareError(f"prepared data breaks an invariant: {message}")
 
 
+def raw_file(path: Path) -> Path:
+    """``path``, after checking that the download left that file there."""
+    require(path.is_file(), f"{path} is missing; is the download complete?")
+    return path
+
+
+def raw_folder(path: Path) -> Path:
+    """``path``, after checking that the download left that folder there."""
+    require(path.is_dir(), f"{path} is missing; is the download complete?")
+    return path
+
+
 def check_disjoint_ids(train_ids: Iterable[object], test_ids: Iterable[object]) -> None:
     """Ids are unique within each part and shared by none."""
     train, test = list(train_ids), list(test_ids)

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from pytest_mlebench.embedded import check_answers, require, write_csv
+from pytest_mlebench.embedded import check_answers, raw_file, require, write_csv
 
 COLUMNS = ("sentence_id", "token_id", "class", "before", "after")
 TEST_FRACTION = 0.1
@@ -48,7 +48,7 @@ def prepare_by_sentence(raw: Path, public: Path, private: Path, language: str) -
 
 
 def _read_train(path: Path) -> pd.DataFrame:
-    require(path.is_file(), f"{path} is missing; is the download complete?")
+    raw_file(path)
     # Text as it is: pandas' default would read the tokens "NA", "null", "nan" … as missing.
     source = pd.read_csv(path, dtype=str, keep_default_na=False, na_filter=False)
     require(tuple(source.columns) == COLUMNS, f"{path.name} columns are {list(source.columns)}")

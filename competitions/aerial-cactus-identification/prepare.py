@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from pytest_mlebench.embedded import check_answers, check_disjoint_ids, require, write_csv
+from pytest_mlebench.embedded import check_answers, check_disjoint_ids, raw_file, require, write_csv
 from pytest_mlebench.placing import place_file
 
 COLUMNS = ["id", "has_cactus"]
@@ -42,7 +42,7 @@ def prepare(raw: Path, public: Path, private: Path) -> None:
 
 
 def _read_labels(path: Path) -> pd.DataFrame:
-    require(path.is_file(), f"{path} is missing; is the download complete?")
+    raw_file(path)
     labels = pd.read_csv(path, dtype={"id": str})
     require(list(labels.columns) == COLUMNS, f"{path.name} has columns {list(labels.columns)}")
     require(bool(labels["has_cactus"].isin([0, 1]).all()), f"{path.name}: has_cactus is not 0/1")

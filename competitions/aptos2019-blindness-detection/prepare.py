@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from pytest_mlebench.embedded import require, write_prepared
+from pytest_mlebench.embedded import raw_file, require, write_prepared
 from pytest_mlebench.placing import place_file
 
 COLUMNS = ["id_code", "diagnosis"]
@@ -45,7 +45,7 @@ def prepare(raw: Path, public: Path, private: Path) -> None:
 
 
 def _read_grades(path: Path) -> pd.DataFrame:
-    require(path.is_file(), f"{path} is missing; is the download complete?")
+    raw_file(path)
     grades = pd.read_csv(path, dtype={"id_code": str})
     require(list(grades.columns) == COLUMNS, f"{path.name} has columns {list(grades.columns)}")
     unknown = set(grades["diagnosis"]) - set(GRADES)

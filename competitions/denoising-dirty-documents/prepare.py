@@ -21,7 +21,7 @@ import pandas as pd
 from PIL import Image
 from sklearn.model_selection import train_test_split
 
-from pytest_mlebench.embedded import check_disjoint_ids, require
+from pytest_mlebench.embedded import check_disjoint_ids, raw_folder, require
 from pytest_mlebench.placing import place_file
 
 TEST_FRACTION = 0.2
@@ -48,7 +48,7 @@ def prepare(raw: Path, public: Path, private: Path) -> None:
 
 def _page_names(folder: Path) -> list[str]:
     """The PNG file names of ``folder`` in string order (the order the split is drawn in)."""
-    require(folder.is_dir(), f"{folder} is missing; is the download complete?")
+    raw_folder(folder)
     with os.scandir(folder) as entries:
         names = sorted(entry.name for entry in entries if entry.name.endswith(IMAGE_SUFFIX))
     require(len(names) > 1, f"{folder} holds fewer than two {IMAGE_SUFFIX} pages")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pytest_mlebench.embedded import check_answers, require, write_csv
+from pytest_mlebench.embedded import check_answers, raw_file, require, write_csv
 from pytest_mlebench.placing import place_file
 
 ID = "Comment"
@@ -41,7 +41,7 @@ def prepare(raw: Path, public: Path, private: Path) -> None:
 
 
 def _read(path: Path) -> pd.DataFrame:
-    require(path.is_file(), f"{path} is missing; is the download complete?")
+    raw_file(path)
     frame = pd.read_csv(path, dtype=str, keep_default_na=False)
     missing = [name for name in COLUMNS if name not in frame.columns]
     require(not missing, f"{path.name} lacks the columns {missing}")

@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from pytest_mlebench.embedded import check_answers, check_disjoint_ids, require, write_csv
+from pytest_mlebench.embedded import check_answers, check_disjoint_ids, raw_file, require, write_csv
 from pytest_mlebench.placing import place_file
 
 COLUMNS = ["id", "breed"]
@@ -47,7 +47,7 @@ def prepare(raw: Path, public: Path, private: Path) -> None:
 
 def kaggle_breeds(path: Path) -> list[str]:
     """The breed columns of Kaggle's sample submission, in its order (header only)."""
-    require(path.is_file(), f"{path} is missing; is the download complete?")
+    raw_file(path)
     header = list(pd.read_csv(path, nrows=0).columns)
     require(
         header[:1] == ["id"] and len(set(header[1:])) == BREEDS,
@@ -57,7 +57,7 @@ def kaggle_breeds(path: Path) -> list[str]:
 
 
 def _read_labels(path: Path, breeds: list[str]) -> pd.DataFrame:
-    require(path.is_file(), f"{path} is missing; is the download complete?")
+    raw_file(path)
     labels = pd.read_csv(path, dtype=str)
     require(list(labels.columns) == COLUMNS, f"{path.name} has columns {list(labels.columns)}")
     unknown = set(labels["breed"]) - set(breeds)

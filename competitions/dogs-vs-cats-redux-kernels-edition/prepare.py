@@ -19,7 +19,13 @@ from pathlib import Path
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from pytest_mlebench.embedded import check_answers, check_disjoint_ids, require, write_csv
+from pytest_mlebench.embedded import (
+    check_answers,
+    check_disjoint_ids,
+    raw_folder,
+    require,
+    write_csv,
+)
 from pytest_mlebench.placing import place_file
 
 TEST_FRACTION = 0.1
@@ -55,7 +61,7 @@ def prepare(raw: Path, public: Path, private: Path) -> None:
 
 def _photograph_names(folder: Path) -> list[str]:
     """The JPEG names of ``folder`` in string order (the order the split is drawn in)."""
-    require(folder.is_dir(), f"{folder} is missing; is the download complete?")
+    raw_folder(folder)
     with os.scandir(folder) as entries:
         names = sorted(entry.name for entry in entries if entry.name.endswith(".jpg"))
     odd = [name for name in names if not RAW_NAME.fullmatch(name)]

@@ -18,7 +18,14 @@ from pathlib import Path
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from pytest_mlebench.embedded import check_answers, check_disjoint_ids, require, write_csv
+from pytest_mlebench.embedded import (
+    check_answers,
+    check_disjoint_ids,
+    raw_file,
+    raw_folder,
+    require,
+    write_csv,
+)
 from pytest_mlebench.placing import place_file
 
 COLUMNS = ["id", "label"]
@@ -47,7 +54,7 @@ def prepare(raw: Path, public: Path, private: Path) -> None:
 def kaggle_test_share(raw: Path, train_rows: int) -> float:
     """Kaggle's test images over all of Kaggle's images (counted, never read)."""
     folder = raw / "test"
-    require(folder.is_dir(), f"{folder} is missing; is the download complete?")
+    raw_folder(folder)
     with os.scandir(folder) as entries:
         test_images = sum(1 for entry in entries if entry.name.endswith(IMAGE_SUFFIX))
     require(test_images > 0, f"{folder} holds no {IMAGE_SUFFIX} images")
@@ -55,7 +62,7 @@ def kaggle_test_share(raw: Path, train_rows: int) -> float:
 
 
 def _read_labels(path: Path) -> pd.DataFrame:
-    require(path.is_file(), f"{path} is missing; is the download complete?")
+    raw_file(path)
     labels = pd.read_csv(path, dtype={"id": str})
     require(list(labels.columns) == COLUMNS, f"{path.name} has columns {list(labels.columns)}")
     require(bool(labels["label"].isin([0, 1]).all()), f"{path.name}: label is not 0/1")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pytest_mlebench.embedded import check_answers, require, write_csv
+from pytest_mlebench.embedded import check_answers, raw_file, require, write_csv
 from pytest_mlebench.placing import place_file
 
 ID = "id"
@@ -26,7 +26,7 @@ SAMPLE_PROBABILITY = 0.5
 def prepare(raw: Path, public: Path, private: Path) -> None:
     """Keep Kaggle's train; make the test set from the scored rows of Kaggle's test set."""
     for name in ("train.csv", "test.csv", "test_labels.csv"):
-        require((raw / name).is_file(), f"{raw / name} is missing; is the download complete?")
+        raw_file(raw / name)
     answers = _scored_labels(raw / "test_labels.csv")
     test = pd.read_csv(raw / "test.csv", dtype=str, keep_default_na=False)
     require(list(test.columns) == [ID, "comment_text"], f"test.csv columns {list(test.columns)}")

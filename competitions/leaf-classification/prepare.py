@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from pytest_mlebench.embedded import require, write_prepared
+from pytest_mlebench.embedded import raw_file, require, write_prepared
 from pytest_mlebench.placing import place_file
 
 ID = "id"
@@ -51,7 +51,7 @@ def prepare(raw: Path, public: Path, private: Path) -> None:
 
 
 def _species(path: Path) -> list[str]:
-    require(path.is_file(), f"{path} is missing; is the download complete?")
+    raw_file(path)
     header = list(pd.read_csv(path, nrows=0).columns)
     require(
         header[:1] == [ID] and len(header) == SPECIES_COUNT + 1,
@@ -61,7 +61,7 @@ def _species(path: Path) -> list[str]:
 
 
 def _read_train(path: Path, species: list[str]) -> pd.DataFrame:
-    require(path.is_file(), f"{path} is missing; is the download complete?")
+    raw_file(path)
     source = pd.read_csv(path)
     require(
         list(source.columns[:2]) == [ID, TARGET],

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pytest_mlebench.embedded import check_answers, require, write_csv
+from pytest_mlebench.embedded import check_answers, raw_file, require, write_csv
 from pytest_mlebench.placing import place_file
 
 DATASET = "mlsp_contest_dataset"
@@ -67,7 +67,7 @@ def _split_folds(path: Path) -> pd.DataFrame:
 
 
 def _read_table(path: Path, columns: list[str]) -> pd.DataFrame:
-    require(path.is_file(), f"{path} is missing; is the download complete?")
+    raw_file(path)
     frame = pd.read_csv(path, dtype={"filename": str})
     require(list(frame.columns) == columns, f"{path.name}: columns {list(frame.columns)}")
     return frame
@@ -75,7 +75,7 @@ def _read_table(path: Path, columns: list[str]) -> pd.DataFrame:
 
 def _lines(path: Path) -> Iterator[str]:
     """The lines of a text file after its header, read lazily."""
-    require(path.is_file(), f"{path} is missing; is the download complete?")
+    raw_file(path)
     with path.open(encoding="utf-8") as lines:
         next(lines, None)
         for line in lines:
@@ -138,7 +138,7 @@ def _place_recordings(source: Path, public: Path, filenames: pd.Series) -> None:
 
 def _renumber(source: Path, target: Path, new_ids: dict[int, int]) -> None:
     """Copy a table whose first field is ``rec_id``: kept recordings only, renumbered."""
-    require(source.is_file(), f"{source} is missing; is the download complete?")
+    raw_file(source)
     with source.open(encoding="utf-8") as lines:
         header = next(lines, "").rstrip("\r\n")
     target.parent.mkdir(parents=True, exist_ok=True)

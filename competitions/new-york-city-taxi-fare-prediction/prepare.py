@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from pytest_mlebench.embedded import check_answers, require, write_csv
+from pytest_mlebench.embedded import check_answers, raw_file, require, write_csv
 from pytest_mlebench.placing import place_file
 
 KEY = "key"
@@ -47,7 +47,7 @@ _BLOCK_BYTES = 1 << 24
 def prepare(raw: Path, public: Path, private: Path) -> None:
     """Stream Kaggle's ``train.csv`` into public train and a held-out test set."""
     source = raw / "train.csv"
-    require(source.is_file(), f"{source} is missing; is the download complete?")
+    raw_file(source)
     rows = count_rows(source)
     require(rows >= 20, f"train.csv has {rows} rows; expected Kaggle's 55 million")
     test_rows = held_out_rows(rows)

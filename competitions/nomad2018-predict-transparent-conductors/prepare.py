@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from pytest_mlebench.embedded import require, write_prepared
+from pytest_mlebench.embedded import raw_file, require, write_prepared
 from pytest_mlebench.placing import place_file
 
 ID = "id"
@@ -54,7 +54,7 @@ def prepare(raw: Path, public: Path, private: Path) -> None:
 
 def _read_train(raw: Path) -> pd.DataFrame:
     path = raw / "train.csv"
-    require(path.is_file(), f"{path} is missing; is the download complete?")
+    raw_file(path)
     require((raw / "train").is_dir(), f"{raw / 'train'} (the geometry files) is missing")
     source = pd.read_csv(path)
     missing = [name for name in (ID, *TARGETS) if name not in source.columns]

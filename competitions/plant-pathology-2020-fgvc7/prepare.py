@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from pytest_mlebench.embedded import require, write_prepared
+from pytest_mlebench.embedded import raw_file, require, write_prepared
 from pytest_mlebench.placing import place_file
 
 ID_COLUMN = "image_id"
@@ -48,7 +48,7 @@ def prepare(raw: Path, public: Path, private: Path) -> None:
 
 
 def _read_train(path: Path) -> pd.DataFrame:
-    require(path.is_file(), f"{path} is missing; is the download complete?")
+    raw_file(path)
     source = pd.read_csv(path, dtype={ID_COLUMN: str})
     require(
         list(source.columns) == [ID_COLUMN, *CLASSES],

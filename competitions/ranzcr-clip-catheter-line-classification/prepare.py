@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from pytest_mlebench.embedded import require, write_csv, write_prepared
+from pytest_mlebench.embedded import raw_file, require, write_csv, write_prepared
 from pytest_mlebench.placing import place_file
 
 ID_COLUMN = "StudyInstanceUID"
@@ -68,7 +68,7 @@ def prepare(raw: Path, public: Path, private: Path) -> None:
 
 
 def _read_table(path: Path, columns: tuple[str, ...]) -> pd.DataFrame:
-    require(path.is_file(), f"{path} is missing; is the download complete?")
+    raw_file(path)
     frame = pd.read_csv(path, dtype={ID_COLUMN: str, PATIENT_COLUMN: str})
     require(
         list(frame.columns) == list(columns),

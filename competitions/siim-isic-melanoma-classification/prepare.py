@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pytest_mlebench.embedded import require, write_prepared
+from pytest_mlebench.embedded import raw_file, require, write_prepared
 from pytest_mlebench.errors import PrepareError
 from pytest_mlebench.placing import place_file
 
@@ -66,7 +66,7 @@ def prepare(raw: Path, public: Path, private: Path) -> None:
 
 
 def _read_train(path: Path) -> pd.DataFrame:
-    require(path.is_file(), f"{path} is missing; is the download complete?")
+    raw_file(path)
     source = pd.read_csv(path, dtype={ID_COLUMN: str, "patient_id": str})
     require(
         list(source.columns) == list(TRAIN_COLUMNS),

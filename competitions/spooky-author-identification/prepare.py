@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from pytest_mlebench.embedded import require, write_prepared
+from pytest_mlebench.embedded import raw_file, require, write_prepared
 
 AUTHORS = ("EAP", "HPL", "MWS")
 SAMPLE_PROBABILITIES = {
@@ -28,7 +28,7 @@ SEED = 0
 
 def prepare(raw: Path, public: Path, private: Path) -> None:
     """Split Kaggle's ``train.csv`` into train and test; write the answers one-hot."""
-    source = pd.read_csv(raw / "train.csv", dtype={"id": str, "text": str, "author": str})
+    source = pd.read_csv(raw_file(raw / "train.csv"), dtype={"id": str, "text": str, "author": str})
     require(
         list(source.columns) == ["id", "text", "author"],
         f"unexpected columns {list(source.columns)}",

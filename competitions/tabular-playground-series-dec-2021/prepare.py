@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from pytest_mlebench.embedded import require, write_prepared
+from pytest_mlebench.embedded import raw_file, require, write_prepared
 
 ID = "Id"
 TARGET = "Cover_Type"
@@ -27,7 +27,7 @@ SEED = 0
 def prepare(raw: Path, public: Path, private: Path) -> None:
     """Split Kaggle's ``train.csv`` into train and test; the answers are ``Id,Cover_Type``."""
     source_path = raw / "train.csv"
-    require(source_path.is_file(), f"{source_path} is missing; is the download complete?")
+    raw_file(source_path)
     source = pd.read_csv(source_path)
     columns = list(source.columns)
     require(

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from pytest_mlebench.embedded import require, write_prepared
+from pytest_mlebench.embedded import raw_file, require, write_prepared
 
 ID = "id"
 TARGET = "target"
@@ -35,7 +35,7 @@ def test_size(rows: int) -> int | float:
 def prepare(raw: Path, public: Path, private: Path) -> None:
     """Split Kaggle's ``train.csv``, renumber the ids, write ``id,target`` answers."""
     source_path = raw / "train.csv"
-    require(source_path.is_file(), f"{source_path} is missing; is the download complete?")
+    raw_file(source_path)
     source = pd.read_csv(source_path)
     columns = list(source.columns)
     require(

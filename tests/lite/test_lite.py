@@ -16,6 +16,7 @@ into ``public/`` and ``private/``; then:
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from types import ModuleType
 
@@ -23,7 +24,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pytest_mlebench.definition import load_competition
+from pytest_mlebench.definition import load_competition, load_prepare
+from pytest_mlebench.errors import PrepareError
 from pytest_mlebench.medals import medal_for
 from pytest_mlebench.registry import read_id_list
 from tests.lite.harness import (
@@ -193,3 +195,14 @@ def test_metadata_alone_does_not_reach_the_middle(prepared: PreparedLite, tmp_pa
         f"{middle:.4g} between the sample ({baseline:.4g}) and perfect ({best:.4g}): "
         "prepare leaks the answers through names or order"
     )
+
+
+@pytest.mark.parametrize("competition_id", DEFINED)
+def test_an_empty_download_is_a_clear_error(competition_id: str, tmp_path: Path) -> None:
+    prepare = load_prepare(load_competition(COMPETITIONS / competition_id))
+    folders = [tmp_path / name for name in ("raw", "public", "private")]
+    for folder in folders:
+        folder.mkdir()
+    # A PrepareError (never a traceback) that points at the raw folder the download should fill.
+    with pytest.raises(PrepareError, match=re.escape(str(folders[0]))):
+        prepare(*folders)
