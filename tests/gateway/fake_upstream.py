@@ -4,13 +4,15 @@ It answers chat completions, responses, embeddings and Anthropic messages with f
 (:data:`INPUT_TOKENS` in, :data:`OUTPUT_TOKENS` out per call), streams when asked, and fails on
 demand: a model named ``status-NNN`` gets HTTP NNN with an error body. Every request it receives is
 kept (path, headers, body) so tests can check what the gateway sent upstream — the real key, never
-the run's token.
+the run's token. ``chat`` replaces the fixed chat-completion answer with a scripted one (the
+AIDE tests script a whole agent run that way).
 """
 
 from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
@@ -33,6 +35,7 @@ class FakeUpstream:
 
     received: list[Received] = field(default_factory=list)
     server: ThreadingHTTPServer | None = None
+    chat: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
     @property
     def root(self) -> str:
@@ -83,6 +86,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(
                 status, {"error": {"message": f"fake upstream says {status}", "type": "fake_error"}}
             )
+            return
+        scripted = self.upstream.chat
+        if scripted is not None and self.path == "/v1/chat/completions":
+            self._json(200, scripted(body))
             return
         answer = ANSWERS.get(self.path)
         if answer is None:
