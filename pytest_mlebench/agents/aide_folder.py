@@ -45,7 +45,7 @@ def with_model(entry: dict[str, Any], model: str) -> dict[str, Any]:
     """The folder's settings with ``model`` in AIDE's model kwargs and the matching provider key."""
     kwargs = {**(entry.get("kwargs") or {}), **dict.fromkeys(MODEL_KWARGS, model)}
     variable = "ANTHROPIC_API_KEY" if model.startswith("claude-") else "OPENAI_API_KEY"
-    env_vars = {variable: "${{ secrets.%s }}" % variable}
+    env_vars = {variable: f"${{{{ secrets.{variable} }}}}"}
     return {**entry, "kwargs": kwargs, "env_vars": env_vars}
 
 

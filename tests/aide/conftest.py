@@ -26,12 +26,18 @@ from tests.gateway.fake_upstream import FakeUpstream
 LOCK = AIDE_FOLDER / "requirements.lock"
 PLATFORM = [
     "--only-binary=:all:",
-    "--python-version", "3.11",
-    "--implementation", "cp",
-    "--abi", "cp311",
-    "--platform", "manylinux_2_28_x86_64",
-    "--platform", "manylinux2014_x86_64",
-    "--platform", "any",
+    "--python-version",
+    "3.11",
+    "--implementation",
+    "cp",
+    "--abi",
+    "cp311",
+    "--platform",
+    "manylinux_2_28_x86_64",
+    "--platform",
+    "manylinux2014_x86_64",
+    "--platform",
+    "any",
 ]
 
 
@@ -55,8 +61,16 @@ def aide_site() -> Path:
     shutil.rmtree(building, ignore_errors=True)
     _pip("download", "--no-deps", "--require-hashes", *PLATFORM, "-d", str(wheels), "-r", str(LOCK))
     _pip(
-        "install", "--no-deps", "--no-index", "--find-links", str(wheels), "--require-hashes",
-        "--target", str(building), "-r", str(LOCK),
+        "install",
+        "--no-deps",
+        "--no-index",
+        "--find-links",
+        str(wheels),
+        "--require-hashes",
+        "--target",
+        str(building),
+        "-r",
+        str(LOCK),
     )
     building.rename(site)
     return site

@@ -18,7 +18,7 @@ OUTPUT_TOKENS = 400
 CALL_TOKENS = INPUT_TOKENS + OUTPUT_TOKENS
 SCORE_LINE = re.compile(r"Validation ROC AUC: ([0-9.]+)")
 
-TITANIC_SOLUTION = '''
+TITANIC_SOLUTION = """
 import numpy as np
 import pandas as pd
 from sklearn.ensemble import HistGradientBoostingClassifier
@@ -63,7 +63,7 @@ print(f"Validation ROC AUC: {np.mean(scores):.4f}")
 pd.DataFrame({"id": test["id"], "survived": fit_predict(X, y, X_test)}).to_csv(
     "./working/submission.csv", index=False
 )
-'''
+"""
 
 PLAN = (
     "One-hot encode class and sex, fill missing ages with the median and flag children, then "
@@ -75,7 +75,9 @@ PLAN = (
 def answer_aide(body: dict[str, Any]) -> dict[str, Any]:
     """The chat-completion answer to one of AIDE's requests."""
     if body.get("tools"):
-        return _completion(body, {"role": "assistant", "content": None, "tool_calls": [_review(body)]})
+        return _completion(
+            body, {"role": "assistant", "content": None, "tool_calls": [_review(body)]}
+        )
     content = f"{PLAN}\n\n```python\n{TITANIC_SOLUTION.strip()}\n```\n"
     return _completion(body, {"role": "assistant", "content": content})
 

@@ -45,10 +45,22 @@ def aide_copy(root: Path, steps: int = STEPS) -> Path:
 def run_titanic(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     (tmp_path / "test_bench.py").write_text(TEST_MODULE)
     command = [
-        sys.executable, "-m", "pytest", "test_bench.py", "-p", "no:cacheprovider",
-        "-p", "no:randomly", "-k", "titanic", "--mle-sandbox", "local",
-        "--mle-data-dir", str(tmp_path / "data"),
-        "--mle-results", str(tmp_path / "reports" / "results.jsonl"),
+        sys.executable,
+        "-m",
+        "pytest",
+        "test_bench.py",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:randomly",
+        "-k",
+        "titanic",
+        "--mle-sandbox",
+        "local",
+        "--mle-data-dir",
+        str(tmp_path / "data"),
+        "--mle-results",
+        str(tmp_path / "reports" / "results.jsonl"),
         *args,
     ]
     return subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=900)
@@ -74,7 +86,9 @@ def test_aide_solves_titanic_through_the_gateway(
     calls = STEPS * CALLS_PER_STEP
     gateway = record["gateway"]
     assert (gateway["calls"], gateway["input_tokens"], gateway["output_tokens"]) == (
-        calls, calls * INPUT_TOKENS, calls * OUTPUT_TOKENS
+        calls,
+        calls * INPUT_TOKENS,
+        calls * OUTPUT_TOKENS,
     )
     assert gateway["cost_usd"] == pytest.approx(
         calls * (INPUT_TOKENS * 0.15 + OUTPUT_TOKENS * 0.6) / 1e6

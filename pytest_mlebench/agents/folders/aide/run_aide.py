@@ -64,8 +64,13 @@ def stop_on_budget_refusal() -> None:
     for backend in (backend_openai, backend_anthropic):
         retrying = backend.backoff_create
 
-        def create(create_fn: Any, retry_exceptions: Any, *args: Any, _retrying: Any = retrying,
-                   **kwargs: Any) -> Any:
+        def create(
+            create_fn: Any,
+            retry_exceptions: Any,
+            *args: Any,
+            _retrying: Any = retrying,
+            **kwargs: Any,
+        ) -> Any:
             def once(*call_args: Any, **call_kwargs: Any) -> Any:
                 try:
                     return create_fn(*call_args, **call_kwargs)
@@ -136,16 +141,21 @@ def main(arguments: list[str]) -> int:
     try:
         import aide  # noqa: F401
     except ImportError as exc:
-        print(f"aide: the aideml package cannot be imported ({exc}); install it from "
-              "requirements.lock beside this script", file=sys.stderr)
+        print(
+            f"aide: the aideml package cannot be imported ({exc}); install it from "
+            "requirements.lock beside this script",
+            file=sys.stderr,
+        )
         return NOT_INSTALLED
     from aide.utils.config import load_cfg
 
     sys.argv = [sys.argv[0], *aide_arguments]
     cfg = load_cfg()
     stop_on_budget_refusal()
-    print(f"aide: {cfg.agent.steps} steps, {time_limit:.0f} s, code model "
-          f"{cfg.agent.code.model}, feedback model {cfg.agent.feedback.model}")
+    print(
+        f"aide: {cfg.agent.steps} steps, {time_limit:.0f} s, code model "
+        f"{cfg.agent.code.model}, feedback model {cfg.agent.feedback.model}"
+    )
     print(f"aide: {search(cfg, deadline)}")
     if not (Path(os.environ["SUBMISSION_DIR"]) / "submission.csv").is_file():
         print("aide: no working solution wrote a submission", file=sys.stderr)
