@@ -1,8 +1,13 @@
-"""AIDE end to end with the local backend: the real plugin, the real aideml, a FAKE upstream.
+"""AIDE end to end: the real plugin, the real aideml, a FAKE upstream.
 
-The benchmark runs ``titanic`` with the built-in AIDE folder (copied, with its steps cut to two
-to keep the test short); AIDE's model calls go through the run's LLM gateway to the scripted FAKE
+The benchmark runs ``titanic`` with the built-in AIDE folder, copied with its steps cut to two to
+keep the test short; AIDE's model calls go through the run's LLM gateway to the scripted FAKE
 upstream (``scripted_aide.py``), whose code answer solves titanic.
+
+Local backend: AIDE's locked packages are put in front of this interpreter (``aide_on_path``).
+Docker backend: the harness builds the folder's Dockerfile, FROM the ``base`` profile rather than
+the folder's ``ml`` (the generated titanic code needs only pandas and scikit-learn, which base
+has), so CI builds a small image: the base image plus AIDE's lock.
 """
 
 from __future__ import annotations
@@ -17,10 +22,14 @@ from typing import Any
 import pytest
 import yaml
 
+from pytest_mlebench.agents import FolderAgent
 from pytest_mlebench.agents.aide_folder import AIDE_FOLDER
 from tests.aide.scripted_aide import CALL_TOKENS, INPUT_TOKENS, OUTPUT_TOKENS
 from tests.gateway.conftest import PROVIDER_KEY
 from tests.gateway.fake_upstream import FakeUpstream
+from tests.sandbox.conftest import docker_image
+
+__all__ = ["docker_image"]  # the session's base image, built once (tests/sandbox)
 
 pytestmark = pytest.mark.usefixtures("aide_on_path")
 
@@ -33,16 +42,19 @@ MEDALS = ("bronze", "silver", "gold")
 
 
 def aide_copy(root: Path, steps: int = STEPS) -> Path:
-    """The built-in AIDE folder with ``agent.steps`` set to ``steps``."""
+    """The built-in AIDE folder with ``agent.steps`` set to ``steps``, built FROM ``base``."""
     folder = root / "aide-agent"
     shutil.copytree(AIDE_FOLDER, folder)
     config = yaml.safe_load((folder / "config.yaml").read_text())
     config["aide"]["kwargs"]["agent.steps"] = steps
+    config["aide"]["image"] = "base"
     (folder / "config.yaml").write_text(yaml.safe_dump(config))
     return folder
 
 
-def run_titanic(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def run_titanic(
+    tmp_path: Path, *args: str, backend: str = "local"
+) -> subprocess.CompletedProcess[str]:
     (tmp_path / "test_bench.py").write_text(TEST_MODULE)
     command = [
         sys.executable,
@@ -56,7 +68,7 @@ def run_titanic(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
         "-k",
         "titanic",
         "--mle-sandbox",
-        "local",
+        backend,
         "--mle-data-dir",
         str(tmp_path / "data"),
         "--mle-results",
@@ -73,11 +85,23 @@ def only_record(tmp_path: Path) -> dict[str, Any]:
     return record
 
 
+def builds_agent_images() -> bool:
+    """Whether the Docker backend builds an agent folder's own Dockerfile (``image`` field)."""
+    return "image" in getattr(FolderAgent, "__dataclass_fields__", {})
+
+
+@pytest.mark.parametrize("backend", ["local", "docker"])
 def test_aide_solves_titanic_through_the_gateway(
-    tmp_path: Path, fake_aide_upstream: FakeUpstream
+    tmp_path: Path, fake_aide_upstream: FakeUpstream, backend: str, request: pytest.FixtureRequest
 ) -> None:
+    if backend == "docker":
+        if not builds_agent_images():
+            pytest.skip("the Docker backend does not build agent Dockerfiles in this version")
+        request.getfixturevalue("docker_image")
     agent = aide_copy(tmp_path)
-    done = run_titanic(tmp_path, "--mle-agent", f"{agent}:aide", "--mle-require", "bronze")
+    done = run_titanic(
+        tmp_path, "--mle-agent", f"{agent}:aide", "--mle-require", "bronze", backend=backend
+    )
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     record = only_record(tmp_path)
     assert record["outcome"] == "passed"
