@@ -41,13 +41,15 @@ STEPS = 2
 MEDALS = ("bronze", "silver", "gold")
 
 
-def aide_copy(root: Path, steps: int = STEPS) -> Path:
-    """The built-in AIDE folder with ``agent.steps`` set to ``steps``, built FROM ``base``."""
+def aide_copy(root: Path, steps: int = STEPS, model: str = "gpt-4o-mini") -> Path:
+    """The built-in AIDE folder with ``steps`` and ``model``, its image built FROM ``base``."""
     folder = root / "aide-agent"
     shutil.copytree(AIDE_FOLDER, folder)
     config = yaml.safe_load((folder / "config.yaml").read_text())
     config["aide"]["kwargs"]["agent.steps"] = steps
     config["aide"]["image"] = "base"
+    for key in ("agent.code.model", "agent.feedback.model"):
+        config["aide"]["kwargs"][key] = model
     (folder / "config.yaml").write_text(yaml.safe_dump(config))
     return folder
 
@@ -130,7 +132,9 @@ def test_aide_solves_titanic_through_the_gateway(
 def test_a_token_budget_cuts_aide_off_and_its_submission_is_graded(
     tmp_path: Path, fake_aide_upstream: FakeUpstream
 ) -> None:
-    agent = aide_copy(tmp_path, steps=5)
+    # gpt-4.1-mini is not among the models aideml 0.2.0 offers its review function to: run_aide.py
+    # must allow it, or the first review would stop AIDE before any submission.
+    agent = aide_copy(tmp_path, steps=5, model="gpt-4.1-mini")
     budget = str(CALLS_PER_STEP * CALL_TOKENS)  # exactly one step's calls
     done = run_titanic(tmp_path, "--mle-agent", f"{agent}:aide", "--mle-token-budget", budget)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]

@@ -3,14 +3,18 @@
 The arguments are AIDE's own omegaconf settings (``agent.steps=20 agent.code.model=gpt-4o ...``),
 plus ``agent.time_limit=SECONDS``, the time AIDE's search may take (``0``: the harness's
 ``TIME_LIMIT_SECS`` less a margin for the last copy). The loop is ``aide.run``'s without its
-full-screen display, with three additions a benchmark run needs:
+full-screen display, with these additions a benchmark run needs:
 
 * after every step the best working solution so far is published: its ``submission.csv`` to
   ``SUBMISSION_DIR`` and its program to ``CODE_DIR``, so a run cut off by the time limit or the
   LLM budget still leaves its best submission to grade;
 * the loop stops when the time limit is near, and each program's time is cut to what is left;
 * a ``budget_exhausted`` answer of the harness's LLM gateway (HTTP 429) ends the search at once;
-  AIDE would otherwise retry a 429 forever.
+  AIDE would otherwise retry a 429 forever;
+* the feedback model may call AIDE's review function whatever its name: aideml 0.2.0 offers the
+  function only to the OpenAI models it lists (gpt-4o, gpt-4-turbo, gpt-3.5-turbo families) and
+  cannot read a review given as plain text, so any other model (gpt-4.1, o3, a local server's)
+  would stop it at the first review.
 
 It uses the standard library and aideml only; it runs with the sandbox's ``python3``.
 """
@@ -84,6 +88,15 @@ def stop_on_budget_refusal() -> None:
         backend.backoff_create = create
 
 
+def allow_review_function(model: str) -> None:
+    """Let ``model`` be offered AIDE's ``submit_review`` function (see the module's docstring)."""
+    from aide.backend import backend_openai
+
+    listed = getattr(backend_openai, "SUPPORTED_FUNCTION_CALL_MODELS", None)
+    if isinstance(listed, set):
+        listed.add(model)
+
+
 def publish_best(journal: Any, workspace: Path, step_started: float) -> None:
     """Copy the newest node's submission and code out when it is the best working node so far."""
     if not journal.nodes:
@@ -152,6 +165,7 @@ def main(arguments: list[str]) -> int:
     sys.argv = [sys.argv[0], *aide_arguments]
     cfg = load_cfg()
     stop_on_budget_refusal()
+    allow_review_function(str(cfg.agent.feedback.model))
     print(
         f"aide: {cfg.agent.steps} steps, {time_limit:.0f} s, code model "
         f"{cfg.agent.code.model}, feedback model {cfg.agent.feedback.model}"
