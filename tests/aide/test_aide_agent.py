@@ -82,3 +82,10 @@ def test_an_image_without_aideml_is_a_recorded_failure_that_says_so(
     assert record["exit_code"] == 3
     assert "agent exited with code 3: aide: the aideml package is not installed" in record["reason"]
     assert record["gateway"]["calls"] == 0
+
+
+def test_mlebench_agents_lists_aide(capsys: pytest.CaptureFixture[str]) -> None:
+    from pytest_mlebench.cli import main
+
+    assert main(["agents"]) == 0
+    assert "aide       AIDE (aideml) tree search; --mle-agent aide:MODEL" in capsys.readouterr().out
