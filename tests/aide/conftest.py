@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 from pytest_mlebench.agents.aide_folder import AIDE_FOLDER
 from tests.aide.scripted_aide import answer_aide
@@ -51,9 +52,18 @@ def _pip(*args: str) -> None:
 
 @pytest.fixture(scope="session")
 def aide_site() -> Path:
-    """A folder holding AIDE's locked packages (aideml and what it imports), built once per lock."""
+    """A folder holding AIDE's locked packages (aideml and what it imports), built once per lock
+    (xdist workers wait for each other on a file lock)."""
+    if sys.version_info[:2] != (3, 11):
+        pytest.skip(f"AIDE's lock pins wheels for CPython 3.11 (the image's), not {sys.version}")
     digest = hashlib.sha256(LOCK.read_bytes()).hexdigest()[:16]
     root = Path.home() / ".cache" / "pytest-mlebench" / "aide-test" / digest
+    root.mkdir(parents=True, exist_ok=True)
+    with FileLock(str(root / "build.lock")):
+        return _built_site(root)
+
+
+def _built_site(root: Path) -> Path:
     site = root / "site"
     if (site / "aide").is_dir():
         return site
