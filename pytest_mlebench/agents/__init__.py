@@ -99,7 +99,7 @@ def load_agent(name: str, price_table: Path | None = None) -> Agent:
     folder = Path(folder_text).expanduser()
     if (folder / "config.yaml").is_file():
         return load_folder_agent(folder, agent_id or None)
-    known = ", ".join(sorted(BUILTIN_AGENTS))
+    known = ", ".join([*sorted(SCRIPT_AGENTS), "aide:MODEL"])
     raise AgentError(
         f"unknown agent {name!r}: built-in agents are {known} ('mlebench agents' describes them); "
         "or pass the path of a folder with config.yaml (see docs/agents.md)"
