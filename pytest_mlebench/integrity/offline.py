@@ -75,7 +75,8 @@ def recheck(record: RunRecord, policy: Policy, registry: Registry, args: Any) ->
     """The integrity report of one saved run under ``policy``."""
     run_dir = Path(str(record.run_dir))
     evidence = load_evidence(run_dir) or {}
-    evidence.setdefault("egress", record.egress)  # runs saved before the evidence kept it
+    if not evidence.get("egress"):  # runs saved before the evidence kept it
+        evidence["egress"] = record.egress
     known = registry.competitions.get(record.competition_id)
     folder = known.folder if known is not None else None
     context = CheckContext(

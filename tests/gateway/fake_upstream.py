@@ -2,10 +2,10 @@
 
 It answers chat completions, responses, embeddings and Anthropic messages with fixed usage
 (:data:`INPUT_TOKENS` in, :data:`OUTPUT_TOKENS` out per call), streams when asked, and fails on
-demand: a model named ``status-NNN`` gets HTTP NNN with an error body. ``reply``, when set, is the
-text of every (non-streamed) chat completion and Anthropic message (the LLM judge's tests set it). Every request it receives is
+demand: a model named ``status-NNN`` gets HTTP NNN with an error body. Every request it receives is
 kept (path, headers, body) so tests can check what the gateway sent upstream — the real key, never
-the run's token.
+the run's token. ``reply``, when set, is the text of every (non-streamed) chat completion and
+Anthropic message (the LLM judge's tests set it).
 """
 
 from __future__ import annotations

@@ -67,6 +67,6 @@ def test_the_judge_without_its_key_is_a_usage_error(
     result = project.run("-k", "toy-a", "--mle-judge", "provider/model")
     assert result.ret == 4  # a usage error, before any test runs
     result.stderr.fnmatch_lines(
-        ["*LLM judge --mle-judge provider/model*needs the secret OPENAI_API_KEY*export OPENAI_API_KEY=*"]
+        ["*LLM judge --mle-judge provider/model*secret OPENAI_API_KEY*export OPENAI_API_KEY=*"]
     )
     assert not (project.root / "reports" / "results.jsonl").exists()
