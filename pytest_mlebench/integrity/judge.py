@@ -10,8 +10,8 @@ process for the one call and stopped after it: the agent's provider entry (or th
 default with its usual key variable), the ``--mle-gateway-upstream`` overrides, the price table,
 the key resolution from the host's environment, the transcript with keys cut out, and the token
 and cost accounting are the gateway's own code, not a second HTTP client beside it. The one extra
-hop (a unix socket inside this process) costs milliseconds against a model's seconds. That
-gateway's ledger is the judge's alone: its cost never counts against the agent's budget.
+hop is a unix socket between two threads of this process. That gateway's ledger is the judge's
+alone: its cost never counts against the agent's budget.
 """
 
 from __future__ import annotations
