@@ -51,6 +51,7 @@ TRANSCRIPT_FILE = Path("integrity") / "judge.jsonl"
 MAX_REPLY_CHARS = 4000
 ANSWER_TOKENS = 1024
 TIMEOUT_SECONDS = 600
+ACCOUNTING = ("input_tokens", "output_tokens", "cost_usd", "unpriced_models")
 SEPARATE_BUDGET = "the judge's own; never counted against the agent's LLM budget"
 
 
@@ -132,24 +133,16 @@ def run_judge(setup: JudgeSetup, run_dir: Path, policy: Policy) -> JudgeOutcome:
     """Ask the judge about the run in ``run_dir``; never raises (a failure is a judge error)."""
     record: dict[str, Any] = {"model": setup.model, "provider": setup.provider.name}
     try:
-        prompt = judge_prompt(
-            run_dir,
-            int(policy.number("judge", "max_code_chars")),
-            int(policy.number("judge", "max_log_chars")),
-        )
-        (run_dir / PROMPT_FILE).parent.mkdir(parents=True, exist_ok=True)
-        (run_dir / PROMPT_FILE).write_text(prompt.as_text(), "utf-8")
-        record.update(
-            prompt_file=str(PROMPT_FILE),
-            prompt_chars=len(prompt.system) + len(prompt.user),
-            truncated=list(prompt.truncated),
-        )
-        reply, accounting = ask(setup, prompt, run_dir / TRANSCRIPT_FILE)
+        prompt = _write_prompt(run_dir, policy, record)
+        call = ask(setup, prompt, run_dir / TRANSCRIPT_FILE)
     except Exception as exc:  # the judge is evidence, never a reason for a run to break
         record["error"] = f"{type(exc).__name__}: {exc}"
         return JudgeOutcome((), record, f"judge-error: {record['error']}")
-    record.update(accounting, transcript=str(TRANSCRIPT_FILE), reply=reply[:MAX_REPLY_CHARS])
-    answers, problem = read_reply(reply)
+    record.update(call.accounting, transcript=str(TRANSCRIPT_FILE), reply=call.reply)
+    if call.status != 200:
+        record["error"] = f"the provider answered {call.status}: {call.reply[:300]}"
+        return JudgeOutcome((), record, f"judge-error: {record['error']}")
+    answers, problem = read_reply(call.reply)
     record["answers"] = {
         a.question.id: {"question": a.question.text, "answer": a.answer, "evidence": a.evidence}
         for a in answers
@@ -157,6 +150,23 @@ def run_judge(setup: JudgeSetup, run_dir: Path, policy: Policy) -> JudgeOutcome:
     record["error"] = problem
     flags = tuple(_flag(a, setup, record, policy) for a in answers if a.answer == "yes")
     return JudgeOutcome(flags, record, f"judge-error: {problem}" if problem else "ran")
+
+
+def _write_prompt(run_dir: Path, policy: Policy, record: dict[str, Any]) -> JudgePrompt:
+    """The run's prompt, saved beside its evidence; its size and cuts go into ``record``."""
+    prompt = judge_prompt(
+        run_dir,
+        int(policy.number("judge", "max_code_chars")),
+        int(policy.number("judge", "max_log_chars")),
+    )
+    (run_dir / PROMPT_FILE).parent.mkdir(parents=True, exist_ok=True)
+    (run_dir / PROMPT_FILE).write_text(prompt.as_text(), "utf-8")
+    record.update(
+        prompt_file=str(PROMPT_FILE),
+        prompt_chars=len(prompt.system) + len(prompt.user),
+        truncated=list(prompt.truncated),
+    )
+    return prompt
 
 
 def _flag(answer: JudgeAnswer, setup: JudgeSetup, record: dict[str, Any], policy: Policy) -> Flag:
@@ -175,12 +185,17 @@ def _flag(answer: JudgeAnswer, setup: JudgeSetup, record: dict[str, Any], policy
     )
 
 
-class JudgeCallError(Exception):
-    """The judge's call did not come back with an answer (status and body in the message)."""
+@dataclass(frozen=True)
+class JudgeCall:
+    """One call's HTTP status, the reply's text (the error body when not 200), its accounting."""
+
+    status: int
+    reply: str
+    accounting: dict[str, Any]
 
 
-def ask(setup: JudgeSetup, prompt: JudgePrompt, transcript: Path) -> tuple[str, dict[str, Any]]:
-    """The model's reply text and the call's accounting, through a gateway of the judge's own."""
+def ask(setup: JudgeSetup, prompt: JudgePrompt, transcript: Path) -> JudgeCall:
+    """Ask through a gateway of the judge's own, started for this call and stopped after it."""
     provider = setup.provider
     gateway = Gateway(
         GatewayConfig({provider.name: provider}), setup.prices, transcript, environ=setup.environ
@@ -195,16 +210,9 @@ def ask(setup: JudgeSetup, prompt: JudgePrompt, transcript: Path) -> tuple[str, 
         gateway.stop()
         shutil.rmtree(folder, ignore_errors=True)
     summary = gateway.summary()
-    accounting = {
-        "input_tokens": summary["input_tokens"],
-        "output_tokens": summary["output_tokens"],
-        "cost_usd": summary["cost_usd"],
-        "unpriced_models": summary["unpriced_models"],
-        "budget": SEPARATE_BUDGET,
-    }
-    if status != 200:
-        raise JudgeCallError(f"the provider answered {status}: {json.dumps(body)[:300]}")
-    return _reply_text(provider.name, body), accounting
+    accounting = {key: summary[key] for key in ACCOUNTING} | {"budget": SEPARATE_BUDGET}
+    text = _reply_text(provider.name, body) if status == 200 else json.dumps(body)
+    return JudgeCall(status, text[:MAX_REPLY_CHARS], accounting)
 
 
 def _request(setup: JudgeSetup, prompt: JudgePrompt) -> tuple[str, dict[str, Any]]:

@@ -136,7 +136,9 @@ def test_an_upstream_error_is_a_judge_error(
 ) -> None:
     outcome = run_judge(setup_for(fake, tmp_path, "status-500"), run_dir, POLICY)
     assert outcome.flags == ()
-    assert "judge-error: JudgeCallError: the provider answered 500" in outcome.status
+    assert outcome.status.startswith("judge-error: the provider answered 500: ")
+    assert "fake upstream says 500" in outcome.record["reply"]
+    assert outcome.record["input_tokens"] == 0 and outcome.record["cost_usd"] == 0
 
 
 def test_an_anthropic_model_is_asked_through_the_messages_route(
