@@ -4,8 +4,9 @@ It answers chat completions, responses, embeddings and Anthropic messages with f
 (:data:`INPUT_TOKENS` in, :data:`OUTPUT_TOKENS` out per call), streams when asked, and fails on
 demand: a model named ``status-NNN`` gets HTTP NNN with an error body. Every request it receives is
 kept (path, headers, body) so tests can check what the gateway sent upstream — the real key, never
-the run's token. ``chat`` replaces the fixed chat-completion answer with a scripted one (the
-AIDE tests script a whole agent run that way).
+the run's token. ``reply``, when set, is the text of every (non-streamed) chat completion and
+Anthropic message (the LLM judge's tests set it); ``chat``, when set, answers every non-streamed
+chat completion whole from its request (the AIDE tests script a whole agent run that way).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ class FakeUpstream:
 
     received: list[Received] = field(default_factory=list)
     server: ThreadingHTTPServer | None = None
+    reply: str | None = None
     chat: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
     @property
@@ -88,7 +90,7 @@ class _Handler(BaseHTTPRequestHandler):
             )
             return
         scripted = self.upstream.chat
-        if scripted is not None and self.path == "/v1/chat/completions":
+        if scripted is not None and self.path == "/v1/chat/completions" and not body.get("stream"):
             self._json(200, scripted(body))
             return
         answer = ANSWERS.get(self.path)
@@ -98,7 +100,7 @@ class _Handler(BaseHTTPRequestHandler):
         if body.get("stream"):
             self._stream(STREAMS[self.path](model, body))
             return
-        self._json(200, answer(model))
+        self._json(200, _with_reply(answer(model), self.upstream.reply))
 
     def _json(self, status: int, payload: dict[str, Any]) -> None:
         data = json.dumps(payload).encode()
@@ -117,6 +119,16 @@ class _Handler(BaseHTTPRequestHandler):
             text = event if isinstance(event, str) else json.dumps(event)
             self.wfile.write(f"data: {text}\n\n".encode())
             self.wfile.flush()
+
+
+def _with_reply(payload: dict[str, Any], reply: str | None) -> dict[str, Any]:
+    if reply is None:
+        return payload
+    if "choices" in payload:
+        payload["choices"][0]["message"]["content"] = reply
+    elif payload.get("type") == "message":
+        payload["content"] = [{"type": "text", "text": reply}]
+    return payload
 
 
 def _chat(model: str) -> dict[str, Any]:
