@@ -258,7 +258,6 @@ def apply_record(record: RunRecord) -> None:
             str(transcript),
             name=TRANSCRIPT_ATTACHMENT,
             attachment_type=allure.attachment_type.TEXT,
-            extension="jsonl",
         )
 
 
