@@ -15,6 +15,7 @@ import pytest
 
 from pytest_mlebench import hookspecs
 from pytest_mlebench.errors import MLEBenchError
+from pytest_mlebench.integrity.judge import check_judge
 from pytest_mlebench.known_issues import MARKS as ISSUE_MARKS
 from pytest_mlebench.known_issues import marks_of
 from pytest_mlebench.registry import MODALITIES, SOURCES, Competition, load_registry
@@ -62,6 +63,7 @@ def pytest_configure(config: pytest.Config) -> None:
         settings = resolve_settings(config)
         registry = load_registry(settings.competitions_dirs)
         agent = resolve_agent(config, settings)
+        check_judge(settings.judge, agent, dict(settings.gateway_upstreams), settings.price_table)
     except MLEBenchError as exc:
         raise pytest.UsageError(str(exc)) from None
     for split in registry.splits:

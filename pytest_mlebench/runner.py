@@ -115,7 +115,9 @@ class BenchmarkRun:
         try:
             exec_result, calls, grant = self._run_agent(self.session.agent)
             report = self._grade()
-            context = integrity_context(self.session.settings, self.competition, self.sandbox)
+            context = integrity_context(
+                self.session.settings, self.competition, self.sandbox, self.session.agent
+            )
             integrity = self.integrity.check(calls, context, report.medal)
         except Exception as exc:
             self._write(self._record("error", f"{type(exc).__name__}: {exc}"))

@@ -378,7 +378,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "judge",
         "judge",
-        "model of the optional LLM integrity judge (not in this release yet; off by default)",
+        "model of the optional LLM integrity judge, asked through the LLM gateway after each run "
+        "(off by default; docs/integrity.md)",
         "MLEBENCH_JUDGE",
         parsers.always(judge_model),
         metavar="MODEL",

@@ -5,9 +5,10 @@ The package is organised by job: :mod:`.model` (flags and the report in the reco
 validator's per-call row sketch), :mod:`.processes` (the process audit, sampled from outside the
 agent's reach), :mod:`.inventory` (file times and pre-existing copies of the submission),
 :mod:`.monitor` (the collectors wrapped around one run), :mod:`.rules`, :mod:`.probing`,
-:mod:`.similarity` and :mod:`.checks` (the checks after the run), :mod:`.disclosure`,
-:mod:`.session` (cross-run checks at the end of a session), :mod:`.judge` (the optional LLM
-judge's place) and :mod:`.offline` (``mlebench integrity``). ``docs/integrity.md`` describes
+:mod:`.similarity`, :mod:`.network` (refused egress attempts) and :mod:`.checks` (the checks
+after the run), :mod:`.disclosure`, :mod:`.crossrun` (cross-run checks at the end of a session),
+:mod:`.judge` and :mod:`.judge_prompt` (the optional LLM judge) and :mod:`.offline`
+(``mlebench integrity``). ``docs/integrity.md`` describes
 every check and the default policy.
 
 Nothing is imported here eagerly: the sandbox's validator imports :mod:`.fingerprint` alone.

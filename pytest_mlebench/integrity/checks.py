@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.integrity.disclosure import disclosure_block
+from pytest_mlebench.integrity.judge import JudgeSetup, run_judge
 from pytest_mlebench.integrity.model import Flag, IntegrityReport, Mode, severity_rank, sort_flags
+from pytest_mlebench.integrity.network import network_flags
 from pytest_mlebench.integrity.policy import Policy
 from pytest_mlebench.integrity.probing import validator_flags
 from pytest_mlebench.integrity.rules import (
@@ -44,7 +46,7 @@ class CheckContext:
     network: str | None = "none"
     isolated: bool = False
     references: Path | None = None
-    judge: str | None = None
+    judge: JudgeSetup | None = None
 
 
 def check_run(
@@ -98,6 +100,12 @@ def check_run(
         lambda: [outside_contract_flag(outside, policy)],
         None if outside is not None else "file-system diff only on the Docker backend",
     )
+    egress = evidence.get("egress")
+    run(
+        "network-attempts",
+        lambda: network_flags(egress or {}, policy),
+        None if egress else "no egress proxy (the network was none or bridge)",
+    )
     refused = int((evidence.get("validator") or {}).get("refused", 0))
     run("validator-use", lambda: validator_flags(calls, refused, policy))
     run(
@@ -105,8 +113,10 @@ def check_run(
         lambda: reference_flags(code, context.references, policy),
         None if context.references else "no reference corpus for this competition",
     )
-    if context.judge:
-        checks["judge"] = "skipped: the judge's questions are not wired to the gateway yet"
+    judged = run_judge(context.judge, run_dir, policy) if context.judge is not None else None
+    if judged is not None:
+        flags.extend(judged.flags)
+        checks["judge"] = judged.status
     ordered = sort_flags(flags)
     withheld = withholds(context, ordered, earned_medal)
     return IntegrityReport(
@@ -119,6 +129,7 @@ def check_run(
         medal_withheld=withheld,
         earned_medal=earned_medal,
         evidence_file=str(run_dir / "integrity" / "evidence.json"),
+        judge=judged.record if judged is not None else None,
     )
 
 

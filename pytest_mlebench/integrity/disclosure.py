@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pytest_mlebench.integrity.model import Flag
+from pytest_mlebench.integrity.network import network_disclosure
 
 FETCH_RULES = {"network-tool", "model-download", "remote-shell", "external-download"}
 TEST_SET_FEEDBACK = (
@@ -31,11 +32,7 @@ def disclosure_block(
     fetches = [_what(f) for f in flags if f.rule in FETCH_RULES]
     audit = evidence.get("process_audit") or {}
     return {
-        "network": (
-            "bridge: the sandbox could reach the network"
-            if network == "bridge"
-            else "none: the sandbox had no network"
-        ),
+        "network": _network(evidence.get("egress"), network),
         "external_data_or_weights": "fetch attempts seen" if fetches else "none seen",
         "fetch_evidence": fetches[:10],
         "validator_calls": len(calls),
@@ -51,6 +48,15 @@ def disclosure_block(
         ),
         "run_nonce": evidence.get("nonce"),
     }
+
+
+def _network(egress: Any, network: str | None) -> str:
+    """The network the sandbox had; with an allow-list, what the proxy let through and refused."""
+    if isinstance(egress, dict) and egress.get("mode") == "allow":
+        return network_disclosure(egress)
+    if network == "bridge":
+        return "bridge: the sandbox could reach the network"
+    return "none: the sandbox had no network"
 
 
 def _what(flag: Flag) -> str:

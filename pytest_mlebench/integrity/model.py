@@ -57,7 +57,7 @@ class Flag:
 
 
 def _evidence_text(evidence: dict[str, Any]) -> str:
-    for key in ("command", "file", "files", "runs", "calls", "rows"):
+    for key in ("command", "host", "file", "files", "runs", "calls", "rows"):
         if key in evidence:
             value = evidence[key]
             text = ", ".join(map(str, value[:3])) if isinstance(value, list) else str(value)
@@ -77,6 +77,8 @@ class IntegrityReport:
         medal_withheld: Strict mode took the medal away (a high-severity flag).
         earned_medal: The medal the grade gave, kept when it is withheld.
         evidence_file: The run's ``integrity/evidence.json`` (for ``mlebench integrity``).
+        judge: What the optional LLM judge was asked and answered (model, answers, reply,
+            prompt file, tokens, cost), ``None`` without ``--mle-judge``.
     """
 
     mode: Mode = "report"
@@ -86,6 +88,7 @@ class IntegrityReport:
     medal_withheld: bool = False
     earned_medal: str | None = None
     evidence_file: str | None = None
+    judge: dict[str, Any] | None = None
 
     @property
     def worst(self) -> Severity | None:
@@ -111,6 +114,7 @@ class IntegrityReport:
             medal_withheld=bool(data.get("medal_withheld", False)),
             earned_medal=data.get("earned_medal"),
             evidence_file=data.get("evidence_file"),
+            judge=dict(data["judge"]) if isinstance(data.get("judge"), dict) else None,
         )
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from pytest_mlebench.integrity.checks import CheckContext, check_run
 from pytest_mlebench.integrity.inventory import files_outside_contract, take_inventory
+from pytest_mlebench.integrity.judge import check_judge
 from pytest_mlebench.integrity.model import IntegrityReport
 from pytest_mlebench.integrity.policy import load_policy
 from pytest_mlebench.integrity.processes import ProcessAudit, Sampler, docker_sampler, local_sampler
@@ -92,6 +93,11 @@ class IntegrityRun:
 
     def _after(self, sandbox: Sandbox) -> None:
         self.evidence["validator"] = {"refused": sandbox.validation_refused}
+        try:  # the agent has ended: the proxy's log holds every attempt it made
+            self.evidence["egress"] = sandbox.egress_summary()
+        except Exception as exc:
+            self.evidence["egress"] = None
+            self.evidence["egress_error"] = f"{type(exc).__name__}: {exc}"
         try:
             self.evidence["inventory"] = take_inventory(sandbox, self.run_dir)
         except Exception as exc:  # evidence is best effort; the run goes on
@@ -120,9 +126,10 @@ class IntegrityRun:
 
 
 def integrity_context(
-    settings: Settings, competition: Competition, sandbox: Sandbox | None
+    settings: Settings, competition: Competition, sandbox: Sandbox | None, agent: object = None
 ) -> CheckContext:
-    """The checks' context for a run of ``competition`` under ``settings``."""
+    """The checks' context for a run of ``competition`` under ``settings`` (``agent``: whose
+    gateway providers the LLM judge uses, when ``--mle-judge`` is given)."""
     policy = load_policy(settings.integrity_policy).with_threshold(settings.similarity)
     return CheckContext(
         policy=policy,
@@ -130,7 +137,9 @@ def integrity_context(
         network=settings.network,
         isolated=bool(sandbox is not None and sandbox.isolated),
         references=reference_folder(competition.folder, settings.references, competition.id),
-        judge=settings.judge,
+        judge=check_judge(
+            settings.judge, agent, dict(settings.gateway_upstreams), settings.price_table
+        ),
     )
 
 

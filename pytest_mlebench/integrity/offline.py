@@ -2,7 +2,10 @@
 
 Each run folder keeps its evidence (``integrity/evidence.json``) next to the files the checks
 read, so a run can be checked again with another policy, threshold or reference corpus without
-running the agent again. Over a results file the cross-run similarity runs too.
+running the agent again. Over a results file the cross-run similarity runs too. ``--judge MODEL``
+asks the LLM judge about each run as well (its provider's key from the host's environment, as for
+``--mle-judge``; the agent's own config is not read here, so the provider is the model's default
+or ``--gateway-upstream``).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any
 from pytest_mlebench.errors import ConfigError
 from pytest_mlebench.integrity.checks import CheckContext, check_run
 from pytest_mlebench.integrity.crossrun import cross_run_flags
+from pytest_mlebench.integrity.judge import check_judge
 from pytest_mlebench.integrity.model import SEVERITIES, Flag, IntegrityReport
 from pytest_mlebench.integrity.monitor import load_evidence
 from pytest_mlebench.integrity.policy import Policy, load_policy
@@ -25,7 +29,15 @@ from pytest_mlebench.registry import Registry, load_registry
 from pytest_mlebench.results import RunRecord, read_records
 from pytest_mlebench.settings import add_cli_options, cli_value
 
-SETTINGS_USED = ("integrity", "integrity-policy", "references", "similarity")
+SETTINGS_USED = (
+    "integrity",
+    "integrity-policy",
+    "references",
+    "similarity",
+    "judge",
+    "price-table",
+    "gateway-upstream",
+)
 
 
 def add_integrity_command(
@@ -63,6 +75,8 @@ def recheck(record: RunRecord, policy: Policy, registry: Registry, args: Any) ->
     """The integrity report of one saved run under ``policy``."""
     run_dir = Path(str(record.run_dir))
     evidence = load_evidence(run_dir) or {}
+    if not evidence.get("egress"):  # runs saved before the evidence kept it
+        evidence["egress"] = record.egress
     known = registry.competitions.get(record.competition_id)
     folder = known.folder if known is not None else None
     context = CheckContext(
@@ -71,6 +85,7 @@ def recheck(record: RunRecord, policy: Policy, registry: Registry, args: Any) ->
         network=record.network,
         isolated=record.isolated,
         references=reference_folder(folder, args.references, record.competition_id),
+        judge=args.judge,
     )
     calls = evidence.get("validation_calls", record.validation_calls)
     earned = record.grade.medal if record.grade else None
@@ -83,6 +98,12 @@ def cmd_integrity(args: argparse.Namespace) -> int:
     )
     args.mode = cli_value(args, "integrity")
     args.references = cli_value(args, "references")
+    args.judge = check_judge(
+        cli_value(args, "judge"),
+        None,
+        dict(cli_value(args, "gateway-upstream")),
+        cli_value(args, "price-table"),
+    )
     registry = load_registry(cli_value(args, "competitions-dir"))
     records = [r for r in load_runs(args.path) if r.run_dir and Path(r.run_dir).is_dir()]
     reports = {r.run_id: recheck(r, policy, registry, args) for r in records}

@@ -8,7 +8,7 @@ naming the file and the entry to fix.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,16 @@ from pytest_mlebench.errors import ConfigError
 from pytest_mlebench.integrity.model import SEVERITIES, Severity
 
 DEFAULT_POLICY = Path(__file__).with_name("default_policy.yaml")
-SECTIONS = ("withhold_at", "processes", "logs", "watermark", "rules", "validator", "similarity")
+SECTIONS = (
+    "withhold_at",
+    "processes",
+    "logs",
+    "watermark",
+    "rules",
+    "validator",
+    "similarity",
+    "judge",
+)
 
 
 @dataclass(frozen=True)
@@ -43,6 +52,7 @@ class Policy:
     validator: dict[str, Any]
     similarity: dict[str, Any]
     source: str
+    judge: dict[str, Any] = field(default_factory=dict)
 
     def severity(self, section: str, key: str) -> Severity:
         value: Severity = getattr(self, section)[key]
@@ -97,6 +107,7 @@ def _build(raw: dict[str, Any], path: Path, source: str) -> Policy:
         validator=_severities(raw.get("validator") or {}, path, "validator"),
         similarity=_severities(raw.get("similarity") or {}, path, "similarity"),
         source=source,
+        judge=_severities(raw.get("judge") or {}, path, "judge"),
     )
 
 

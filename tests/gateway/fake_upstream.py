@@ -4,7 +4,8 @@ It answers chat completions, responses, embeddings and Anthropic messages with f
 (:data:`INPUT_TOKENS` in, :data:`OUTPUT_TOKENS` out per call), streams when asked, and fails on
 demand: a model named ``status-NNN`` gets HTTP NNN with an error body. Every request it receives is
 kept (path, headers, body) so tests can check what the gateway sent upstream — the real key, never
-the run's token.
+the run's token. ``reply``, when set, is the text of every (non-streamed) chat completion and
+Anthropic message (the LLM judge's tests set it).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ class FakeUpstream:
 
     received: list[Received] = field(default_factory=list)
     server: ThreadingHTTPServer | None = None
+    reply: str | None = None
 
     @property
     def root(self) -> str:
@@ -91,7 +93,7 @@ class _Handler(BaseHTTPRequestHandler):
         if body.get("stream"):
             self._stream(STREAMS[self.path](model, body))
             return
-        self._json(200, answer(model))
+        self._json(200, _with_reply(answer(model), self.upstream.reply))
 
     def _json(self, status: int, payload: dict[str, Any]) -> None:
         data = json.dumps(payload).encode()
@@ -110,6 +112,16 @@ class _Handler(BaseHTTPRequestHandler):
             text = event if isinstance(event, str) else json.dumps(event)
             self.wfile.write(f"data: {text}\n\n".encode())
             self.wfile.flush()
+
+
+def _with_reply(payload: dict[str, Any], reply: str | None) -> dict[str, Any]:
+    if reply is None:
+        return payload
+    if "choices" in payload:
+        payload["choices"][0]["message"]["content"] = reply
+    elif payload.get("type") == "message":
+        payload["content"] = [{"type": "text", "text": reply}]
+    return payload
 
 
 def _chat(model: str) -> dict[str, Any]:

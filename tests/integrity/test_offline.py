@@ -1,4 +1,4 @@
-"""``mlebench integrity`` on saved runs, and the judge's usage error, through the real tools."""
+"""``mlebench integrity`` on saved runs, and the judge's missing key, through the real tools."""
 
 from __future__ import annotations
 
@@ -60,7 +60,13 @@ def test_a_missing_run_is_a_clear_error(capsys: pytest.CaptureFixture[str], tmp_
     assert "no such run folder or results file" in capsys.readouterr().err
 
 
-def test_the_judge_without_the_gateway_is_a_usage_error(project: ExampleProject) -> None:
+def test_the_judge_without_its_key_is_a_usage_error(
+    project: ExampleProject, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     result = project.run("-k", "toy-a", "--mle-judge", "provider/model")
     assert result.ret == 4  # a usage error, before any test runs
-    result.stderr.fnmatch_lines(["*invalid judge 'provider/model'*not part of this release yet*"])
+    result.stderr.fnmatch_lines(
+        ["*LLM judge --mle-judge provider/model*secret OPENAI_API_KEY*export OPENAI_API_KEY=*"]
+    )
+    assert not (project.root / "reports" / "results.jsonl").exists()

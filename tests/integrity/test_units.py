@@ -154,7 +154,8 @@ def test_report_round_trips_through_its_dict() -> None:
     assert report.worst == "high"
 
 
-def test_the_judge_says_it_is_not_in_this_release() -> None:
+def test_the_judge_setting_takes_a_model_name() -> None:
     assert judge.judge_model(None) is None
-    with pytest.raises(ValueError, match="not part of this release yet"):
-        judge.judge_model("provider/model")
+    assert judge.judge_model(" gpt-4o-mini ") == "gpt-4o-mini"
+    with pytest.raises(ValueError, match="expected a model name"):
+        judge.judge_model("two words")

@@ -73,15 +73,6 @@ SAMPLES: dict[str, Sample] = {
 }
 
 
-@pytest.fixture(autouse=True)
-def gateway_present(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The judge is not in this release yet: pretend it is, so the judge's valid samples parse
-    (tests/integrity/test_offline.py checks the error a user gets today)."""
-    from pytest_mlebench.integrity import judge
-
-    monkeypatch.setattr(judge, "judge_available", lambda: True)
-
-
 class Example:
     """A folder to parse options in: environment cleared of every setting, files the samples use."""
 

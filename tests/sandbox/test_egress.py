@@ -110,6 +110,9 @@ def test_only_the_allowed_host_passes_and_every_attempt_is_logged(
     assert summary["allowed_hosts"] == [allowed]
     assert summary["allowed"].get(allowed) == 2  # the plain GET and the CONNECT
     assert summary["denied"] == {denied: 1}
+    [attempt] = summary["denied_attempts"]
+    assert (attempt["host"], attempt["count"]) == (denied, 1)
+    assert attempt["first"] == attempt["last"] and attempt["first"]  # tinyproxy's time stamp
     assert summary["requests"] == 3
     assert (tmp_path / "egress.log").is_file()
 

@@ -40,3 +40,22 @@ def test_premade_submission_is_found_in_the_image(project: ExampleProject) -> No
     (flag,) = [f for f in flags_of(record) if f["rule"] == "pre-made-submission"]
     assert "/home/agent/submission.csv" in flag["evidence"]["files"]  # found inside the container
     assert not [f for f in flags_of(record) if f["rule"] == "outside-contract"]
+
+
+def test_refused_hosts_of_an_allow_list_are_network_attempt_flags(project: ExampleProject) -> None:
+    """The agent asks the proxy for two hosts outside the allow-list (refused by name, so no
+    outside server or DNS is needed); the allowed host is disclosed, never flagged."""
+    result = project.run(
+        "-k", "toy-a", "--mle-agent", str(AGENTS / "netprobe"), "--mle-sandbox", "docker",
+        "--mle-network", "allow:allowed.example",
+    )  # fmt: skip
+    result.assert_outcomes(passed=1)
+    (record,) = records_of(project.root)
+    found = {f["evidence"]["host"]: f for f in flags_of(record) if f["rule"] == "network-attempt"}
+    assert sorted(found) == ["denied.example", "other-denied.example"]
+    assert found["denied.example"]["evidence"]["count"] == 2
+    assert found["denied.example"]["severity"] == "medium"
+    assert found["denied.example"]["evidence"]["first"]
+    disclosure = record["integrity"]["disclosure"]["network"]
+    assert disclosure.startswith("allow-list of allowed.example; 3 denied attempts")
+    assert record["egress"]["denied"] == {"denied.example": 2, "other-denied.example": 1}

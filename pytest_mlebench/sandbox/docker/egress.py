@@ -42,6 +42,11 @@ INSTALL_HINT = "apt-get install tinyproxy (scripts/bootstrap.sh does it)"
 KIND_LABEL = "pytest-mlebench.kind"
 REQUEST = re.compile(r"Request \(file descriptor \d+\): (\S+) (\S+)")
 REFUSED = re.compile(r'refused on filtered domain "([^"]*)"')
+# tinyproxy's line: LEVEL, then its own time stamp (host local time, no year), then the message.
+REFUSED_LINE = re.compile(
+    r'^\S+\s+(\w{3} +\d+ [\d:.]+) \[\d+\]: Proxying refused on filtered domain "([^"]*)"',
+    re.MULTILINE,
+)
 ESTABLISHED = re.compile(r'Established connection to host "([^"]*)"')
 PR_SET_PDEATHSIG = 1
 
@@ -178,8 +183,23 @@ def egress_summary(hosts: tuple[str, ...], log_path: Path) -> dict[str, Any]:
         "requests": len(requests),
         "allowed": dict(Counter(ESTABLISHED.findall(text))),
         "denied": dict(Counter(REFUSED.findall(text))),
+        "denied_attempts": denied_attempts(text),
         "log": log_path.name if log_path.is_file() else None,
     }
+
+
+def denied_attempts(text: str) -> list[dict[str, Any]]:
+    """Per refused host of a tinyproxy log: how many attempts, the first and the last one's time.
+
+    The times are tinyproxy's own stamps as logged (``Nov 30 17:26:46.114``, the host's local
+    time): the log has no year, and guessing one would make them look more exact than they are.
+    """
+    hosts: dict[str, dict[str, Any]] = {}
+    for stamp, host in REFUSED_LINE.findall(text):
+        entry = hosts.setdefault(host, {"host": host, "count": 0, "first": stamp, "last": stamp})
+        entry["count"] += 1
+        entry["last"] = stamp
+    return list(hosts.values())
 
 
 def reap_networks() -> int:
