@@ -24,6 +24,7 @@ from pytest_mlebench import setting_spec as parsers
 from pytest_mlebench.errors import SettingError
 from pytest_mlebench.gateway.config import parse_upstreams
 from pytest_mlebench.integrity.judge import judge_model
+from pytest_mlebench.report.cost import CostLimit, cost_limit
 from pytest_mlebench.sandbox.network import network_text
 from pytest_mlebench.setting_spec import RERUN_KINDS, Setting, argument_keywords, pick, resolve
 
@@ -254,6 +255,16 @@ SETTINGS: tuple[Setting, ...] = (
         metavar="LEVEL",
     ),
     Setting(
+        "max-cost-increase",
+        "max_cost_increase",
+        "also fail the baseline gate when the mean LLM cost per run (runs matched by competition "
+        "and seed) rises more than this: a fraction of the baseline's cost (0.2 is 20 percent) or "
+        "dollars per run ($0.05); a side without cost data fails the check (unset: cost not gated)",
+        "MLEBENCH_MAX_COST_INCREASE",
+        parsers.optional(cost_limit),
+        metavar="SHARE|$AMOUNT",
+    ),
+    Setting(
         "rerun",
         "rerun",
         "run only the (competition, seed) pairs of --mle-from whose run was one of: "
@@ -399,6 +410,7 @@ class Settings:
     max_drop: float = 0.0
     gate: str = "auto"
     gate_alpha: float = 0.05
+    max_cost_increase: CostLimit | None = None
     rerun: frozenset[str] = frozenset()
     rerun_from: Path | None = None
     progress: float = 60.0

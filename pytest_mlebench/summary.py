@@ -10,7 +10,7 @@ from pytest_mlebench.integrity.reporting import terminal_lines as integrity_line
 from pytest_mlebench.report.aggregate import medal_of
 from pytest_mlebench.report.progress import param_id
 from pytest_mlebench.report.terminal import medal_table
-from pytest_mlebench.report.usage import usage_lines
+from pytest_mlebench.report.usage import run_usage, usage_brief, usage_lines
 from pytest_mlebench.results import RunRecord, read_records
 from pytest_mlebench.session import MLEBenchSession
 
@@ -48,6 +48,9 @@ def run_line(record: RunRecord) -> str:
     )
     if record.timed_out:
         line += " TIMEOUT"
+    llm = usage_brief(run_usage(record))
+    if llm is not None:
+        line += f" LLM {llm}"
     if record.integrity is not None and record.integrity.medal_withheld:
         line += f" WITHHELD (earned {record.integrity.earned_medal})"
     elif record.integrity is not None and record.integrity.flags:

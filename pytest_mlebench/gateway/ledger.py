@@ -2,7 +2,9 @@
 
 Thread-safe: the gateway serves calls concurrently. A call is checked against the budget before
 it goes upstream (:meth:`Ledger.refusal`); a call that starts under the budget runs to its end, so
-the total may pass the budget by at most the calls in flight when it was reached.
+the total may pass the budget by at most the calls in flight when it was reached. A call that
+failed (an error status from the provider, or a provider the gateway could not reach: 502) counts
+as a call and a failed call, and the record's messages say how many failed with which status.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ class Ledger:
     priced_cost_usd: float = 0.0
     unpriced_models: set[str] = field(default_factory=set)
     models: dict[str, ModelTotals] = field(default_factory=dict)
+    failed_statuses: dict[int, int] = field(default_factory=dict)
     budget_exhausted: bool = False
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -77,7 +80,9 @@ class Ledger:
         unpriced = cost is None and (usage.input_tokens > 0 or usage.output_tokens > 0)
         with self._lock:
             self.calls += 1
-            self.failed_calls += status >= 400
+            if status >= 400:
+                self.failed_calls += 1
+                self.failed_statuses[status] = self.failed_statuses.get(status, 0) + 1
             self.input_tokens += usage.input_tokens
             self.output_tokens += usage.output_tokens
             self.priced_cost_usd += cost or 0.0
@@ -103,6 +108,16 @@ class Ledger:
                 "--mle-price-table FILE)"
                 for name in sorted(self.unpriced_models)
             ]
+            if self.failed_calls:
+                statuses = ", ".join(
+                    f"HTTP {status} x{count}"
+                    for status, count in sorted(self.failed_statuses.items())
+                )
+                messages.append(
+                    f"{self.failed_calls} LLM call(s) failed ({statuses}); the agent got each "
+                    f"error with its status, and {transcript or 'the transcript'} in the run "
+                    "folder has the provider's message"
+                )
             return {
                 "calls": self.calls,
                 "failed_calls": self.failed_calls,

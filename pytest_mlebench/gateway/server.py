@@ -255,6 +255,7 @@ class Gateway:
             answer = error  # an upstream error answer: passed through with its status
         except (urllib.error.URLError, OSError) as exc:
             reason = getattr(exc, "reason", exc)
+            self.ledger.charge(Usage(), model, 502)  # a failed call: counted, never silent
             self._refuse(
                 request,
                 entry,

@@ -1,17 +1,20 @@
 """Allure glue: labels, parameters and attachments per run; environment and categories per session.
 
 Active only when allure-pytest is installed *and* ``--alluredir`` is given; ``allure`` is imported
-inside the functions that talk to it, never at module import. What goes into Allure is computed
-by pure functions (:func:`labels_for`, :func:`attachments_for`, :func:`environment_lines`) so it
-can be tested without Allure; the ``apply_*`` functions only hand it over.
+inside the functions that talk to it, never at module import. What goes into Allure is computed by
+pure functions (:func:`labels_for`, :func:`attachments_for`, :func:`environment_lines`) so it can be
+tested without Allure; the ``apply_*`` functions only hand it over.
 
 Per run: parent suite = the competition's first split (alphabetical; every split is also a tag
-through its marker), feature = complexity, story = competition id, severity from complexity,
-tags = modality and ``medal:<gold|silver|bronze|none>``; parameters ``agent`` and ``seed`` (part
-of Allure's history id) and ``run_id``/``session_id`` and the leaderboard ``percentile`` (excluded
-from it). Attachments: the grade
-report (mle-bench's keys, as in the run's ``grade.json``), the head of the submission, the tail of
-the agent log and the resources used.
+through its marker), feature = complexity, story = competition id, severity from complexity, tags =
+modality and ``medal:<gold|silver|bronze|none>``; parameters ``agent`` and ``seed`` (part of
+Allure's history id) and ``run_id``/``session_id`` and the leaderboard ``percentile`` (excluded from
+it). Attachments: the grade report (mle-bench's keys, as in the run's ``grade.json``), the head of
+the submission, the tail of the agent log and the resources used. A run that used the LLM gateway
+also gets the parameters ``llm_calls``, ``llm_tokens`` and ``llm_cost_usd`` (excluded from the
+history id), the tag ``llm:budget-exhausted`` when its budget ran out, and its transcript
+``gateway.jsonl`` attached as it is on disk (keys are cut out of it when it is written:
+:mod:`pytest_mlebench.gateway.transcript`).
 """
 
 from __future__ import annotations
@@ -37,6 +40,8 @@ SUBMISSION_HEAD_LINES = 20
 AGENT_LOG_TAIL_LINES = 200
 CATEGORIES_FILE = "categories.json"
 ENVIRONMENT_FILE = "environment.properties"
+TRANSCRIPT_ATTACHMENT = "gateway.jsonl (LLM calls, keys redacted)"
+BUDGET_TAG = "llm:budget-exhausted"
 
 # Order matters: Allure puts a result in the first category that matches it.
 DEFAULT_CATEGORIES: list[dict[str, Any]] = [
@@ -189,6 +194,29 @@ def resources_used(record: RunRecord) -> dict[str, Any]:
     }
 
 
+def usage_parameters(record: RunRecord) -> list[tuple[str, str]]:
+    """``llm_calls``, ``llm_tokens`` and ``llm_cost_usd`` of a run that used the gateway."""
+    account = record.gateway
+    if account is None:
+        return []
+    tokens = int(account.get("input_tokens") or 0) + int(account.get("output_tokens") or 0)
+    cost = account.get("cost_usd")
+    return [
+        ("llm_calls", str(account.get("calls") or 0)),
+        ("llm_tokens", str(tokens)),
+        ("llm_cost_usd", "unknown" if cost is None else f"{cost:.4f}"),
+    ]
+
+
+def transcript_file(record: RunRecord) -> Path | None:
+    """The run's gateway transcript when it was written (no call, no file)."""
+    name = (record.gateway or {}).get("transcript")
+    if not name or not record.run_dir:
+        return None
+    path = Path(record.run_dir) / str(name)
+    return path if path.is_file() else None
+
+
 def apply_labels(item: pytest.Item, competition: Competition, seed: int, agent: str) -> None:
     """Label the running test (call while allure-pytest has its result open)."""
     import allure
@@ -211,14 +239,26 @@ def apply_record(record: RunRecord) -> None:
     dynamic: Any = allure.dynamic
     dynamic.title(title_for(record))
     dynamic.tag(medal_tag(record), *allure_tags(record))
+    if (record.gateway or {}).get("budget_exhausted"):
+        dynamic.tag(BUDGET_TAG)
     dynamic.parameter("run_id", record.run_id, excluded=True)
     dynamic.parameter("session_id", record.session_id, excluded=True)
     percentile = percentile_parameter(record)
     if percentile is not None:
         dynamic.parameter("percentile", percentile, excluded=True)
+    for name, value in usage_parameters(record):
+        dynamic.parameter(name, value, excluded=True)
     for attachment in attachments_for(record):
         kind = getattr(allure.attachment_type, attachment.kind)
         allure.attach(attachment.body, name=attachment.name, attachment_type=kind)
+    transcript = transcript_file(record)
+    if transcript is not None:
+        attach_file: Any = allure.attach.file
+        attach_file(
+            str(transcript),
+            name=TRANSCRIPT_ATTACHMENT,
+            attachment_type=allure.attachment_type.TEXT,
+        )
 
 
 def load_categories(template: Path | None) -> list[dict[str, Any]]:

@@ -77,7 +77,7 @@ def add_report_command(commands: Any) -> None:
         "and seed) or the any-medal or valid-submission rate more than --max-drop points below "
         "BASE's; writes summary.md with the verdict into --out",
     )
-    add_cli_options(parser, "max-drop", "gate", "gate-alpha")
+    add_cli_options(parser, "max-drop", "gate", "gate-alpha", "max-cost-increase")
     parser.set_defaults(handler=cmd_report)
 
 
@@ -130,6 +130,7 @@ def _compare(args: argparse.Namespace) -> tuple[GateResult, dict[str, Any], dict
         mode=cli_value(args, "gate"),
         alpha=cli_value(args, "gate-alpha"),
         max_drop=cli_value(args, "max-drop"),
+        max_cost_increase=cli_value(args, "max-cost-increase"),
     )
     for line in gate_lines(gate):
         print(line)

@@ -5,6 +5,14 @@ A run that used the LLM gateway carries its account in its record, and each run 
 :mod:`pytest_mlebench.report.usage`). The comparison adds one line per pair of agents, over the
 runs that matched and carry usage on both sides. Nothing is shown, and nothing is made up, for
 runs without a gateway (``llm_usage`` is ``null``).
+
+``--mle-max-cost-increase`` adds a cost check to the gate (:func:`cost_checks`): per pair of
+agents, the mean cost per run of the runs matched by (competition, seed) whose cost is known on
+both sides, baseline against new, may rise at most by a fraction of the baseline's (``0.2``,
+``20%``) or by a dollar amount per run (``$0.05``). Per run, not per medal: cost per medal also
+moves with the medal rate, which the rest of the gate already judges, and it has no value when a
+side won no medal. When a side has no cost to compare the check fails and says which side lacks
+it: a gate asked to watch the cost must not pass without looking.
 """
 
 from __future__ import annotations
@@ -12,7 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from pytest_mlebench.report.matching import RunKey
 
@@ -75,4 +83,136 @@ def cost_change(
         len(both),
         {k: math.fsum(before[x][k] for x in both) for k in shared},
         {k: math.fsum(after[x][k] for x in both) for k in shared},
+    )
+
+
+COST_LIMIT_HELP = (
+    "expected a fraction of the baseline's cost such as 0.2 (or 20%), or a dollar amount per run "
+    "such as $0.05"
+)
+
+
+@dataclass(frozen=True)
+class CostLimit:
+    """How much the mean LLM cost per run may rise: a fraction of the baseline's, or dollars."""
+
+    amount: float
+    unit: Literal["fraction", "dollars"]
+
+    def ceiling(self, base: float) -> float:
+        """The highest mean cost per run that passes against a baseline of ``base``."""
+        return base * (1 + self.amount) if self.unit == "fraction" else base + self.amount
+
+    def text(self) -> str:
+        """``+20 %`` or ``+$0.0500 per run``."""
+        if self.unit == "fraction":
+            return f"+{100 * self.amount:g} %"
+        return f"+${self.amount:.4f} per run"
+
+
+def cost_limit(value: object) -> CostLimit:
+    """``0.2`` or ``20%`` (a fraction of the baseline's cost), ``$0.05`` (dollars per run)."""
+    text = str(value).strip()
+    unit: Literal["fraction", "dollars"] = "dollars" if text.startswith("$") else "fraction"
+    number = text.removeprefix("$").removesuffix("%").strip()
+    try:
+        amount = float(number)
+    except ValueError:
+        raise ValueError(COST_LIMIT_HELP) from None
+    if not math.isfinite(amount) or amount < 0 or (unit == "dollars" and text.endswith("%")):
+        raise ValueError(COST_LIMIT_HELP)
+    return CostLimit(amount / 100 if text.endswith("%") else amount, unit)
+
+
+@dataclass(frozen=True)
+class CostCheck:
+    """The cost check of one pair of agents: mean cost per matched run, or why there is none.
+
+    Attributes:
+        agent: The new agent's name.
+        limit: The allowed increase.
+        runs: Matched runs with a known cost on both sides.
+        base: Their mean cost per run in the baseline (``None`` when ``problem`` is set).
+        new: Their mean cost per run now.
+        unknown: Matched runs left out because a side's cost is unknown (unpriced model).
+        problem: Why nothing could be compared (the check then fails).
+    """
+
+    agent: str
+    limit: CostLimit
+    runs: int = 0
+    base: float | None = None
+    new: float | None = None
+    unknown: int = 0
+    problem: str | None = None
+
+    @property
+    def failed(self) -> bool:
+        if self.problem is not None or self.base is None or self.new is None:
+            return True
+        return self.new > self.limit.ceiling(self.base) + 1e-12
+
+    def reason(self) -> str:
+        """One sentence: the numbers and the verdict, or the problem."""
+        if self.problem is not None or self.base is None or self.new is None:
+            return f"{self.agent}: {self.problem or 'cost not compared'}"
+        change = f" ({100 * (self.new - self.base) / self.base:+.1f} %)" if self.base else ""
+        verdict = "more than" if self.failed else "within"
+        return (
+            f"{self.agent}: LLM cost per run ${self.base:.4f} -> ${self.new:.4f}{change} over "
+            f"{self.runs} matched run(s), {verdict} the allowed {self.limit.text()}"
+        )
+
+    def lines(self) -> list[str]:
+        """The reason, then a note on runs left out for an unknown cost."""
+        lines = [f"cost: {self.reason()}" + ("  FAIL" if self.failed else "  ok")]
+        if self.unknown:
+            lines.append(
+                f"cost: {self.unknown} matched run(s) left out: their cost is unknown (a model "
+                "missing from the price table; add it with --mle-price-table FILE)"
+            )
+        return lines
+
+
+def cost_checks(
+    base: dict[str, Any], new: dict[str, Any], pairs: Iterable[tuple[str, str]], limit: CostLimit
+) -> tuple[CostCheck, ...]:
+    """The cost check of every pair (baseline agent, new agent)."""
+    return tuple(_cost_check(base, new, pair, limit) for pair in pairs)
+
+
+def _cost_check(
+    base: dict[str, Any], new: dict[str, Any], agents: tuple[str, str], limit: CostLimit
+) -> CostCheck:
+    name = agents[1]
+    before, after = usage_table(base, agents[0]), usage_table(new, agents[1])
+    for side, table in (("the baseline", before), ("this session", after)):
+        if not table:
+            return CostCheck(name, limit, problem=_no_usage(side))
+    matched = [key for key in before if key in after]
+    known = [k for k in matched if "cost_usd" in before[k] and "cost_usd" in after[k]]
+    unknown = len(matched) - len(known)
+    if not known:
+        why = (
+            "no run of this session matches a baseline run by (competition, seed)"
+            if not matched
+            else "every matched run has an unknown cost (a model missing from the price table; "
+            "add it with --mle-price-table FILE)"
+        )
+        return CostCheck(name, limit, unknown=unknown, problem=f"cost not compared: {why}")
+    mean_before = math.fsum(before[k]["cost_usd"] for k in known) / len(known)
+    mean_after = math.fsum(after[k]["cost_usd"] for k in known) / len(known)
+    return CostCheck(name, limit, len(known), mean_before, mean_after, unknown)
+
+
+def _no_usage(side: str) -> str:
+    if side == "the baseline":
+        return (
+            "cost not compared: the baseline carries no LLM usage (written before the gateway "
+            "recorded it, or its runs made no LLM call); write a new baseline, or drop "
+            "--mle-max-cost-increase"
+        )
+    return (
+        "cost not compared: this session carries no LLM usage (its runs made no LLM call through "
+        "the gateway); drop --mle-max-cost-increase for an agent without an LLM"
     )

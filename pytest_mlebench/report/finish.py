@@ -131,6 +131,7 @@ def apply_gate(mle: MLEBenchSession, result: FinishResult) -> None:
         mode=settings.gate,
         alpha=settings.gate_alpha,
         max_drop=settings.max_drop,
+        max_cost_increase=settings.max_cost_increase,
     )
     result.gate_lines = gate_lines(result.gate)
     result.gate_failed = not result.gate.ok

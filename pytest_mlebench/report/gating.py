@@ -11,12 +11,16 @@
   (:func:`paired_margin`; 0, the default, means that only a significant drop fails).
 * ``auto`` (default): paired when both sides carry leaderboard percentiles and have matched runs,
   else rate-drop, with a note saying why.
+
+``--mle-max-cost-increase`` adds, in either mode, the cost check of
+:func:`~pytest_mlebench.report.cost.cost_checks`; the gate then also fails on a larger rise of
+the mean LLM cost per matched run, or when a side has no cost to compare.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from pytest_mlebench.report.compare import (
@@ -27,7 +31,7 @@ from pytest_mlebench.report.compare import (
     moved_lines,
     pair_agents,
 )
-from pytest_mlebench.report.cost import CostChange, cost_change
+from pytest_mlebench.report.cost import CostChange, CostCheck, CostLimit, cost_change, cost_checks
 from pytest_mlebench.report.matching import (
     Matching,
     carries_percentiles,
@@ -63,6 +67,7 @@ class GateResult:
         agents: The paired comparisons (paired mode).
         comparison: The rate checks (rate-drop mode) and the per-competition changes (both).
         notes: Why a mode was chosen, agents left out, and the like.
+        costs: The cost checks (``--mle-max-cost-increase``), one per pair of agents.
     """
 
     mode: Mode
@@ -73,6 +78,7 @@ class GateResult:
     agents: tuple[AgentGate, ...]
     comparison: Comparison
     notes: tuple[str, ...]
+    costs: tuple[CostCheck, ...] = ()
 
 
 def paired_margin(max_drop: float) -> float | None:
@@ -119,6 +125,7 @@ def run_gate(
     mode: str = "auto",
     alpha: float = 0.05,
     max_drop: float = 0.0,
+    max_cost_increase: CostLimit | None = None,
 ) -> GateResult:
     """Judge ``new`` against the baseline ``base`` (both in the ``summary.json`` layout).
 
@@ -129,6 +136,8 @@ def run_gate(
         mode: ``auto``, ``paired`` or ``rate-drop``.
         alpha: Significance level of the paired gate.
         max_drop: Rate-drop: percentage points a rate may fall. Paired: see :func:`paired_margin`.
+        max_cost_increase: How much the mean LLM cost per matched run may rise; ``None``: no
+            cost check.
     """
     agent_pairs, agent_notes = pair_agents(base["agents"], new["agents"])
     matchings = [match_runs(base, new, b, n) for b, n in agent_pairs]
@@ -136,11 +145,26 @@ def run_gate(
     notes = [why] if why else []
     if chosen == "rate-drop":
         comparison = compare_summaries(base, new, max_drop)
-        return _rate_drop_result(comparison, baseline, notes)
-    changes = competition_changes(base, new, agent_pairs)
-    gates = tuple(_agent_gate(base, new, m, alpha, paired_margin(max_drop)) for m in matchings)
-    comparison = Comparison((), tuple(changes), tuple(agent_notes))
-    return _paired_result(gates, comparison, baseline, notes + agent_notes)
+        result = _rate_drop_result(comparison, baseline, notes)
+    else:
+        changes = competition_changes(base, new, agent_pairs)
+        gates = tuple(_agent_gate(base, new, m, alpha, paired_margin(max_drop)) for m in matchings)
+        comparison = Comparison((), tuple(changes), tuple(agent_notes))
+        result = _paired_result(gates, comparison, baseline, notes + agent_notes)
+    if max_cost_increase is None:
+        return result
+    return with_costs(result, cost_checks(base, new, agent_pairs, max_cost_increase))
+
+
+def with_costs(result: GateResult, costs: tuple[CostCheck, ...]) -> GateResult:
+    """``result`` with the cost checks added: it fails too when one of them fails."""
+    failed = [check.reason() for check in costs if check.failed]
+    if not failed:
+        return replace(result, costs=costs)
+    reason = "; ".join(failed)
+    if result.ok:
+        return replace(result, costs=costs, ok=False, verdict="cost increase", reason=reason)
+    return replace(result, costs=costs, reason=f"{result.reason}; {reason}")
 
 
 def _agent_gate(
@@ -227,6 +251,17 @@ def agent_lines(gate: AgentGate) -> list[str]:
 
 def gate_lines(result: GateResult) -> list[str]:
     """What the terminal and ``mlebench report --compare`` print, ending with the decision."""
+    lines = _mode_lines(result)
+    if not result.costs:
+        return lines
+    costs = [f"  {line}" for check in result.costs for line in check.lines()]
+    if any(check.failed for check in result.costs):
+        verdict = "" if result.mode == "rate-drop" else f"{result.verdict}: "
+        return [*lines[:-1], *costs, f"GATE FAILED: {verdict}{result.reason}"]
+    return [*lines[:-1], *costs, lines[-1]]
+
+
+def _mode_lines(result: GateResult) -> list[str]:
     if result.mode == "rate-drop":
         lines = comparison_lines(result.comparison, result.baseline)
         extra = [f"  note: {note}" for note in result.notes if note not in result.comparison.notes]

@@ -3,8 +3,10 @@
 ``mlebench report RESULTS --html DIR`` writes ``DIR/index.html``. The page shows, per agent: the
 headline numbers per split, complexity and modality (mean ± SEM over seeds, 95 % CI, pass@k, mean
 leaderboard percentile), a medal-rate chart per split (with the percentile), a score chart per
-competition, a table of every run; then the category profile (a table and grouped bars comparing
-the agents, or the session with the baseline of ``--compare``), and what the merge found.
+competition, a table of every run (with each run's and competition's LLM calls, tokens and cost when
+they used the gateway, and the agent's cost per medal); then the category profile (a table and
+grouped bars comparing the agents, or the session with the baseline of ``--compare``), and what the
+merge found.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 from pytest_mlebench.medals import MEDALS
 from pytest_mlebench.report.charts import medal_rate_chart, profile_chart, score_chart
 from pytest_mlebench.report.profiles import build_profile, profile_rows
+from pytest_mlebench.report.usage import usage_brief
 
 STYLE = """
 body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:24px;
@@ -108,7 +111,23 @@ def _run_cell(run: dict[str, Any]) -> str:
         f'<span class="outcome-{outcome}">{outcome}</span>{escape(wall_text)}'
         + (" <b>timeout</b>" if run.get("timed_out") else "")
         + _integrity_badge(run.get("integrity"))
+        + _usage_note(run.get("llm_usage"))
     )
+
+
+def _usage_note(usage: dict[str, Any] | None) -> str:
+    brief = usage_brief(usage)
+    return "" if brief is None else f' <small class="llm">LLM {escape(brief)}</small>'
+
+
+def usage_html(usage: dict[str, Any] | None, whose: str) -> str:
+    """One line of LLM usage (calls, tokens, cost, cost per medal); empty without a gateway."""
+    brief = usage_brief(usage)
+    if brief is None:
+        return ""
+    unknown = (usage or {}).get("runs_cost_unknown")
+    extra = f"; {unknown} run(s) of unknown cost (model not in the price table)" if unknown else ""
+    return f'<p class="llm">LLM usage of {escape(whose)}: {escape(brief + extra)}</p>'
 
 
 def _integrity_badge(integrity: dict[str, Any] | None) -> str:
@@ -173,7 +192,8 @@ def competitions_table(entries: list[dict[str, Any]]) -> str:
         "valid rate",
         "mean percentile",
     ]
-    rows = [_row(head, header=True)]
+    llm = any(entry.get("llm_usage") for entry in entries)
+    rows = [_row(head + (["LLM usage"] if llm else []), header=True)]
     for entry in entries:
         medal_rate = entry.get("medal_rate")
         valid_rate = entry.get("valid_rate")
@@ -188,6 +208,7 @@ def competitions_table(entries: list[dict[str, Any]]) -> str:
                     "–" if medal_rate is None else f"{medal_rate:.0f} %",
                     "–" if valid_rate is None else f"{valid_rate:.0f} %",
                     "–" if percentile is None else f"{percentile:.1f}",
+                    *([escape(usage_brief(entry.get("llm_usage")) or "–")] if llm else []),
                 ]
             )
         )
@@ -226,6 +247,7 @@ def agent_section(agent: str, section: dict[str, Any], entries: list[dict[str, A
     return "".join(
         [
             f"<h2>Agent {escape(agent)}</h2>",
+            usage_html(section.get("llm_usage"), f"agent {agent}"),
             "<h3>Per split</h3>",
             groups_table(groups),
             medal_rate_chart(groups, f"Any-medal rate per split, agent {agent}"),
@@ -278,6 +300,7 @@ def render_html(
         f"<h1>{escape(title)}</h1>",
         f'<p class="meta">created {escape(str(summary.get("created_at", "")))} · agents '
         f"{escape(', '.join(agents))} · sessions {escape(sessions)}</p>",
+        usage_html(summary.get("llm_usage"), "all runs"),
     ]
     body += [agent_section(a, s, summary.get("competitions", [])) for a, s in agents.items()]
     body.append(profile_section(summary, baseline))

@@ -1,11 +1,11 @@
 """``summary.md``: the session in Markdown, for a CI job summary or a merge-request comment.
 
-Written by the product (at the end of a session and by ``mlebench report``), never by a CI
-recipe: the gate's verdict with its reason, the overall numbers per agent, one row per
-competition (medal of each seed, medal rate, mean leaderboard percentile) and the category
-profile. When ``$GITHUB_STEP_SUMMARY`` names a file (GitHub Actions sets it for every step), the
-same text is appended there. :func:`render_markdown` is pure; the writers are the two functions
-at the end.
+Written by the product (at the end of a session and by ``mlebench report``), never by a CI recipe:
+the gate's verdict with its reason, the overall numbers per agent, one row per competition (medal of
+each seed, medal rate, mean leaderboard percentile) and the category profile; when runs used the LLM
+gateway, their calls, tokens, cost and cost per medal too. When ``$GITHUB_STEP_SUMMARY`` names a
+file (GitHub Actions sets it for every step), the same text is appended there.
+:func:`render_markdown` is pure; the writers are the two functions at the end.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from pytest_mlebench.atomic_write import write_atomically
 from pytest_mlebench.report.gating import GateResult
 from pytest_mlebench.report.paired import describe_interval
 from pytest_mlebench.report.profiles import build_profile, profile_rows
+from pytest_mlebench.report.usage import usage_brief
 
 STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
 
@@ -80,13 +81,17 @@ def gate_section(gate: GateResult) -> list[str]:
                          f"{check.new:.1f} %", "FAIL" if check.failed else "ok"])  # fmt: skip
         if len(rows) > 1:
             lines += [*table(rows), ""]
+    lines += [f"- {line}" for check in gate.costs for line in check.lines()]
     lines += [f"- note: {note}" for note in gate.notes]
-    return [*lines, ""] if gate.notes else lines
+    return [*lines, ""] if gate.notes or gate.costs else lines
 
 
 def overall_section(summary: Mapping[str, Any]) -> list[str]:
-    rows = [["agent", "competitions", "runs", "any medal", "valid", "mean percentile"]]
-    for agent, section in summary.get("agents", {}).items():
+    agents = summary.get("agents", {})
+    llm = any(section.get("llm_usage") for section in agents.values())
+    head = ["agent", "competitions", "runs", "any medal", "valid", "mean percentile"]
+    rows = [head + (["LLM usage"] if llm else [])]
+    for agent, section in agents.items():
         overall = section["overall"]
         rows.append([
             agent,
@@ -95,8 +100,12 @@ def overall_section(summary: Mapping[str, Any]) -> list[str]:
             _estimate(overall["metrics"]["any_medal"]),
             _estimate(overall["metrics"]["valid_submission"]),
             _estimate(overall.get("percentile"), ""),
-        ])  # fmt: skip
-    return ["## Overall", "", *table(rows), ""]
+        ] + ([usage_brief(section.get("llm_usage")) or "-"] if llm else []))  # fmt: skip
+    lines = ["## Overall", "", *table(rows), ""]
+    total = usage_brief(summary.get("llm_usage"))
+    if total is not None and len(agents) > 1:
+        lines += [f"LLM usage of all runs: {total}", ""]
+    return lines
 
 
 def _medal_cell(run: Mapping[str, Any]) -> str:
@@ -108,8 +117,9 @@ def _medal_cell(run: Mapping[str, Any]) -> str:
 def competitions_section(summary: Mapping[str, Any]) -> list[str]:
     entries = summary.get("competitions", [])
     several = len({entry["agent"] for entry in entries}) > 1
+    llm = any(entry.get("llm_usage") for entry in entries)
     head = ["competition", "medal per seed", "medal rate", "mean percentile", "mean score"]
-    rows = [(["agent"] if several else []) + head]
+    rows = [(["agent"] if several else []) + head + (["LLM usage"] if llm else [])]
     for entry in entries:
         seeds = ", ".join(f"s{run['seed']} {_medal_cell(run)}" for run in entry["runs"])
         score = entry.get("mean_score")
@@ -119,7 +129,7 @@ def competitions_section(summary: Mapping[str, Any]) -> list[str]:
             _number(entry.get("medal_rate"), " %"),
             _number(entry.get("mean_percentile")),
             "-" if score is None else f"{score:.5g}",
-        ])  # fmt: skip
+        ] + ([usage_brief(entry.get("llm_usage")) or "-"] if llm else []))  # fmt: skip
     return ["## Competitions", "", *table(rows), ""]
 
 

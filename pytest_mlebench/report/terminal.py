@@ -1,6 +1,7 @@
 """Text tables for the terminal: the final medal table and the per-split headline numbers.
 
-Each number sits beside the leaderboard percentile, the medal's continuous companion.
+Each number sits beside the leaderboard percentile, the medal's continuous companion; a
+competition whose runs used the LLM gateway also shows their calls, tokens and cost.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 from pytest_mlebench.medals import MEDALS
 from pytest_mlebench.report.aggregate import group_stats, groups_by_split, medal_of, ran
 from pytest_mlebench.report.percentiles import PercentileBasis, mean_percentile
+from pytest_mlebench.report.usage import usage_brief, usage_totals
 from pytest_mlebench.results import RunRecord
 
 
@@ -69,6 +71,8 @@ def medal_table(records: Sequence[RunRecord]) -> list[str]:
         mine = [r for r in records if (r.agent, r.competition_id) == (agent, competition)]
         percentile = mean_percentile([r for r in mine if ran(r)], bases[agent])
         shown = "" if percentile is None else f"  percentile {percentile:.1f}"
+        llm = usage_brief(usage_totals(mine))
+        shown += "" if llm is None else f"  LLM {llm}"
         lines.append(f"  {name:<32} {cells}  medals {won}/{ran_count}{shown}")
     for agent in sorted(agents):
         mine = [r for r in records if r.agent == agent]

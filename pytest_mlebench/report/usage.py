@@ -48,6 +48,29 @@ def run_usage(record: RunRecord) -> dict[str, Any] | None:
     return {key: account.get(key) for key in keys}
 
 
+def cost_text(cost: float | None) -> str:
+    """``$0.0123``, or ``cost unknown`` (a model missing from the price table)."""
+    return "cost unknown" if cost is None else f"${cost:.4f}"
+
+
+def usage_brief(usage: dict[str, Any] | None) -> str | None:
+    """``3 calls, 1200 tokens, $0.0040`` of a run entry or totals; ``None`` without a gateway.
+
+    Reads ``calls``, ``input_tokens``, ``output_tokens`` and ``cost_usd`` (both shapes have them),
+    so the terminal, ``summary.md`` and the HTML page say it in the same words.
+    """
+    if not usage:
+        return None
+    tokens = int(usage.get("input_tokens") or 0) + int(usage.get("output_tokens") or 0)
+    text = f"{usage.get('calls') or 0} calls, {tokens} tokens, {cost_text(usage.get('cost_usd'))}"
+    per_medal = usage.get("cost_per_medal_usd")
+    if per_medal is not None:
+        text += f" (${per_medal:.4f} per medal)"
+    if usage.get("budget_exhausted") is True or usage.get("budget_exhausted_runs"):
+        text += ", budget exhausted"
+    return text
+
+
 def usage_lines(records: Sequence[RunRecord]) -> list[str]:
     """The terminal's LLM line (and one per unpriced model), empty without a gateway."""
     totals = usage_totals(records)

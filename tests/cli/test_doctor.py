@@ -75,8 +75,11 @@ def test_a_healthy_machine_is_all_ok(
         "docker engine",
         "sandbox image",
         "gpus",
+        "llm gateway",
+        "llm prices",
     }
     assert "1 visible: GPU 0: NVIDIA H200" in table["gpus"]
+    assert "agent dummy calls no LLM provider" in table["llm gateway"]
 
 
 def test_missing_credentials_fail_for_a_selection_and_name_kaggle_json(
@@ -172,3 +175,79 @@ def test_an_image_not_built_is_a_warning_naming_the_build_command(
     )
     code, table = run(capsys, *machine)
     assert code == 0 and "mlebench sandbox build" in table["sandbox image"]
+
+
+LLM_AGENT = """
+llm:
+  start: start.sh
+  kwargs: {model: MODEL}
+  env_vars:
+    OPENAI_API_KEY: ${{ secrets.DOCTOR_TEST_KEY }}
+"""
+
+
+def llm_agent(root: Path, model: str = "gpt-4o") -> str:
+    folder = root / "llm-agent"
+    folder.mkdir(exist_ok=True)
+    (folder / "config.yaml").write_text(LLM_AGENT.replace("MODEL", model))
+    (folder / "start.sh").write_text("true\n")
+    return str(folder)
+
+
+def test_a_missing_provider_secret_fails_the_gateway_line_with_the_export(
+    machine: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.delenv("DOCTOR_TEST_KEY", raising=False)
+    code, table = run(capsys, *machine, "--agent", llm_agent(tmp_path))
+    assert code == 1
+    row = table["llm gateway"]
+    assert row.startswith("FAIL") and "openai (https://api.openai.com/v1)" in row
+    assert "export DOCTOR_TEST_KEY=..." in row
+    monkeypatch.setenv("DOCTOR_TEST_KEY", "sk-doctor")
+    code, table = run(capsys, *machine, "--agent", llm_agent(tmp_path))
+    assert code == 0
+    assert (
+        table["llm gateway"].startswith("ok") and "secrets set on the host" in table["llm gateway"]
+    )
+    assert "sk-doctor" not in table["llm gateway"]
+    assert table["llm prices"].startswith("ok") and "prices gpt-4o" in table["llm prices"]
+
+
+def test_a_model_missing_from_the_price_table_warns_with_the_override(
+    machine: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("DOCTOR_TEST_KEY", "sk-doctor")
+    agent = llm_agent(tmp_path, model="my-llama")
+    code, table = run(capsys, *machine, "--agent", agent)
+    assert code == 0
+    row = table["llm prices"]
+    assert row.startswith("warn") and "not priced: my-llama" in row
+    assert "--mle-price-table FILE" in row
+    prices = tmp_path / "prices.yaml"
+    prices.write_text("models:\n  my-llama: {input: 1, output: 2}\n")
+    code, table = run(capsys, *machine, "--agent", agent, "--price-table", str(prices))
+    assert table["llm prices"].startswith("ok") and "prices my-llama" in table["llm prices"]
+
+
+def test_a_broken_price_table_fails_naming_the_file(
+    machine: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    prices = tmp_path / "prices.yaml"
+    prices.write_text("models:\n  gpt-x: {input: cheap}\n")
+    code, table = run(capsys, *machine, "--price-table", str(prices))
+    assert code == 1
+    assert table["llm prices"].startswith("FAIL") and str(prices) in table["llm prices"]
+
+
+def test_an_agent_that_cannot_load_fails_the_gateway_line(
+    machine: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, table = run(capsys, *machine, "--agent", "nobody")
+    assert code == 1
+    assert "unknown agent 'nobody'" in table["llm gateway"]

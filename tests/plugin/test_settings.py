@@ -52,6 +52,7 @@ SAMPLES: dict[str, Sample] = {
     "max-drop": Sample("5", "2.5", "-1"),
     "gate": Sample("paired", "rate-drop", "strict"),
     "gate-alpha": Sample("0.01", "0.1", "1"),
+    "max-cost-increase": Sample("0.2", "$0.05", "a lot"),
     "rerun": Sample("failed", "error,timeout", "flaky", ("--mle-from", "{tmp}/a.json")),
     "from": Sample("{tmp}/a.json", "{tmp}/b.json", "{tmp}/missing.json", ("--mle-rerun", "failed")),
     "progress": Sample("0", "5", "soon"),
