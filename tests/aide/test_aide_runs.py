@@ -107,6 +107,8 @@ def test_aide_solves_titanic_through_the_gateway(
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     record = only_record(tmp_path)
     assert record["outcome"] == "passed"
+    if backend == "docker":  # the folder's own image ran, not the plain agent image
+        assert str(record.get("image")).startswith("pytest-mlebench-agent-aide:")
     assert record["grade"]["valid_submission"] is True
     assert record["grade"]["award"]["medal"] in MEDALS
     calls = STEPS * CALLS_PER_STEP
