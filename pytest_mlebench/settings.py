@@ -126,6 +126,16 @@ SETTINGS: tuple[Setting, ...] = (
         metavar="SECONDS",
     ),
     Setting(
+        "sandbox-grace",
+        "sandbox_grace",
+        "seconds a Docker sandbox outlives its run's deadline when the harness dies; it then "
+        "stops itself (also the time the harness has to copy results out after the deadline)",
+        "MLEBENCH_SANDBOX_GRACE",
+        parsers.always(parsers.positive_int),
+        default="300",
+        metavar="SECONDS",
+    ),
+    Setting(
         "require",
         "require",
         "what a run must reach to pass: " + ", ".join(REQUIRE_LEVELS),
@@ -412,6 +422,7 @@ class Settings:
     references: Path | None = None
     similarity: float | None = None
     judge: str | None = None
+    sandbox_grace: int = 300
 
 
 _BY_NAME = {entry.name: entry for entry in SETTINGS}

@@ -6,7 +6,8 @@ the local backend wraps the agent's command so that it runs
 - in its own mount namespace, where the sandbox's data folder is bind-mounted read-only and every
   *hidden* host path (the data cache with the answers, credentials) is covered by an empty,
   unreadable tmpfs;
-- in its own PID namespace (it cannot see or signal the harness) and, with network ``none``, its
+- in its own PID namespace (it cannot see or signal the harness, and the whole namespace dies
+  with the harness, even a ``kill -9`` of it) and, with network ``none``, its
   own network namespace (no interface but loopback, which is raised so that the LLM gateway's
   forwarder can listen on ``localhost``);
 - with every capability dropped and ``no_new_privs`` set, so it cannot undo the mounts even when
@@ -38,7 +39,9 @@ LOOPBACK_UP = (
 
 
 def _base_flags() -> list[str]:
-    flags = ["--mount", "--propagation", "private", "--pid", "--fork", "--mount-proc"]
+    # --kill-child: when unshare dies (with the harness, see process.py), the namespace's first
+    # process gets SIGKILL, and with it the kernel kills every process of the PID namespace.
+    flags = ["--mount", "--propagation", "private", "--pid", "--kill-child", "--mount-proc"]
     if os.geteuid() != 0:
         flags = ["--user", "--map-root-user", *flags]
     return flags

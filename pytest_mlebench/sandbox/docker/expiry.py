@@ -1,0 +1,120 @@
+"""A container's own expiry: it stops itself at its deadline plus a grace, whoever is left.
+
+The container's main process (under the engine's init) is a small shell loop, the *lease
+keeper*, instead of ``sleep infinity``. It sleeps for the seconds written in a root-only lease
+file and, when that sleep ends without a renewal, exits: the container stops, and the engine
+removes it (it is created with auto-remove). Nothing outside the container has to be alive for
+this, so a ``kill -9`` of the whole pytest process group, a dead xdist worker or a dead Ray
+driver still leaves no running container once the lease ends.
+
+The harness renews the lease before each thing it does in the container, so the container stays
+fully usable while the harness lives:
+
+- at creation the lease is the run's time limit plus the grace;
+- before a command with a timeout (the agent's run, the integrity inventory) it covers that
+  timeout plus the grace, counted from when the command starts;
+- before each copy in or out it covers at least half the grace.
+
+A renewal is one short root exec that writes the new seconds and ends the keeper's current sleep;
+it is skipped when the lease already covers the step with half the grace to spare, so a normal
+run renews at most once or twice. Copy-out after the agent's deadline therefore always starts
+with at least half the grace left: the agent is killed at its deadline, the submission, logs and
+code are copied out, then the harness removes the container itself. The grace must cover the
+longest single copy-out (a large ``/home/code`` from a remote engine); ``--mle-sandbox-grace``
+sets it.
+
+Lease seconds are relative (written as a duration, read inside the container), so a remote
+engine whose clock differs from the harness's does not shorten or lengthen them. A renewal can
+only lengthen the keeper's sleep, never cut it short. The agent runs as ``nonroot`` without
+capabilities: it can neither write the lease file nor signal the keeper.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from pytest_mlebench.errors import SandboxError
+from pytest_mlebench.sandbox.docker.engine import import_docker
+
+log = logging.getLogger(__name__)
+
+DEFAULT_GRACE_SECONDS = 300
+LEASE_FILE = "/run/mlebench-lease"
+# The keeper: sleep the lease, again while the harness renews it, then exit (the container stops).
+# Its sleeps are ``sleep <N>s`` (that spelling lets the process audit tell them from the agent's).
+KEEPER_SCRIPT = f"""lease={LEASE_FILE}
+echo "$1" > "$lease.tmp" && mv "$lease.tmp" "$lease"
+while [ -s "$lease" ]; do
+  read -r seconds < "$lease"
+  : > "$lease"
+  sleep "${{seconds}}s" &
+  echo $! > "$lease.pid"
+  wait $!
+done"""
+# One renewal: write the new seconds atomically, then end the keeper's current sleep.
+RENEW_SCRIPT = (
+    f'echo "$1" > {LEASE_FILE}.tmp && mv {LEASE_FILE}.tmp {LEASE_FILE} && '
+    f"kill $(cat {LEASE_FILE}.pid) 2>/dev/null; true"
+)
+
+
+def keeper_command(seconds: int) -> list[str]:
+    """The container's command: the lease keeper with a first lease of ``seconds``."""
+    return ["sh", "-c", KEEPER_SCRIPT, "mlebench-lease", str(seconds)]
+
+
+def lease_seconds(step_seconds: float, grace: float) -> int:
+    """Seconds a lease must run to cover a step of ``step_seconds`` and then the grace."""
+    return max(1, math.ceil(step_seconds + grace))
+
+
+@dataclass
+class Lease:
+    """The harness's view of a container's lease: when the keeper stops, on this clock.
+
+    ``ends`` is a ``time.monotonic()`` value; it errs early (a renewal is counted from before the
+    exec that makes it), so the container never stops before the harness expects it to.
+    """
+
+    grace: float
+    ends: float = 0.0
+
+    def started(self, seconds: int, now: float) -> None:
+        self.ends = now + seconds
+
+    def needs_renewal(self, step_seconds: float, now: float) -> bool:
+        """Whether the lease ends less than half the grace after a step of ``step_seconds``."""
+        return now + step_seconds + self.grace / 2 > self.ends
+
+    def forget(self) -> None:
+        """The container restarted (its keeper began a fresh first lease): renew next time."""
+        self.ends = 0.0
+
+
+def renew_lease(container: Any, lease: Lease, step_seconds: float) -> None:
+    """Make ``container`` outlive a step of ``step_seconds`` by the grace (when it must).
+
+    Raises:
+        SandboxError: the container has stopped already (its lease ended: the harness was
+            stalled for longer than the grace).
+    """
+    now = time.monotonic()
+    if not lease.needs_renewal(step_seconds, now):
+        return
+    seconds = lease_seconds(step_seconds, lease.grace)
+    command = ["sh", "-c", RENEW_SCRIPT, "mlebench-lease", str(seconds)]
+    try:
+        code, output = container.exec_run(command, user="root")
+    except import_docker().errors.APIError as exc:  # 409: not running; 404: removed already
+        raise SandboxError(
+            "the Docker sandbox stopped itself at its deadline plus the grace "
+            f"(--mle-sandbox-grace) before the harness was done with it: {exc}"
+        ) from exc
+    if code != 0:
+        raise SandboxError(f"could not renew the sandbox's lease: {output.decode().strip()}")
+    lease.started(seconds, now)
+    log.debug("container %s: lease renewed for %d s", getattr(container, "name", "?"), seconds)
