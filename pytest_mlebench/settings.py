@@ -128,8 +128,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "sandbox-grace",
         "sandbox_grace",
-        "seconds a Docker sandbox outlives its run's deadline when the harness dies; it then "
-        "stops itself (also the time the harness has to copy results out after the deadline)",
+        "seconds a Docker sandbox outlives its run's deadline if the harness dies (it then stops "
+        "itself); each copy-out after the deadline gets at least half of it",
         "MLEBENCH_SANDBOX_GRACE",
         parsers.always(parsers.positive_int),
         default="300",
