@@ -7,8 +7,9 @@ meant for the harness's process group, so the process also asks the kernel for S
 harness's thread that started it dies (``PR_SET_PDEATHSIG``): a ``kill -9`` of the harness ends
 it too. That reaches the started process only; with the namespace wrapper it is ``unshare``,
 whose death ends the agent's whole PID namespace. Without namespaces, children that the agent
-detached from itself can outlive a harness killed with ``kill -9`` (``docs/sandbox.md``). Output goes through a pipe to a reader
-thread that keeps at most ``max_log_bytes`` on disk (a 1 GB log cannot fill the host's disk).
+detached from itself can outlive a harness killed with ``kill -9`` (``docs/sandbox.md``).
+Output goes through a pipe to a reader thread that keeps at most ``max_log_bytes`` on disk (a
+1 GB log cannot fill the host's disk).
 """
 
 from __future__ import annotations

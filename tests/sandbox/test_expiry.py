@@ -9,15 +9,18 @@ Docker checks skip without an engine (``docker_image``).
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
 
 import pytest
 
+from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.integrity.processes import is_harness_command
 from pytest_mlebench.sandbox.docker.expiry import (
     KEEPER_SCRIPT,
@@ -28,7 +31,7 @@ from pytest_mlebench.sandbox.docker.expiry import (
 )
 from pytest_mlebench.sandbox.namespaces import namespaces_unavailable
 from tests.factories import write_competition
-from tests.sandbox.conftest import SandboxFactory, containers_with
+from tests.sandbox.conftest import TEST_SESSION, SandboxFactory, containers_with
 
 ROOT = Path(__file__).resolve().parents[2]
 TIME_LIMIT = 6
@@ -88,16 +91,24 @@ def test_the_keeper_and_its_renewals_are_left_out_of_the_process_audit() -> None
 # -- a real container ---------------------------------------------------------------------------
 
 
-def test_an_abandoned_container_stops_and_goes_away_by_itself(
-    docker_sandbox_factory: SandboxFactory,
+def test_an_abandoned_container_stops_by_itself_and_keeps_its_files(
+    docker_sandbox_factory: SandboxFactory, tmp_path: Path
 ) -> None:
     from pytest_mlebench.sandbox.docker import RUN_ID_LABEL
 
     sandbox = docker_sandbox_factory(time_limit=2, expiry_grace=2)
+    paths = sandbox.paths
+    sandbox.exec(["sh", "-c", f"echo kept > {paths.submission_file}"], timeout=1)
     run_id = sandbox.spec.run_id
-    assert containers_with(RUN_ID_LABEL, run_id)
-    assert wait_until_gone(RUN_ID_LABEL, run_id, within=4 + SLACK_SECONDS)
-    sandbox.stop()  # the harness's own removal tolerates a container that is gone
+    assert running_containers(RUN_ID_LABEL, run_id)
+    assert wait_until_stopped(RUN_ID_LABEL, run_id, within=4 + SLACK_SECONDS)
+    # A harness that was only stalled still gets the submission out of the stopped container.
+    assert sandbox.copy_out(paths.submission_file, tmp_path / "submission.csv")
+    assert (tmp_path / "submission.csv").read_text() == "kept\n"
+    with pytest.raises(SandboxError, match="stopped itself at its deadline plus the grace"):
+        sandbox.exec(["true"], timeout=1)
+    sandbox.stop()
+    assert containers_with(RUN_ID_LABEL, run_id) == []
 
 
 def test_the_harness_copies_out_after_the_deadline(
@@ -160,9 +171,20 @@ def kill_group(run: subprocess.Popen[bytes]) -> None:
     run.wait(timeout=30)
 
 
-def wait_until_gone(label: str, value: str, *, within: float) -> bool:
+def running_containers(label: str, value: str) -> list[str]:
+    """Names of the *running* containers whose ``label`` equals ``value``."""
+    from pytest_mlebench.sandbox.docker.engine import docker_client
+
+    client = docker_client()
+    try:
+        return [c.name for c in client.containers.list(filters={"label": f"{label}={value}"})]
+    finally:
+        client.close()
+
+
+def wait_until_stopped(label: str, value: str, *, within: float) -> bool:
     give_up = time.monotonic() + within
-    while containers_with(label, value):
+    while running_containers(label, value):
         if time.monotonic() > give_up:
             return False
         time.sleep(0.5)
@@ -171,17 +193,21 @@ def wait_until_gone(label: str, value: str, *, within: float) -> bool:
 
 @pytest.mark.usefixtures("docker_image")
 def test_killed_controller_leaves_no_container_after_deadline_and_grace(tmp_path: Path) -> None:
-    from pytest_mlebench.sandbox.docker import COMPETITION_LABEL
+    from pytest_mlebench.sandbox.docker import COMPETITION_LABEL, reap_containers
 
     competition = f"expiry-{uuid.uuid4().hex[:8]}"
     run = start_killable_run(tmp_path, "docker", competition, f"36{uuid.uuid4().int % 10**6:06d}")
     killed = time.monotonic()
     kill_group(run)
-    # Nothing of the harness ran after SIGKILL: the container is there until its lease ends.
-    assert containers_with(COMPETITION_LABEL, competition), "the container went with the harness"
+    # Nothing of the harness ran after SIGKILL: the container runs until its lease ends.
+    assert running_containers(COMPETITION_LABEL, competition), "it went with the harness"
     # The lease began before the agent started: the deadline plus the grace bounds it from here.
-    assert wait_until_gone(COMPETITION_LABEL, competition, within=TIME_LIMIT + GRACE + SLACK_SECONDS)
+    within = TIME_LIMIT + GRACE + SLACK_SECONDS
+    assert wait_until_stopped(COMPETITION_LABEL, competition, within=within)
     assert time.monotonic() - killed > 1  # stopped by its expiry, not at once
+    # The stopped container (and any egress network) is the reaper's: its owner is dead.
+    reap_containers(older_than_session=TEST_SESSION)
+    assert containers_with(COMPETITION_LABEL, competition) == []
 
 
 def agent_processes(sleep_token: str) -> list[int]:
@@ -203,9 +229,14 @@ def agent_processes(sleep_token: str) -> list[int]:
 )
 def test_killed_controller_leaves_no_local_agent_process(tmp_path: Path) -> None:
     sleep_token = f"36{uuid.uuid4().int % 10**6:06d}"
-    run = start_killable_run(tmp_path, "local", f"expiry-{uuid.uuid4().hex[:8]}", sleep_token)
+    competition = f"expiry-{uuid.uuid4().hex[:8]}"
+    run = start_killable_run(tmp_path, "local", competition, sleep_token)
     kill_group(run)
     give_up = time.monotonic() + SLACK_SECONDS
     while agent_processes(sleep_token):
         assert time.monotonic() < give_up, "the local agent outlived the killed harness"
         time.sleep(0.2)
+    # What a killed harness does leave: the sandbox's temp folder (read-only data inside).
+    for root in Path(tempfile.gettempdir()).glob(f"mlebench-{competition}-*"):
+        subprocess.run(["chmod", "-R", "u+w", str(root)], check=False)
+        shutil.rmtree(root)

@@ -2,10 +2,12 @@
 
 The container's main process (under the engine's init) is a small shell loop, the *lease
 keeper*, instead of ``sleep infinity``. It sleeps for the seconds written in a root-only lease
-file and, when that sleep ends without a renewal, exits: the container stops, and the engine
-removes it (it is created with auto-remove). Nothing outside the container has to be alive for
-this, so a ``kill -9`` of the whole pytest process group, a dead xdist worker or a dead Ray
-driver still leaves no running container once the lease ends.
+file and, when that sleep ends without a renewal, exits: the container stops, and every process
+in it dies. Nothing outside the container has to be alive for this, so a ``kill -9`` of the whole
+pytest process group, a dead xdist worker or a dead Ray driver still leaves no running container
+once the lease ends. The stopped container keeps its files (no auto-remove): a harness that was
+only stalled can still copy the submission out of it, and the owner-label reaper removes it
+(with its egress network) at the next session or ``mlebench sandbox cleanup``.
 
 The harness renews the lease before each thing it does in the container, so the container stays
 fully usable while the harness lives:
@@ -95,12 +97,18 @@ class Lease:
         self.ends = 0.0
 
 
-def renew_lease(container: Any, lease: Lease, step_seconds: float) -> None:
+def renew_lease(
+    container: Any, lease: Lease, step_seconds: float, *, must_run: bool = True
+) -> None:
     """Make ``container`` outlive a step of ``step_seconds`` by the grace (when it must).
+
+    Args:
+        must_run: The step needs a running container (an exec); a copy-out does not, it reads
+            the files of a stopped one as well.
 
     Raises:
         SandboxError: the container has stopped already (its lease ended: the harness was
-            stalled for longer than the grace).
+            stalled for longer than the grace) and ``must_run`` is set.
     """
     now = time.monotonic()
     if not lease.needs_renewal(step_seconds, now):
@@ -110,6 +118,9 @@ def renew_lease(container: Any, lease: Lease, step_seconds: float) -> None:
     try:
         code, output = container.exec_run(command, user="root")
     except import_docker().errors.APIError as exc:  # 409: not running; 404: removed already
+        if not must_run:
+            log.warning("container %s stopped at its expiry: %s", container.name, exc)
+            return
         raise SandboxError(
             "the Docker sandbox stopped itself at its deadline plus the grace "
             f"(--mle-sandbox-grace) before the harness was done with it: {exc}"

@@ -160,7 +160,6 @@ class DockerSandbox(Sandbox):
         return self._client.containers.create(
             self.image,
             command=keeper_command(lease),
-            auto_remove=True,  # once the keeper ends the lease, nothing is left behind
             name=container_name(self.spec),
             hostname="sandbox",
             labels=self._labels(),
@@ -257,7 +256,7 @@ class DockerSandbox(Sandbox):
     ) -> bool:
         container = self._running_container()
         with engine_errors(f"copying {source} out of the Docker sandbox"):
-            renew_lease(container, self.lease, 0.0)
+            renew_lease(container, self.lease, 0.0, must_run=False)
             try:
                 stream, _ = container.get_archive(source)
             except import_docker().errors.NotFound:
