@@ -132,7 +132,7 @@ def test_the_harness_copies_out_after_the_deadline(
 
 
 def start_killable_run(
-    tmp_path: Path, backend: str, competition: str, sleep_token: str
+    tmp_path: Path, backend: str, competition: str, sleep_token: str, *options: str
 ) -> subprocess.Popen[bytes]:
     """A benchmark run of a sleeping agent, in its own process group; returns once it sleeps
     (once its ``sleep`` runs: the local backend writes ``agent.log`` at the end)."""
@@ -149,6 +149,7 @@ def start_killable_run(
         *("--mle-data-dir", str(tmp_path / "data")),
         *("--mle-results", str(tmp_path / "results.jsonl")),
         *(f"--mle-time-limit={TIME_LIMIT}", f"--mle-sandbox-grace={GRACE}"),
+        *options,
     ]
     run = subprocess.Popen(
         command,
@@ -191,12 +192,25 @@ def wait_until_stopped(label: str, value: str, *, within: float) -> bool:
     return True
 
 
+NETWORKS = [
+    pytest.param([], id="no-network"),
+    pytest.param(
+        ["--mle-network", "allow:example.com"],
+        id="egress",
+        marks=pytest.mark.skipif(shutil.which("tinyproxy") is None, reason="needs tinyproxy"),
+    ),
+]
+
+
 @pytest.mark.usefixtures("docker_image")
-def test_killed_controller_leaves_no_container_after_deadline_and_grace(tmp_path: Path) -> None:
+@pytest.mark.parametrize("network", NETWORKS)
+def test_killed_controller_leaves_no_running_container(tmp_path: Path, network: list[str]) -> None:
     from pytest_mlebench.sandbox.docker import COMPETITION_LABEL, reap_containers
 
     competition = f"expiry-{uuid.uuid4().hex[:8]}"
-    run = start_killable_run(tmp_path, "docker", competition, f"36{uuid.uuid4().int % 10**6:06d}")
+    sleep_token = f"36{uuid.uuid4().int % 10**6:06d}"
+    run = start_killable_run(tmp_path, "docker", competition, sleep_token, *network)
+    assert bool(proxies_of(tmp_path)) == bool(network)
     killed = time.monotonic()
     kill_group(run)
     # Nothing of the harness ran after SIGKILL: the container runs until its lease ends.
@@ -205,9 +219,36 @@ def test_killed_controller_leaves_no_container_after_deadline_and_grace(tmp_path
     within = TIME_LIMIT + GRACE + SLACK_SECONDS
     assert wait_until_stopped(COMPETITION_LABEL, competition, within=within)
     assert time.monotonic() - killed > 1  # stopped by its expiry, not at once
-    # The stopped container (and any egress network) is the reaper's: its owner is dead.
+    assert not agent_processes(sleep_token)
+    assert not proxies_of(tmp_path), "the egress proxy outlived the harness"
+    # The stopped container and its egress network are the reaper's: their owner is dead.
     reap_containers(older_than_session=TEST_SESSION)
     assert containers_with(COMPETITION_LABEL, competition) == []
+    assert networks_with(COMPETITION_LABEL, competition) == []
+
+
+def networks_with(label: str, value: str) -> list[str]:
+    from pytest_mlebench.sandbox.docker.engine import docker_client
+
+    client = docker_client()
+    try:
+        return [n.name for n in client.networks.list(filters={"label": f"{label}={value}"})]
+    finally:
+        client.close()
+
+
+def proxies_of(run_folder: Path) -> list[int]:
+    """Host pids of tinyproxy processes that log into ``run_folder``'s runs."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            if b"tinyproxy" not in (entry / "cmdline").read_bytes():
+                continue
+            if any(str(run_folder) in os.readlink(fd) for fd in (entry / "fd").iterdir()):
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
 
 
 def agent_processes(sleep_token: str) -> list[int]:
