@@ -22,6 +22,7 @@ import pytest
 
 from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.integrity.processes import is_harness_command
+from pytest_mlebench.sandbox.docker.engine import engine_is_remote
 from pytest_mlebench.sandbox.docker.expiry import (
     KEEPER_SCRIPT,
     RENEW_SCRIPT,
@@ -200,12 +201,6 @@ NETWORKS = [
         marks=pytest.mark.skipif(shutil.which("tinyproxy") is None, reason="needs tinyproxy"),
     ),
 ]
-
-
-def engine_is_remote() -> bool:
-    from pytest_mlebench.sandbox.docker.engine import engine_is_remote
-
-    return engine_is_remote()
 
 
 @pytest.mark.usefixtures("docker_image")
