@@ -29,6 +29,7 @@ from pytest_mlebench.sandbox.docker.expiry import (
     Lease,
     keeper_command,
     lease_seconds,
+    renew_lease,
 )
 from pytest_mlebench.sandbox.namespaces import namespaces_unavailable
 from tests.factories import write_competition
@@ -127,6 +128,21 @@ def test_the_harness_copies_out_after_the_deadline(
         assert sandbox.copy_out(paths.submission_file, tmp_path / "submission.csv")
     assert (tmp_path / "submission.csv").read_text() == "late\n"
     assert sandbox.exec(["true"], timeout=1).exit_code == 0
+
+
+def test_renewals_in_quick_succession_are_never_lost(
+    docker_sandbox_factory: SandboxFactory,
+) -> None:
+    from pytest_mlebench.sandbox.docker import RUN_ID_LABEL
+
+    sandbox = docker_sandbox_factory(time_limit=1, expiry_grace=3)
+    container, lease = sandbox.container, sandbox.lease
+    started = time.monotonic()
+    while time.monotonic() - started < 6:  # well past the first lease (1 + 3 s)
+        lease.forget()
+        renew_lease(container, lease, 0.0)
+    assert running_containers(RUN_ID_LABEL, sandbox.spec.run_id)
+    assert wait_until_stopped(RUN_ID_LABEL, sandbox.spec.run_id, within=3 + SLACK_SECONDS)
 
 
 # -- a killed controller ------------------------------------------------------------------------

@@ -17,18 +17,19 @@ fully usable while the harness lives:
   timeout plus the grace, counted from when the command starts;
 - before each copy in or out it covers at least half the grace.
 
-A renewal is one short root exec that writes the new seconds and ends the keeper's current sleep;
-it is skipped when the lease already covers the step with half the grace to spare, so a normal
-run renews at most once or twice. Copy-out after the agent's deadline therefore always starts
-with at least half the grace left: the agent is killed at its deadline, the submission, logs and
-code are copied out, then the harness removes the container itself. The grace must cover the
-longest single copy-out (a large ``/home/code`` from a remote engine); ``--mle-sandbox-grace``
-sets it.
+A renewal is one short root exec that writes the new seconds and wakes the keeper, which replaces
+its current sleep by the new lease; it is skipped when the lease already covers the step with half
+the grace to spare, so a normal run renews at most once or twice. Copy-out after the agent's
+deadline therefore always starts with at least half the grace left: the agent is killed at its
+deadline, the submission, logs and code are copied out, then the harness removes the container
+itself. The grace must cover the longest single copy-out (a large ``/home/code`` from a remote
+engine); ``--mle-sandbox-grace`` sets it.
 
-Lease seconds are relative (written as a duration, read inside the container), so a remote
-engine whose clock differs from the harness's does not shorten or lengthen them. A renewal can
-only lengthen the keeper's sleep, never cut it short. The agent runs as ``nonroot`` without
-capabilities: it can neither write the lease file nor signal the keeper.
+Lease seconds are relative (written as a duration, read inside the container), so a remote engine
+whose clock differs from the harness's does not shorten or lengthen them. No order of the keeper
+and a renewal loses the renewal: its seconds are slept in full, from a moment after it was written
+(the harness only renews to a later end). The agent runs as ``nonroot`` without capabilities: it
+can neither write the lease file nor signal the keeper.
 """
 
 from __future__ import annotations
@@ -47,20 +48,30 @@ log = logging.getLogger(__name__)
 DEFAULT_GRACE_SECONDS = 300
 LEASE_FILE = "/run/mlebench-lease"
 # The keeper: sleep the lease, again while the harness renews it, then exit (the container stops).
-# Its sleeps are ``sleep <N>s`` (that spelling lets the process audit tell them from the agent's).
-KEEPER_SCRIPT = f"""lease={LEASE_FILE}
-echo "$1" > "$lease.tmp" && mv "$lease.tmp" "$lease"
-while [ -s "$lease" ]; do
-  read -r seconds < "$lease"
-  : > "$lease"
-  sleep "${{seconds}}s" &
-  echo $! > "$lease.pid"
-  wait $!
+# A renewal writes the lease file and sends USR1 (which ends the keeper's ``wait``). The keeper
+# takes each lease by renaming the file, and exits only when its sleep has ended *and* no lease is
+# waiting, so no order of the two sides loses a renewal or ends a lease early. Its sleeps are
+# spelled ``sleep <N>s`` (the process audit leaves that spelling out).
+KEEPER_SCRIPT = f"""trap : USR1
+lease={LEASE_FILE}
+echo $$ > "$lease.pid"
+echo "$1" > "$lease"
+child=
+while :; do
+  if mv -f "$lease" "$lease.taken" 2>/dev/null; then
+    if [ -n "$child" ]; then kill "$child" 2>/dev/null; wait "$child"; fi
+    read -r seconds < "$lease.taken"
+    sleep "${{seconds}}s" &
+    child=$!
+  elif ! kill -0 "$child" 2>/dev/null; then
+    exit 0
+  fi
+  wait "$child"
 done"""
-# One renewal: write the new seconds atomically, then end the keeper's current sleep.
+# One renewal: write the new seconds atomically, then wake the keeper.
 RENEW_SCRIPT = (
     f'echo "$1" > {LEASE_FILE}.tmp && mv {LEASE_FILE}.tmp {LEASE_FILE} && '
-    f"kill $(cat {LEASE_FILE}.pid) 2>/dev/null; true"
+    f"kill -USR1 $(cat {LEASE_FILE}.pid) 2>/dev/null; true"
 )
 
 
