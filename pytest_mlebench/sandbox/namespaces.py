@@ -39,12 +39,25 @@ LOOPBACK_UP = (
 
 
 def _base_flags() -> list[str]:
-    # --kill-child: when unshare dies (with the harness, see process.py), the namespace's first
-    # process gets SIGKILL, and with it the kernel kills every process of the PID namespace.
-    flags = ["--mount", "--propagation", "private", "--pid", "--kill-child", "--mount-proc"]
+    flags = ["--mount", "--propagation", "private", "--pid", *_fork_flag(), "--mount-proc"]
     if os.geteuid() != 0:
         flags = ["--user", "--map-root-user", *flags]
     return flags
+
+
+@functools.cache
+def _fork_flag() -> list[str]:
+    """``--kill-child`` (util-linux 2.32+), else ``--fork``.
+
+    With ``--kill-child``, when ``unshare`` dies (with the harness, see :mod:`.process`) the
+    namespace's first process gets SIGKILL, and with it the kernel kills every process of the PID
+    namespace. An older ``unshare`` still isolates, but a killed harness leaves the agent running.
+    """
+    try:
+        usage = subprocess.run(["unshare", "--help"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return ["--fork"]
+    return ["--kill-child"] if "--kill-child" in usage.stdout else ["--fork"]
 
 
 @functools.cache

@@ -45,7 +45,6 @@ from pytest_mlebench.sandbox.docker.engine import import_docker
 
 log = logging.getLogger(__name__)
 
-DEFAULT_GRACE_SECONDS = 300
 LEASE_FILE = "/run/mlebench-lease"
 # The keeper: sleep the lease, again while the harness renews it, then exit (the container stops).
 # A renewal writes the lease file and sends USR1 (which ends the keeper's ``wait``). The keeper
