@@ -180,6 +180,7 @@ class BenchmarkRun:
                 "pytest-mlebench.worker": self.session.worker,
             },
             hidden_paths=hidden_host_paths(self.session.settings.data_dir),
+            expiry_grace=self.session.settings.sandbox_grace,
         )
 
     def _validate(self, path: Path) -> graders.ScoreResult:

@@ -127,6 +127,16 @@ SETTINGS: tuple[Setting, ...] = (
         metavar="SECONDS",
     ),
     Setting(
+        "sandbox-grace",
+        "sandbox_grace",
+        "seconds a Docker sandbox outlives its run's deadline if the harness dies (it then stops "
+        "itself); each copy-out after the deadline gets at least half of it",
+        "MLEBENCH_SANDBOX_GRACE",
+        parsers.always(parsers.positive_int),
+        default="300",
+        metavar="SECONDS",
+    ),
+    Setting(
         "require",
         "require",
         "what a run must reach to pass: " + ", ".join(REQUIRE_LEVELS),
@@ -425,6 +435,7 @@ class Settings:
     references: Path | None = None
     similarity: float | None = None
     judge: str | None = None
+    sandbox_grace: int = 300
 
 
 _BY_NAME = {entry.name: entry for entry in SETTINGS}
