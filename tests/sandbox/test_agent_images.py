@@ -32,6 +32,7 @@ from tests.wheels import agent_folder, build_wheel, lock_for
 
 pytestmark = pytest.mark.usefixtures("docker_image")
 
+CHECK = "/usr/local/lib/mlebench/check_image.py"
 PROBE = "import mlimage_probe, sys; print('probe', mlimage_probe.VALUE, sys.executable)"
 
 
@@ -107,6 +108,33 @@ def test_an_agent_image_builds_offline_rebuilds_only_on_change_and_runs(
     assert run_in(second, competition_dirs[0], started, PROBE).startswith("probe v2")
 
 
+MLEBENCH_STYLE_DOCKERFILE = """\
+ARG BASE_IMAGE=pytest-mlebench-agent:latest
+FROM ${BASE_IMAGE}
+ARG LOGS_DIR
+ENV LOGS_DIR=${LOGS_DIR}
+ARG AGENT_DIR
+ENV AGENT_DIR=${AGENT_DIR}
+RUN mkdir -p ${LOGS_DIR} ${AGENT_DIR} && echo "baked ${LOGS_DIR} ${AGENT_DIR}" > /etc/agent-dirs
+"""
+
+
+def test_the_contract_folders_are_build_args_and_a_lock_is_optional(
+    tmp_path: Path, competition_dirs: tuple[Path, Path], started: list[Sandbox]
+) -> None:
+    """Dockerfiles in the original's shape read the folders from build args, as there."""
+    folder = agent_folder(tmp_path / "agent", "", module="unused")
+    (folder / "requirements.lock").unlink()
+    (folder / "Dockerfile").write_text(MLEBENCH_STYLE_DOCKERFILE)
+    config = (folder / "config.yaml").read_text().replace("  requirements: requirements.lock\n", "")
+    (folder / "config.yaml").write_text(config)
+    tag = build(folder_agent(folder), None, [])
+    code = "print(open('/etc/agent-dirs').read().strip())"
+    assert run_in(tag, competition_dirs[0], started, code).startswith(
+        "baked /home/logs /home/agent"
+    )
+
+
 def test_a_wheel_that_does_not_match_the_lock_stops_the_build(
     tmp_path: Path, wheels: Wheels
 ) -> None:
@@ -150,11 +178,13 @@ def test_the_ml_profile_dockerfile_installs_a_lock_into_the_venv_on_path(
         files=folder_files(profile),
         lock=profile / "requirements.lock",
     )
-    lines: list[str] = []
-    tag = ensure_recipe(recipe, wheels_from=wheels.v1.parent, progress=lines.append)
-    assert any("clean: no bundled competition data found" in line for line in lines)
+    tag = ensure_recipe(recipe, wheels_from=wheels.v1.parent, progress=lambda line: None)
     output = run_in(tag, competition_dirs[0], started, PROBE)
     assert output.startswith("probe v1 /opt/mlebench-ml/bin/python3")
+    check = f"import runpy; runpy.run_path('{CHECK}', run_name='__main__')"
+    assert "clean: no bundled competition data found" in run_in(
+        tag, competition_dirs[0], started, check
+    )
 
 
 def test_the_plugin_runs_the_agent_in_its_image_and_records_the_tag(

@@ -1,4 +1,9 @@
-"""Build an agent folder's Dockerfile FROM a profile image, tagged by the folder's content."""
+"""Build an agent folder's Dockerfile FROM a profile image, tagged by the folder's content.
+
+Besides ``BASE_IMAGE``, the build gets the contract folders as build args (``SUBMISSION_DIR``,
+``LOGS_DIR``, ``CODE_DIR``, ``AGENT_DIR``), as the original benchmark passes them to its agent
+Dockerfiles.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ from pathlib import Path
 from pytest_mlebench.agents.dockerfile import AgentImage
 from pytest_mlebench.sandbox.docker.profiles import ensure_profile, profile_tag
 from pytest_mlebench.sandbox.docker.recipe import Recipe, ensure_recipe, folder_files
+from pytest_mlebench.sandbox.docker.sandbox import PATHS
 
 Progress = Callable[[str], None]
 
@@ -23,6 +29,12 @@ def agent_recipe(image: AgentImage, name: str) -> Recipe:
         base=profile_tag(image.profile),
         lock=image.lock,
         dockerfile=image.dockerfile,
+        build_args={
+            "SUBMISSION_DIR": PATHS.submission,
+            "LOGS_DIR": PATHS.logs,
+            "CODE_DIR": PATHS.code,
+            "AGENT_DIR": PATHS.agent,
+        },
     )
 
 

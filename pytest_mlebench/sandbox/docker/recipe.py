@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import tempfile
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +38,7 @@ class Recipe:
         base: Tag of the image the Dockerfile is built FROM (build arg ``BASE_IMAGE``).
         lock: Pip lock whose wheels go into ``wheelhouse/`` (``None``: no wheels).
         dockerfile: The Dockerfile's path inside ``files``.
+        build_args: Build args besides ``BASE_IMAGE``.
     """
 
     what: str
@@ -46,10 +47,13 @@ class Recipe:
     base: str
     lock: Path | None = None
     dockerfile: str = "Dockerfile"
+    build_args: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def tag(self) -> str:
         digest = hashlib.sha256(f"{self.base}\0{self.dockerfile}\0".encode())
+        for name, value in sorted(self.build_args.items()):
+            digest.update(f"arg\0{name}={value}\0".encode())
         for name, content in sorted(self.files.items()):
             digest.update(name.encode() + b"\0" + hashlib.sha256(content).digest())
         if self.lock is not None:
@@ -132,7 +136,7 @@ def _build(
             path=str(context),
             dockerfile=recipe.dockerfile,
             tag=tag,
-            buildargs={"BASE_IMAGE": recipe.base},
+            buildargs={**recipe.build_args, "BASE_IMAGE": recipe.base},
             rm=True,
             forcerm=True,
             nocache=nocache,
