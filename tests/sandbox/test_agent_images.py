@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from pytest_mlebench.agents import FolderAgent, load_agent
+from pytest_mlebench.cli import main
 from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.sandbox.base import Sandbox
 from pytest_mlebench.sandbox.docker.agent_image import agent_recipe, ensure_agent_image
@@ -69,6 +70,17 @@ def run_in(image: str, public: Path, started: list[Sandbox], code: str) -> str:
     result = sandbox.exec(["python3", "-c", code], timeout=60)
     assert result.exit_code == 0, result.output_tail
     return result.output_tail
+
+
+def stage_images() -> list[str]:
+    from pytest_mlebench.sandbox.docker.engine import docker_client
+    from pytest_mlebench.sandbox.docker.recipe import STAGE_LABEL
+
+    client = docker_client()
+    try:
+        return [image.id for image in client.images.list(all=True, filters={"label": STAGE_LABEL})]
+    finally:
+        client.close()
 
 
 def folder_agent(path: Path) -> FolderAgent:
@@ -179,6 +191,7 @@ def test_the_ml_profile_dockerfile_installs_a_lock_into_the_venv_on_path(
         lock=profile / "requirements.lock",
     )
     tag = ensure_recipe(recipe, wheels_from=wheels.v1.parent, progress=lambda line: None)
+    assert stage_images() == [], "the install stage's images must be removed after the build"
     output = run_in(tag, competition_dirs[0], started, PROBE)
     assert output.startswith("probe v1 /opt/mlebench-ml/bin/python3")
     check = f"import runpy; runpy.run_path('{CHECK}', run_name='__main__')"
@@ -226,3 +239,22 @@ def test_the_plugin_runs_the_agent_in_its_image_and_records_the_tag(
     (log,) = (tmp_path / "runs").glob("*/agent.log")
     assert "probe says v1" in log.read_text()
     assert (tmp_path / "cache" / "mlebench" / "wheels" / wheels.v1.name).is_file()
+
+
+def test_the_build_command_without_wheels_says_what_to_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A profile whose image is not built and whose wheels are not in ``--wheelhouse``."""
+    from pytest_mlebench.sandbox.docker import profiles
+
+    wheel = build_wheel(tmp_path, "mlimage-probe", "1.0", "v1")
+    folder = tmp_path / "profiles" / "ml"
+    folder.mkdir(parents=True)
+    (folder / "Dockerfile").write_text("ARG BASE_IMAGE\nFROM ${BASE_IMAGE}\n")
+    (folder / "requirements.lock").write_text(f"# {tmp_path}\n" + lock_for(wheel))
+    monkeypatch.setattr(profiles, "PROFILES_DIR", tmp_path / "profiles")
+    code = main(["sandbox", "build", "--profile", "ml", "--wheelhouse", str(tmp_path / "none")])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert f"wheelhouse {tmp_path / 'none'} does not exist" in err
+    assert "python3 -m pip download --no-deps --require-hashes" in err

@@ -24,6 +24,8 @@ from pytest_mlebench.sandbox.docker.engine import docker_client, import_docker
 Progress = Callable[[str], None]
 BUILD_TIMEOUT = 3 * 3600
 CONTEXT_WHEELS = "wheelhouse"
+# A Dockerfile labels its throw-away stages with this; their images are pruned after the build.
+STAGE_LABEL = "pytest-mlebench.stage=install"
 SKIPPED_NAMES = frozenset({".git", "__pycache__", CONTEXT_WHEELS})
 
 
@@ -115,7 +117,20 @@ def _ensure(
         _build(client, recipe, tag, context, force, progress)
     client.images.get(tag).tag(recipe.repository, "latest")
     remove_old_images(client, keep=tag, progress=progress, repository=recipe.repository)
+    _prune_install_stages(client, progress)
     return tag
+
+
+def _prune_install_stages(client: Any, progress: Progress) -> None:
+    """Drop the untagged images of install stages (the wheels and a copy of what they made).
+
+    Only images labelled :data:`STAGE_LABEL` that nothing uses are removed; the price is that a
+    later change to the Dockerfile runs the install step again instead of taking it from cache.
+    """
+    pruned = client.images.prune(filters={"dangling": True, "label": STAGE_LABEL})
+    reclaimed = int(pruned.get("SpaceReclaimed") or 0)
+    if reclaimed:
+        progress(f"removed the install stage's images ({reclaimed / 1e9:.1f} GB)")
 
 
 def _wheels(lock: Path | None, wheels_from: Path | None, progress: Progress) -> dict[str, Path]:
