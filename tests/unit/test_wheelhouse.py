@@ -33,11 +33,14 @@ def write(tmp_path: Path, text: str, name: str = "requirements.lock") -> Path:
 
 def test_a_lock_reads_pins_with_continuations_and_comments(tmp_path: Path) -> None:
     text = f"# header\nfoo-bar==1.2 \\\n    --hash=sha256:{GOOD} \\\n    --hash=sha256:{'b' * 64}\n"
-    text += f"Baz[extra]==3 --hash=sha256:{GOOD}  # why\n\n"
+    text += f"Baz[extra]==3 --hash=sha256:{GOOD}  # why\n\n--index-url https://example.invalid\n"
+    text += f'qux==4 ; python_version >= "3.8" \\\n    --hash=sha256:{GOOD}\n'
+    text += "    # via foo-bar\n"
     pins = wheelhouse.read_lock(write(tmp_path, text))
     assert [(p.name, p.version, len(p.hashes)) for p in pins] == [
         ("foo-bar", "1.2", 2),
         ("Baz", "3", 1),
+        ("qux", "4", 1),
     ]
     assert pins[0].key == "foo_bar"
 

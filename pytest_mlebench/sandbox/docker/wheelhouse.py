@@ -95,12 +95,15 @@ def _logical_lines(text: str) -> Iterator[tuple[int, str]]:
             continue
         joined = (pending + line).strip()
         pending = ""
-        if joined:
+        # Global options (--index-url, --find-links, ...) that pip-compile may write: the build
+        # installs with --no-index from the wheelhouse whatever they say.
+        if joined and not joined.startswith("-"):
             yield start, joined
 
 
 def _parse_pin(path: Path, number: int, line: str) -> Pin:
-    requirement, *options = line.split()
+    """One requirement line: ``name==version [; marker] --hash=sha256:... [--hash=...]``."""
+    requirement = re.split(r"[\s;]", line, maxsplit=1)[0]
     match = PIN.match(requirement)
     where = f"lock file {path}, line {number}"
     if match is None:
@@ -108,13 +111,14 @@ def _parse_pin(path: Path, number: int, line: str) -> Pin:
             f"{where}: {requirement!r} is not pinned; every line must be name==version with "
             "--hash=sha256:... (make one with `mlebench sandbox lock`, see docs/sandbox.md)"
         )
-    hashes = [HASH.match(option) for option in options]
-    if not options or None in hashes:
+    hashes = [option for option in line.split() if option.startswith("--hash=")]
+    found = [HASH.match(option) for option in hashes]
+    if not hashes or None in found:
         raise SandboxError(
             f"{where}: {requirement} has no --hash=sha256:... ; a lock without hashes cannot be "
             "installed offline safely (make one with `mlebench sandbox lock`, see docs/sandbox.md)"
         )
-    digests = frozenset(found.group(1) for found in hashes if found is not None)
+    digests = frozenset(hit.group(1) for hit in found if hit is not None)
     return Pin(name=match.group(1), version=match.group(3), hashes=digests)
 
 
