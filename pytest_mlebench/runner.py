@@ -235,7 +235,10 @@ class BenchmarkRun:
         )
         if custom is not None:
             return custom
-        image = engine_ready(plan, self.session.session_id)
+        agent = self.session.agent
+        image = engine_ready(
+            plan, self.session.session_id, getattr(agent, "image", None), agent.name
+        )
         return create_sandbox(plan.backend, spec, image=image, privileged=privileged)
 
     def _grade(self) -> GradeReport:
@@ -343,6 +346,7 @@ def make_record(
         gateway=gateway,
         egress=_egress_entry(network.mode, sandbox),
         integrity=integrity,
+        image=getattr(sandbox, "image", None),
     )
 
 

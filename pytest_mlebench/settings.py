@@ -320,6 +320,15 @@ SETTINGS: tuple[Setting, ...] = (
         metavar="DOLLARS",
     ),
     Setting(
+        "wheelhouse",
+        "wheelhouse",
+        "folder of prepared wheels for the locks of image profiles and agent Dockerfiles "
+        "(air-gapped builds; default: download them into $XDG_CACHE_HOME/mlebench/wheels)",
+        "MLEBENCH_WHEELHOUSE",
+        parsers.folder_path,
+        metavar="DIR",
+    ),
+    Setting(
         "price-table",
         "price_table",
         "YAML price table laid over the shipped one (models: {NAME: {input: $, output: $}} "
@@ -436,6 +445,7 @@ class Settings:
     similarity: float | None = None
     judge: str | None = None
     sandbox_grace: int = 300
+    wheelhouse: Path | None = None
 
 
 _BY_NAME = {entry.name: entry for entry in SETTINGS}

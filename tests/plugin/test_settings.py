@@ -71,6 +71,7 @@ SAMPLES: dict[str, Sample] = {
     "references": Sample("{tmp}/defs-a", "{tmp}/defs-b", "{tmp}/missing"),
     "similarity": Sample("0.8", "0.3", "2"),
     "judge": Sample("provider/model-a", "provider/model-b", "two words"),
+    "wheelhouse": Sample("{tmp}/defs-a", "{tmp}/defs-b", "{tmp}/a.json"),
 }
 
 
