@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -323,9 +324,22 @@ def cmd_agents(args: argparse.Namespace) -> int:
 def _add_sandbox(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser("sandbox", help="build the Docker image or clean up containers")
     actions = parser.add_subparsers(title="actions", metavar="ACTION")
-    build = actions.add_parser("build", help="build the agent image (offline-capable)")
+    build = actions.add_parser("build", help="build an image profile (offline-capable)")
     build.add_argument("--force", action="store_true", help="rebuild even if the image exists")
+    _profile_option(build)
+    build.add_argument(
+        "--wheelhouse",
+        type=Path,
+        metavar="DIR",
+        help="prepared folder of the lock's wheels (air-gapped; default: download them with "
+        "this machine's pip into $XDG_CACHE_HOME/mlebench/wheels)",
+    )
     build.set_defaults(handler=cmd_sandbox_build)
+    lock = actions.add_parser(
+        "lock", help="resolve a profile's requirements.in into requirements.lock with hashes"
+    )
+    _profile_option(lock, default="ml")
+    lock.set_defaults(handler=cmd_sandbox_lock)
     cleanup = actions.add_parser(
         "cleanup", help="remove sandbox containers whose session is gone (--all: every one)"
     )
@@ -333,8 +347,21 @@ def _add_sandbox(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--all", action="store_true", help="also remove containers of sessions still running"
     )
     cleanup.set_defaults(handler=cmd_sandbox_cleanup)
-    status = actions.add_parser("status", help="say whether a Docker engine answers")
+    status = actions.add_parser(
+        "status", help="say whether a Docker engine answers and which profile images are built"
+    )
     status.set_defaults(handler=cmd_sandbox_status)
+
+
+def _profile_option(parser: argparse.ArgumentParser, default: str = "base") -> None:
+    from pytest_mlebench.sandbox.docker.profiles import PROFILES
+
+    parser.add_argument(
+        "--profile",
+        default=default,
+        choices=list(PROFILES),
+        help="; ".join(f"{name}: {text}" for name, text in PROFILES.items()),
+    )
 
 
 def cmd_sandbox_status(args: argparse.Namespace) -> int:
@@ -342,14 +369,33 @@ def cmd_sandbox_status(args: argparse.Namespace) -> int:
 
     ok, why = docker_status()
     print("docker: available" if ok else f"docker: not available ({why})")
+    if ok:
+        from pytest_mlebench.sandbox.docker.profiles import profile_states
+
+        for name, tag, built in profile_states():
+            print(f"profile {name:<5} {tag} {'built' if built else 'not built'}")
     return 0 if ok else 1
 
 
 def cmd_sandbox_build(args: argparse.Namespace) -> int:
-    from pytest_mlebench.sandbox.docker import build_image
+    from pytest_mlebench.sandbox.docker.profiles import build_profile
 
-    image = build_image(force=args.force, progress=lambda line: print(line, flush=True))
-    print(f"image ready: {image}")
+    started = time.monotonic()
+    image = build_profile(
+        args.profile,
+        wheels_from=args.wheelhouse,
+        force=args.force,
+        progress=lambda line: print(line, flush=True),
+    )
+    print(f"image ready: {image} ({time.monotonic() - started:.0f} s)")
+    return 0
+
+
+def cmd_sandbox_lock(args: argparse.Namespace) -> int:
+    from pytest_mlebench.sandbox.docker.profiles import lock_profile
+
+    lock, count = lock_profile(args.profile, progress=lambda line: print(line, flush=True))
+    print(f"wrote {lock} ({count} pinned packages)")
     return 0
 
 

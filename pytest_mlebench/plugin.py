@@ -118,13 +118,23 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     ]
     if session.plan.gpus:
         lines.append(f"mlebench: GPUs to lend {', '.join(session.plan.gpus)}")
-    notices = [*session.plan.notices, *network_notices(session)]
+    notices = [*session.plan.notices, *network_notices(session), *image_notices(session)]
     return lines + [f"mlebench WARNING: {notice}" for notice in notices]
 
 
 def network_notices(session: MLEBenchSession) -> list[str]:
     """The warning ``bridge`` earns (the sandbox is not isolated)."""
     return [BRIDGE_WARNING] if session.network.mode == "bridge" else []
+
+
+def image_notices(session: MLEBenchSession) -> list[str]:
+    """An agent Dockerfile has no effect on the local backend: say so once, in the header."""
+    if session.backend != "local" or getattr(session.agent, "image", None) is None:
+        return []
+    return [
+        f"agent {session.agent.name}'s Dockerfile is ignored with the local backend "
+        "(it runs with this machine's Python); use --mle-sandbox docker to run its image"
+    ]
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

@@ -34,7 +34,8 @@ class RunRecord:
 
     ``gateway`` is the LLM gateway's account of the run (calls, tokens, cost, budget; ``None``
     without a gateway); ``egress`` the allow-list proxy's (or a note that ``bridge`` left the
-    sandbox open). Both are documented in ``docs/agents.md``.
+    sandbox open). Both are documented in ``docs/agents.md``. ``image`` is the Docker image the
+    agent ran in (its tag carries the hash of what it was built from; ``None`` elsewhere).
     """
 
     session_id: str
@@ -68,6 +69,7 @@ class RunRecord:
     gateway: dict[str, Any] | None = None
     egress: dict[str, Any] | None = None
     integrity: IntegrityReport | None = None
+    image: str | None = None
     version: int = RECORD_VERSION
 
     def to_json(self) -> str:

@@ -181,6 +181,7 @@ class BenchmarkRun:
                 "pytest-mlebench.worker": self.session.worker,
             },
             hidden_paths=hidden_host_paths(self.session.settings.data_dir),
+            expiry_grace=self.session.settings.sandbox_grace,
         )
 
     def _validate(self, path: Path) -> graders.ScoreResult:
@@ -235,7 +236,10 @@ class BenchmarkRun:
         )
         if custom is not None:
             return custom
-        image = engine_ready(plan, self.session.session_id)
+        agent = self.session.agent
+        image = engine_ready(
+            plan, self.session.session_id, getattr(agent, "image", None), agent.name
+        )
         return create_sandbox(plan.backend, spec, image=image, privileged=privileged)
 
     def _grade(self) -> GradeReport:
@@ -356,6 +360,7 @@ def make_record(
         gateway=gateway,
         egress=_egress_entry(network.mode, sandbox),
         integrity=integrity,
+        image=getattr(sandbox, "image", None),
     )
 
 

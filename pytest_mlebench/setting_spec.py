@@ -257,6 +257,16 @@ def policy_file(value: Any, base: Path) -> Path | None:
     return path
 
 
+def folder_path(value: Any, base: Path) -> Path | None:
+    """A folder relative to ``base`` that may not exist yet (its user says what to put there)."""
+    if value is None:
+        return None
+    path = (base / Path(str(value)).expanduser()).resolve()
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"not a folder: {path}")
+    return path
+
+
 def existing_file(value: Any, base: Path) -> Path | None:
     """A file that must exist, relative to ``base``; unset means none."""
     if value is None:

@@ -127,6 +127,16 @@ SETTINGS: tuple[Setting, ...] = (
         metavar="SECONDS",
     ),
     Setting(
+        "sandbox-grace",
+        "sandbox_grace",
+        "seconds a Docker sandbox outlives its run's deadline if the harness dies (it then stops "
+        "itself); each copy-out after the deadline gets at least half of it",
+        "MLEBENCH_SANDBOX_GRACE",
+        parsers.always(parsers.positive_int),
+        default="300",
+        metavar="SECONDS",
+    ),
+    Setting(
         "require",
         "require",
         "what a run must reach to pass: " + ", ".join(REQUIRE_LEVELS),
@@ -310,6 +320,15 @@ SETTINGS: tuple[Setting, ...] = (
         metavar="DOLLARS",
     ),
     Setting(
+        "wheelhouse",
+        "wheelhouse",
+        "folder of prepared wheels for the locks of image profiles and agent Dockerfiles "
+        "(air-gapped builds; default: download them into $XDG_CACHE_HOME/mlebench/wheels)",
+        "MLEBENCH_WHEELHOUSE",
+        parsers.folder_path,
+        metavar="DIR",
+    ),
+    Setting(
         "price-table",
         "price_table",
         "YAML price table laid over the shipped one (models: {NAME: {input: $, output: $}} "
@@ -425,6 +444,8 @@ class Settings:
     references: Path | None = None
     similarity: float | None = None
     judge: str | None = None
+    sandbox_grace: int = 300
+    wheelhouse: Path | None = None
 
 
 _BY_NAME = {entry.name: entry for entry in SETTINGS}

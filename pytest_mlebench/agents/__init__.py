@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from pytest_mlebench.agents.base import Agent, AgentTask
+from pytest_mlebench.agents.dockerfile import AgentImage, agent_image
 from pytest_mlebench.errors import AgentError, ConfigError
 from pytest_mlebench.gateway.config import KEY_VARIABLES, GatewayConfig, gateway_config
 from pytest_mlebench.sandbox.base import ExecResult, Sandbox
@@ -58,7 +59,8 @@ class FolderAgent:
     """An agent folder in mle-bench's format: ``start`` script, kwargs, env vars, privileged.
 
     ``gateway`` holds the providers the run's LLM gateway serves (their keys stay on the host);
-    ``network`` is the config's ``network:`` (the session's ``--mle-network`` wins over it).
+    ``network`` is the config's ``network:`` (the session's ``--mle-network`` wins over it);
+    ``image`` its own Dockerfile (``dockerfile:``), which the Docker backend builds and runs.
     """
 
     name: str
@@ -69,6 +71,7 @@ class FolderAgent:
     privileged: bool = False
     gateway: GatewayConfig | None = None
     network: str | None = None
+    image: AgentImage | None = None
 
     def run(self, sandbox: Sandbox, task: AgentTask) -> ExecResult:
         sandbox.copy_in(self.folder, sandbox.paths.agent)
@@ -144,6 +147,7 @@ def folder_agent(folder: Path, chosen: str, entry: Mapping[str, Any]) -> FolderA
         privileged=bool(entry.get("privileged", False)),
         gateway=gateway,
         network=_network(entry.get("network"), config_path),
+        image=agent_image(entry, folder, config_path),
     )
 
 

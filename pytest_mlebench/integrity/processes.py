@@ -18,6 +18,7 @@ probes) are left out.
 from __future__ import annotations
 
 import os
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -29,7 +30,9 @@ INTERVAL_SECONDS = 1.0
 MAX_COMMAND_CHARS = 500
 MAX_DISTINCT = 2000
 HARNESS_PREFIXES = ("sleep infinity", "/sbin/docker-init", "docker-init", "unshare ", "setpriv ")
-HARNESS_MARKERS = ("/sys/fs/cgroup", "kill -KILL -1")
+HARNESS_MARKERS = ("/sys/fs/cgroup", "kill -KILL -1", "/run/mlebench-lease")
+# The Docker container's lease keeper sleeps as ``sleep <N>s`` (:mod:`..sandbox.docker.expiry`).
+LEASE_SLEEP = re.compile(r"sleep [0-9]+s")
 
 Sampler = Callable[[], list[str]]
 
@@ -79,7 +82,11 @@ class ProcessLog:
 
 def is_harness_command(command: str) -> bool:
     """Whether ``command`` is the harness's own (idle process, wrapper, probe), not the agent's."""
-    return command.startswith(HARNESS_PREFIXES) or any(m in command for m in HARNESS_MARKERS)
+    return (
+        command.startswith(HARNESS_PREFIXES)
+        or any(m in command for m in HARNESS_MARKERS)
+        or LEASE_SLEEP.fullmatch(command) is not None
+    )
 
 
 def clean(commands: list[str]) -> list[str]:

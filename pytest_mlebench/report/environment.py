@@ -76,7 +76,8 @@ def build_environment(
         "agent": session.agent.name,
         "sandbox.backend": session.backend,
         "sandbox.requested": settings.sandbox,
-        "sandbox.image": image_name(session.backend),
+        "sandbox.image": ", ".join(sorted({r.image for r in records if r.image}))
+        or image_name(session.backend),
         "sandbox.network": str(session.network),
         "resources.cpus": settings.cpus or "per competition",
         "resources.memory": settings.memory or "per competition",

@@ -88,6 +88,8 @@ class SandboxSpec:
             (:mod:`pytest_mlebench.gateway`).
         log_dir: Host folder for the sandbox's own logs (the egress proxy's), the run folder.
         validator_interval: Seconds between two answered validator calls (the rate limit).
+        expiry_grace: Seconds a sandbox may outlive its deadline when the harness is gone
+            (Docker: the container stops itself then, :mod:`~.docker.expiry`).
     """
 
     run_id: str
@@ -105,6 +107,7 @@ class SandboxSpec:
     gateway: Gateway | None = None
     log_dir: Path | None = None
     validator_interval: float = 1.0
+    expiry_grace: float = 300.0
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,8 @@ the local backend wraps the agent's command so that it runs
 - in its own mount namespace, where the sandbox's data folder is bind-mounted read-only and every
   *hidden* host path (the data cache with the answers, credentials) is covered by an empty,
   unreadable tmpfs;
-- in its own PID namespace (it cannot see or signal the harness) and, with network ``none``, its
+- in its own PID namespace (it cannot see or signal the harness, and the whole namespace dies
+  with the harness, even a ``kill -9`` of it) and, with network ``none``, its
   own network namespace (no interface but loopback, which is raised so that the LLM gateway's
   forwarder can listen on ``localhost``);
 - with every capability dropped and ``no_new_privs`` set, so it cannot undo the mounts even when
@@ -38,10 +39,25 @@ LOOPBACK_UP = (
 
 
 def _base_flags() -> list[str]:
-    flags = ["--mount", "--propagation", "private", "--pid", "--fork", "--mount-proc"]
+    flags = ["--mount", "--propagation", "private", "--pid", *_fork_flag(), "--mount-proc"]
     if os.geteuid() != 0:
         flags = ["--user", "--map-root-user", *flags]
     return flags
+
+
+@functools.cache
+def _fork_flag() -> list[str]:
+    """``--kill-child`` (util-linux 2.32+), else ``--fork``.
+
+    With ``--kill-child``, when ``unshare`` dies (with the harness, see :mod:`.process`) the
+    namespace's first process gets SIGKILL, and with it the kernel kills every process of the PID
+    namespace. An older ``unshare`` still isolates, but a killed harness leaves the agent running.
+    """
+    try:
+        usage = subprocess.run(["unshare", "--help"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return ["--fork"]
+    return ["--kill-child"] if "--kill-child" in usage.stdout else ["--fork"]
 
 
 @functools.cache

@@ -7,7 +7,8 @@ Two steps, so that a pytest run that selects no benchmark test never builds an i
   JSON, so every process uses the same backend and the header can warn once.
 - :func:`engine_ready` (first benchmark run of any process, Docker only): under a file lock in a
   folder the session's processes share, the first caller reaps containers earlier runs left
-  behind and builds the agent image when missing; later callers read the result.
+  behind and builds the agent image when missing (and the agent folder's own image, built FROM
+  its profile, when its config names a Dockerfile); later callers read the result.
 """
 
 from __future__ import annotations
@@ -17,12 +18,15 @@ import shutil
 import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from filelock import FileLock
 
 from pytest_mlebench.sandbox import resolve_backend
 from pytest_mlebench.settings import Settings
+
+if TYPE_CHECKING:
+    from pytest_mlebench.agents.dockerfile import AgentImage
 
 log = logging.getLogger(__name__)
 IMAGE_BUILD_TIMEOUT_SECONDS = 3 * 3600
@@ -36,6 +40,7 @@ class SandboxPlan:
     gpus: tuple[str, ...] = ()
     shared_dir: str | None = None
     notices: tuple[str, ...] = field(default_factory=tuple)
+    wheelhouse: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -47,6 +52,7 @@ class SandboxPlan:
             gpus=tuple(data.get("gpus") or ()),
             shared_dir=data.get("shared_dir"),
             notices=tuple(data.get("notices") or ()),
+            wheelhouse=data.get("wheelhouse"),
         )
 
     @property
@@ -64,11 +70,24 @@ def plan_sandboxes(settings: Settings, session_id: str) -> SandboxPlan:
     if settings.gpus == "auto" and not gpus:
         notices.append("GPUs: none found, sandboxes get no GPU (--mle-gpus auto)")
     shared = Path(tempfile.gettempdir()) / f"mlebench-session-{session_id}"
-    return SandboxPlan(backend=backend, gpus=gpus, shared_dir=str(shared), notices=tuple(notices))
+    wheelhouse = str(settings.wheelhouse) if settings.wheelhouse else None
+    return SandboxPlan(
+        backend=backend,
+        gpus=gpus,
+        shared_dir=str(shared),
+        notices=tuple(notices),
+        wheelhouse=wheelhouse,
+    )
 
 
-def engine_ready(plan: SandboxPlan, session_id: str) -> str | None:
-    """The agent image to use (``None`` for the local backend); prepared once per session."""
+def engine_ready(
+    plan: SandboxPlan, session_id: str, agent_image: AgentImage | None = None, agent_name: str = ""
+) -> str | None:
+    """The image to run (``None`` for the local backend); prepared once per session.
+
+    The default agent image, or the image of ``agent_image`` (an agent folder's Dockerfile) built
+    FROM its profile: the session runs one agent, so one image serves all its sandboxes.
+    """
     if plan.backend != "docker" or plan.shared_dir is None:
         return None
     from pytest_mlebench.sandbox.docker import ensure_image, reap_containers
@@ -83,8 +102,17 @@ def engine_ready(plan: SandboxPlan, session_id: str) -> str | None:
         if removed:
             log.warning("removed %d sandbox container(s) left by earlier runs", removed)
         image = ensure_image(progress=log.info)
+        if agent_image is not None:
+            image = _agent_image(plan, agent_image, agent_name)
         ready.write_text(image, "utf-8")
     return image
+
+
+def _agent_image(plan: SandboxPlan, agent_image: AgentImage, agent_name: str) -> str:
+    from pytest_mlebench.sandbox.docker.agent_image import ensure_agent_image
+
+    wheels_from = Path(plan.wheelhouse) if plan.wheelhouse else None
+    return ensure_agent_image(agent_image, agent_name, wheels_from=wheels_from, progress=log.info)
 
 
 def finish_sandboxes(plan: SandboxPlan, session_id: str) -> int:

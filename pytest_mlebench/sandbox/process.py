@@ -2,12 +2,20 @@
 
 Used by the local backend. The process starts in its own session/process group; at the deadline
 the group and every descendant found in ``/proc`` are killed with SIGKILL, so children that
-double-fork or call ``setsid`` do not outlive the run. Output goes through a pipe to a reader
-thread that keeps at most ``max_log_bytes`` on disk (a 1 GB log cannot fill the host's disk).
+double-fork or call ``setsid`` do not outlive the run. Its own session keeps it out of a signal
+meant for the harness's process group, so the process also asks the kernel for SIGKILL when the
+harness's thread that started it dies (``PR_SET_PDEATHSIG``): a ``kill -9`` of the harness ends
+it too. That reaches the started process only; with the namespace wrapper it is ``unshare``,
+whose death ends the agent's whole PID namespace. Without namespaces, children that the agent
+detached from itself can outlive a harness killed with ``kill -9`` (``docs/sandbox.md``).
+Output goes through a pipe to a reader thread that keeps at most ``max_log_bytes`` on disk (a
+1 GB log cannot fill the host's disk).
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import os
 import resource
 import signal
@@ -18,12 +26,14 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pytest_mlebench.sandbox.base import ExecResult
 
 MAX_LOG_BYTES = 50 * 1024**2
 TAIL_BYTES = 8 * 1024
 POLL_SECONDS = 0.05
+PR_SET_PDEATHSIG = 1
 
 
 @dataclass
@@ -55,6 +65,7 @@ def run_process_tree(
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             start_new_session=True,
+            preexec_fn=die_with_harness,
         )
     except OSError as exc:
         return ExecResult(
@@ -97,6 +108,22 @@ def _wait(
             _, status, rusage = os.wait4(pid, 0)
             return status, rusage, True
         time.sleep(POLL_SECONDS)
+
+
+def _libc_prctl() -> Any:
+    # Looked up once in the harness: a dlopen in a child forked from a threaded parent can hang.
+    with contextlib.suppress(OSError, AttributeError):  # not Linux: no such call
+        return ctypes.CDLL(None).prctl
+    return None
+
+
+_PRCTL = _libc_prctl()
+
+
+def die_with_harness() -> None:
+    """In the child, before exec: SIGKILL when the harness's thread that started it dies."""
+    if _PRCTL is not None:
+        _PRCTL(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def kill_tree(pid: int) -> None:

@@ -273,3 +273,21 @@ def test_sandbox_from_the_hook_is_the_one_recorded(project: ExampleProject) -> N
     assert events[0] == "start rendered=1 paths=True pids=300"
     assert events[1] == "copy_in instructions.md"
     assert sum(line == "copy_in instructions.md" for line in events) == 1
+
+
+def test_an_agent_dockerfile_is_ignored_on_the_local_backend_and_the_header_says_so(
+    project: ExampleProject,
+) -> None:
+    from tests.wheels import agent_folder
+
+    lock = "mlimage-probe==1.0 --hash=sha256:" + "a" * 64 + "\n"
+    folder = agent_folder(project.root / "agent", lock, module="mlimage_probe")
+    (folder / "start.sh").write_text(
+        'cp "$DATA_DIR/sample_submission.csv" "$SUBMISSION_DIR/submission.csv"\n'
+    )
+    result = project.run("-m", "toys", "-k", "toy-a", "--mle-agent", str(folder))
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(
+        ["*mlebench WARNING: agent probe's Dockerfile is ignored with the local backend*"]
+    )
+    assert records(project)[0]["image"] is None

@@ -38,6 +38,7 @@ SAMPLES: dict[str, Sample] = {
     "competitions-dir": Sample("{tmp}/defs-a", "{tmp}/defs-b", "{tmp}/missing"),
     "seeds": Sample("3", "2", "0"),
     "time-limit": Sample("30", "60", "-5"),
+    "sandbox-grace": Sample("30", "600", "0"),
     "require": Sample("gold", "none", "platinum"),
     "results": Sample("{tmp}/a.jsonl", "{tmp}/b.jsonl", "{tmp}/defs-a"),
     "network": Sample("bridge", "allow:api.openai.com,10.0.0.7", "allow:http://x.org"),
@@ -70,6 +71,7 @@ SAMPLES: dict[str, Sample] = {
     "references": Sample("{tmp}/defs-a", "{tmp}/defs-b", "{tmp}/missing"),
     "similarity": Sample("0.8", "0.3", "2"),
     "judge": Sample("provider/model-a", "provider/model-b", "two words"),
+    "wheelhouse": Sample("{tmp}/defs-a", "{tmp}/defs-b", "{tmp}/a.json"),
 }
 
 

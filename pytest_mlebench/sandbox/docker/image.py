@@ -103,12 +103,14 @@ def build_image(force: bool = False, progress: Progress = _quiet) -> str:
         client.close()
 
 
-def remove_old_images(client: Any, keep: str, progress: Progress = _quiet) -> list[str]:
-    """Untag agent images of earlier builds (1 GB each); ones a container still uses stay."""
+def remove_old_images(
+    client: Any, keep: str, progress: Progress = _quiet, repository: str = IMAGE_REPOSITORY
+) -> list[str]:
+    """Untag ``repository``'s images of earlier builds; ones a container still uses stay."""
     removed = []
-    for image in client.images.list(name=IMAGE_REPOSITORY):
+    for image in client.images.list(name=repository):
         for old in image.tags:
-            if old in (keep, f"{IMAGE_REPOSITORY}:latest"):
+            if old in (keep, f"{repository}:latest"):
                 continue
             try:
                 client.images.remove(old)

@@ -1,6 +1,7 @@
 """``DockerSandbox``: one container per run, the agent as ``nonroot``, answers never inside.
 
-The container idles (``sleep infinity`` under an init) while the harness runs the agent's
+The container idles (a lease keeper under an init, :mod:`.expiry`: it stops the container at the
+run's deadline plus a grace unless the harness renews it) while the harness runs the agent's
 commands in it as Docker execs (:mod:`.execution`). Public data is bind-mounted read-only at
 ``/home/data`` (copied in, root-owned, when the engine is remote); the private answers are never
 mounted or copied. ``/home/validate_submission.sh`` reaches the host-side validator through a
@@ -18,6 +19,7 @@ import re
 import shutil
 import tarfile
 import tempfile
+import time
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -38,6 +40,7 @@ from pytest_mlebench.sandbox.docker.cleanup import ownership_labels, remember, r
 from pytest_mlebench.sandbox.docker.egress import EgressProxy
 from pytest_mlebench.sandbox.docker.engine import docker_client, engine_is_remote, import_docker
 from pytest_mlebench.sandbox.docker.execution import run_exec
+from pytest_mlebench.sandbox.docker.expiry import Lease, keeper_command, lease_seconds, renew_lease
 from pytest_mlebench.sandbox.docker.image import image_exists, image_tag
 
 log = logging.getLogger(__name__)
@@ -83,6 +86,7 @@ class DockerSandbox(Sandbox):
         self._client: Any = None
         self._socket_dir: Path | None = None
         self.egress: EgressProxy | None = None
+        self.lease = Lease(grace=spec.expiry_grace)
 
     @property
     def paths(self) -> ContractPaths:
@@ -100,8 +104,10 @@ class DockerSandbox(Sandbox):
             self._check_inputs()
             self._start_validator()
             network = self._start_network()
-            self.container = self._create_container(network)
+            first_lease = lease_seconds(self.spec.time_limit, self.lease.grace)
+            self.container = self._create_container(network, first_lease)
             remember(self.container)
+            self.lease.started(first_lease, time.monotonic())
             self.container.start()
             self._seed_files()
         except BaseException as exc:
@@ -149,11 +155,11 @@ class DockerSandbox(Sandbox):
         """The record's ``egress`` entry of an ``allow`` network (``None`` otherwise)."""
         return self.egress.summary() if self.egress is not None else None
 
-    def _create_container(self, network: str) -> Any:
+    def _create_container(self, network: str, lease: int) -> Any:
         docker = import_docker()
         return self._client.containers.create(
             self.image,
-            command=["sleep", "infinity"],
+            command=keeper_command(lease),
             name=container_name(self.spec),
             hostname="sandbox",
             labels=self._labels(),
@@ -193,7 +199,8 @@ class DockerSandbox(Sandbox):
     ) -> ExecResult:
         container = self._running_container()
         with engine_errors(f"running {command[0]!r} in the Docker sandbox"):
-            return run_exec(
+            renew_lease(container, self.lease, timeout or 0.0)
+            result = run_exec(
                 container,
                 self.with_gateway(command, VALIDATOR_DIR, GATEWAY_PORT),
                 user=AGENT_USER,
@@ -202,6 +209,9 @@ class DockerSandbox(Sandbox):
                 timeout=timeout,
                 log_path=log_path,
             )
+        if result.exit_code is None:
+            self.lease.forget()  # the container was restarted: its keeper began a fresh lease
+        return result
 
     def _running_container(self) -> Any:
         if self.container is None:
@@ -220,8 +230,9 @@ class DockerSandbox(Sandbox):
         }
 
     def copy_in(self, source: Path, destination: str) -> None:
-        self._running_container()
+        container = self._running_container()
         with engine_errors(f"copying {source} into the Docker sandbox"):
+            renew_lease(container, self.lease, 0.0)
             self._put(source, destination, owner=AGENT_UID)
 
     def _put(self, source: Path, destination: str, *, owner: int) -> None:
@@ -245,6 +256,7 @@ class DockerSandbox(Sandbox):
     ) -> bool:
         container = self._running_container()
         with engine_errors(f"copying {source} out of the Docker sandbox"):
+            renew_lease(container, self.lease, 0.0, must_run=False)
             try:
                 stream, _ = container.get_archive(source)
             except import_docker().errors.NotFound:
