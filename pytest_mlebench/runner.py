@@ -126,6 +126,7 @@ class BenchmarkRun:
         gate = gate_failure(report, require) or withheld_gate(integrity, require)
         notes = [
             f"timeout after {self.time_limit} s" if exec_result.timed_out else None,
+            exit_note(exec_result),
             self._budget_note(),
             gate,
         ]
@@ -284,6 +285,19 @@ class BenchmarkRun:
         self.hooks.pytest_mlebench_graded(record=record)
         (self.run_dir / "record.json").write_text(record.to_json(), "utf-8")
         append_record(self.session.settings.results_path, record)
+
+
+def exit_note(result: ExecResult) -> str | None:
+    """``agent exited with code N: <its last output line>`` for a failed agent, else ``None``.
+
+    An agent that cannot start (a package missing in its image, a bad argument) says why on its
+    last line; the record carries it so the reason is read without opening the log.
+    """
+    if result.timed_out or result.exit_code in (0, None):
+        return None
+    lines = [line.strip() for line in result.output_tail.splitlines() if line.strip()]
+    last = lines[-1][:300] if lines else "no output"
+    return f"agent exited with code {result.exit_code}: {last}"
 
 
 def make_record(

@@ -75,7 +75,7 @@ def resolve_agent(config: pytest.Config, settings: Settings) -> Agent:
     if made is not None:
         return made
     try:
-        return load_agent(settings.agent)
+        return load_agent(settings.agent, price_table=settings.price_table)
     except AgentError as exc:
         source = source_of(config, "agent")
         raise SettingError(f"invalid agent {settings.agent!r} from {source}: {exc}") from None

@@ -29,7 +29,9 @@ SCRIPTS = Path(__file__).with_name("scripts")
 BUILTIN_AGENTS: Mapping[str, str] = {
     "dummy": "copies the sample submission and asks the validator about it",
     "baseline": "a generic scikit-learn solver for every embedded data layout",
+    "aide": "AIDE (aideml) tree search; --mle-agent aide:MODEL, its model reached via the gateway",
 }
+SCRIPT_AGENTS = ("dummy", "baseline")
 SECRET = re.compile(r"\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
 __all__ = ["BUILTIN_AGENTS", "Agent", "AgentTask", "FolderAgent", "ScriptAgent", "load_agent"]
@@ -82,16 +84,25 @@ class FolderAgent:
         )
 
 
-def load_agent(name: str) -> Agent:
-    """A built-in agent by name, or an agent folder by path (``path/to/folder[:agent-id]``)."""
-    if name in BUILTIN_AGENTS:
+def load_agent(name: str, price_table: Path | None = None) -> Agent:
+    """A built-in agent by name, or an agent folder by path (``path/to/folder[:agent-id]``).
+
+    ``aide:MODEL`` is the built-in AIDE folder with MODEL; ``price_table`` is the user's
+    ``--mle-price-table`` file, which must price that model.
+    """
+    if name.partition(":")[0] == "aide":
+        # Imported here: the AIDE module builds on this module's folder loading.
+        from pytest_mlebench.agents.aide_folder import load_aide
+
+        return load_aide(name.partition(":")[2], price_table)
+    if name in SCRIPT_AGENTS:
         folder = SCRIPTS / name
         return ScriptAgent(name=name, script=folder if folder.is_dir() else SCRIPTS / f"{name}.py")
     folder_text, _, agent_id = name.partition(":")
     folder = Path(folder_text).expanduser()
     if (folder / "config.yaml").is_file():
         return load_folder_agent(folder, agent_id or None)
-    known = ", ".join(sorted(BUILTIN_AGENTS))
+    known = ", ".join([*sorted(SCRIPT_AGENTS), "aide:MODEL"])
     raise AgentError(
         f"unknown agent {name!r}: built-in agents are {known} ('mlebench agents' describes them); "
         "or pass the path of a folder with config.yaml (see docs/agents.md)"
@@ -99,6 +110,12 @@ def load_agent(name: str) -> Agent:
 
 
 def load_folder_agent(folder: Path, agent_id: str | None) -> FolderAgent:
+    chosen, entry = read_agent_entry(folder, agent_id)
+    return folder_agent(folder, chosen, entry)
+
+
+def read_agent_entry(folder: Path, agent_id: str | None) -> tuple[str, dict[str, Any]]:
+    """The id and settings of one agent of ``folder/config.yaml`` (the first one by default)."""
     config_path = folder / "config.yaml"
     try:
         entries = yaml.safe_load(config_path.read_text("utf-8"))
@@ -110,6 +127,12 @@ def load_folder_agent(folder: Path, agent_id: str | None) -> FolderAgent:
     if chosen not in entries:
         raise AgentError(f"{config_path}: no agent {chosen!r}; it defines {', '.join(entries)}")
     entry: dict[str, Any] = entries[chosen] or {}
+    return str(chosen), entry
+
+
+def folder_agent(folder: Path, chosen: str, entry: Mapping[str, Any]) -> FolderAgent:
+    """The agent ``chosen`` of ``folder`` from its settings ``entry``."""
+    config_path = folder / "config.yaml"
     if "start" not in entry:
         raise AgentError(f"{config_path}: agent {chosen!r} needs a 'start' script")
     env_vars = {str(key): str(value) for key, value in (entry.get("env_vars") or {}).items()}

@@ -5,13 +5,15 @@ It answers chat completions, responses, embeddings and Anthropic messages with f
 demand: a model named ``status-NNN`` gets HTTP NNN with an error body. Every request it receives is
 kept (path, headers, body) so tests can check what the gateway sent upstream — the real key, never
 the run's token. ``reply``, when set, is the text of every (non-streamed) chat completion and
-Anthropic message (the LLM judge's tests set it).
+Anthropic message (the LLM judge's tests set it); ``chat``, when set, answers every non-streamed
+chat completion whole from its request (the AIDE tests script a whole agent run that way).
 """
 
 from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
@@ -35,6 +37,7 @@ class FakeUpstream:
     received: list[Received] = field(default_factory=list)
     server: ThreadingHTTPServer | None = None
     reply: str | None = None
+    chat: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
     @property
     def root(self) -> str:
@@ -85,6 +88,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(
                 status, {"error": {"message": f"fake upstream says {status}", "type": "fake_error"}}
             )
+            return
+        scripted = self.upstream.chat
+        if scripted is not None and self.path == "/v1/chat/completions" and not body.get("stream"):
+            self._json(200, scripted(body))
             return
         answer = ANSWERS.get(self.path)
         if answer is None:

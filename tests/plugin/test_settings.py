@@ -239,7 +239,7 @@ def test_an_unknown_agent_names_the_built_ins_and_the_folder_form(example: Examp
         plugin.pytest_configure(example.parse("--mle-agent", "nobody"))
     message = str(caught.value)
     assert "invalid agent 'nobody' from option --mle-agent: unknown agent 'nobody'" in message
-    assert "built-in agents are baseline, dummy" in message
+    assert "built-in agents are baseline, dummy, aide:MODEL" in message
     assert "folder with config.yaml" in message
 
 
