@@ -34,7 +34,9 @@ class RunRecord:
 
     ``gateway`` is the LLM gateway's account of the run (calls, tokens, cost, budget; ``None``
     without a gateway); ``egress`` the allow-list proxy's (or a note that ``bridge`` left the
-    sandbox open). Both are documented in ``docs/agents.md``.
+    sandbox open). Both are documented in ``docs/agents.md``. ``node`` says which Ray node ran
+    the sandbox and where each attempt ran (``--mle-ray``, ``docs/scale-out.md``); ``None`` for a
+    run on this machine and in records written before it existed, which read back unchanged.
     """
 
     session_id: str
@@ -68,6 +70,7 @@ class RunRecord:
     gateway: dict[str, Any] | None = None
     egress: dict[str, Any] | None = None
     integrity: IntegrityReport | None = None
+    node: dict[str, Any] | None = None
     version: int = RECORD_VERSION
 
     def to_json(self) -> str:
