@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+import socket
 from collections.abc import Mapping
 from typing import Any
 
@@ -25,6 +26,7 @@ DOCKER_NODE_HINT = (
     "start a worker on a machine with a Docker engine with "
     "`ray start --address HEAD:6379 --resources='{\"mlebench_docker\": 4}'`"
 )
+CONNECT_TIMEOUT_SECONDS = 10
 _UNITS = {"": 1, "b": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}
 _failed: dict[str, str] = {}
 
@@ -46,12 +48,24 @@ def join_cluster(address: str) -> Any:
     if address in _failed:
         raise SandboxError(_failed[address])
     try:
+        _check_reachable(address)
         ray.init(address=address, logging_level=logging.WARNING, log_to_driver=False)
     except Exception as exc:  # ray raises ConnectionError, RuntimeError or its own types
         first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        _failed[address] = f"cannot join the Ray cluster at {address!r} ({first_line}): {START_HINT}"
+        _failed[address] = (
+            f"cannot join the Ray cluster at {address!r} ({first_line}): {START_HINT}"
+        )
         raise SandboxError(_failed[address]) from None
     return ray
+
+
+def _check_reachable(address: str) -> None:
+    """Fail fast on a HOST:PORT nothing listens on (``ray.init`` would retry for minutes)."""
+    if address == "auto":
+        return
+    host, _, port = address.rpartition(":")
+    with socket.create_connection((host, int(port)), timeout=CONNECT_TIMEOUT_SECONDS):
+        pass
 
 
 def size_in_bytes(size: str) -> int:

@@ -56,7 +56,9 @@ def folder_digest(folder: Path) -> str:
     for path in sorted(folder.rglob("*")):
         if path.is_file():
             stat = path.stat()
-            digest.update(f"{path.relative_to(folder)}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+            digest.update(
+                f"{path.relative_to(folder)}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode()
+            )
     return digest.hexdigest()[:16]
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from pytest_mlebench.medals import MEDALS
 from pytest_mlebench.report.charts import medal_rate_chart, profile_chart, score_chart
 from pytest_mlebench.report.profiles import build_profile, profile_rows
+from pytest_mlebench.report.summary_json import node_text
 
 STYLE = """
 body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:24px;
@@ -108,7 +109,13 @@ def _run_cell(run: dict[str, Any]) -> str:
         f'<span class="outcome-{outcome}">{outcome}</span>{escape(wall_text)}'
         + (" <b>timeout</b>" if run.get("timed_out") else "")
         + _integrity_badge(run.get("integrity"))
+        + _node_text(run.get("node"))
     )
+
+
+def _node_text(node: dict[str, Any] | None) -> str:
+    """`` on host (ip, node abc12345)`` for a run on a Ray cluster (``--mle-ray``)."""
+    return f' <span class="node">on {escape(node_text(node))}</span>' if node else ""
 
 
 def _integrity_badge(integrity: dict[str, Any] | None) -> str:
