@@ -184,8 +184,14 @@ def _cause(ray: Any, exc: Exception) -> BaseException:
         cause = getattr(exc, "cause", None)
         if isinstance(cause, BaseException):
             return cause
+    if "No module named 'pytest_mlebench" in str(exc):
+        return SandboxError(
+            "a Ray node cannot import pytest_mlebench: install the same pytest-mlebench "
+            "(with its docker extra) on every node of the cluster (docs/scale-out.md)"
+        )
     if isinstance(exc, ray.exceptions.RayError):
-        return SandboxError(f"the run failed on the Ray cluster: {exc}")
+        first_line = str(exc).strip().splitlines()[0]
+        return SandboxError(f"the run failed on the Ray cluster: {first_line}")
     return exc
 
 
