@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import socket
 import tarfile
+import tempfile
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -75,8 +76,6 @@ def node_info(ray: Any) -> dict[str, Any]:
 
 def run_job(job: NodeJob) -> NodeResult:
     """The Ray task of one run (see the module docstring)."""
-    import tempfile
-
     import ray
 
     node = node_info(ray)
