@@ -36,6 +36,9 @@ class RunRecord:
     without a gateway); ``egress`` the allow-list proxy's (or a note that ``bridge`` left the
     sandbox open). Both are documented in ``docs/agents.md``. ``image`` is the Docker image the
     agent ran in (its tag carries the hash of what it was built from; ``None`` elsewhere).
+    ``node`` says which Ray node ran the sandbox and where each attempt ran (``--mle-ray``,
+    ``docs/scale-out.md``); ``None`` for a run on this machine and in records written before it
+    existed, which read back unchanged.
     """
 
     session_id: str
@@ -70,6 +73,7 @@ class RunRecord:
     egress: dict[str, Any] | None = None
     integrity: IntegrityReport | None = None
     image: str | None = None
+    node: dict[str, Any] | None = None
     version: int = RECORD_VERSION
 
     def to_json(self) -> str:

@@ -34,6 +34,7 @@ from pytest_mlebench.sandbox.base import (
     ExecResult,
     ResourceGrant,
     Sandbox,
+    SandboxFacts,
     SandboxSpec,
 )
 from pytest_mlebench.sandbox.gpus import GpuPool, gpus_wanted
@@ -87,7 +88,8 @@ class BenchmarkRun:
         self.run_id = f"{competition.id}-s{case.seed}-{uuid.uuid4().hex[:8]}"
         self.run_dir = session.settings.results_path.parent / "runs" / self.run_id
         self.started_at = utc_timestamp()
-        self.sandbox: Sandbox | None = None
+        self.sandbox: SandboxFacts | None = None
+        self.node: dict[str, Any] | None = None  # the Ray node that ran it (--mle-ray)
         self.gateway: Gateway | None = None
         self.record: RunRecord | None = None
         self.integrity = IntegrityRun(self.run_dir, session.agent)
@@ -195,6 +197,10 @@ class BenchmarkRun:
                 "--mle-privileged yes"
             )
         self.gateway = self._make_gateway(agent)
+        if settings.ray:
+            from pytest_mlebench.cluster.remote import run_remotely
+
+            return run_remotely(self, agent)
         pool = GpuPool(plan.gpu_lease_dir, plan.gpus) if plan.gpu_lease_dir else None
         with pool.lease(self.gpu_count()) if pool else nullcontext(()) as gpus:
             spec = self._spec(tuple(gpus))
@@ -222,12 +228,7 @@ class BenchmarkRun:
             time_limit=self.time_limit,
             log_path=self.run_dir / "agent.log",
         )
-        result = agent.run(sandbox, task)
-        sandbox.copy_out(sandbox.paths.submission_file, self.run_dir / "submission.csv")
-        for folder in ("logs", "code"):
-            source = getattr(sandbox.paths, folder)
-            sandbox.copy_out(source, self.run_dir / folder, max_file_bytes=MAX_ARTIFACT_BYTES)
-        return result
+        return drive_agent(agent, sandbox, task, self.run_dir)
 
     def _make_sandbox(self, spec: SandboxSpec, *, privileged: bool) -> Sandbox:
         settings, plan = self.session.settings, self.session.plan
@@ -278,6 +279,7 @@ class BenchmarkRun:
             sandbox=self.sandbox,
             gateway=self.gateway.summary() if self.gateway is not None else None,
             integrity=integrity,
+            node=self.node,
         )
 
     def _write(self, record: RunRecord) -> None:
@@ -316,9 +318,10 @@ def make_record(
     exec_result: ExecResult | None = None,
     report: GradeReport | None = None,
     calls: list[dict[str, Any]] | None = None,
-    sandbox: Sandbox | None = None,
+    sandbox: SandboxFacts | None = None,
     gateway: dict[str, Any] | None = None,
     integrity: IntegrityReport | None = None,
+    node: dict[str, Any] | None = None,
 ) -> RunRecord:
     """A :class:`RunRecord` for ``competition`` in ``session`` (also for skips and errors).
 
@@ -361,10 +364,22 @@ def make_record(
         egress=_egress_entry(network.mode, sandbox),
         integrity=integrity,
         image=getattr(sandbox, "image", None),
+        node=node,
     )
 
 
-def _egress_entry(mode: str, sandbox: Sandbox | None) -> dict[str, Any] | None:
+def drive_agent(agent: Agent, sandbox: Sandbox, task: AgentTask, run_dir: Path) -> ExecResult:
+    """In a started sandbox: run the agent, then copy its submission, logs and code to
+    ``run_dir`` (also on a Ray node, :mod:`pytest_mlebench.cluster.node`)."""
+    result = agent.run(sandbox, task)
+    sandbox.copy_out(sandbox.paths.submission_file, run_dir / "submission.csv")
+    for folder in ("logs", "code"):
+        source = getattr(sandbox.paths, folder)
+        sandbox.copy_out(source, run_dir / folder, max_file_bytes=MAX_ARTIFACT_BYTES)
+    return result
+
+
+def _egress_entry(mode: str, sandbox: SandboxFacts | None) -> dict[str, Any] | None:
     """The record's ``egress``: the proxy's account (``allow``), a warning (``bridge``), or none."""
     if mode == "bridge":
         return {"mode": "bridge", "isolated": False, "warning": BRIDGE_WARNING}

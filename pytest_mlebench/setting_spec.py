@@ -152,6 +152,16 @@ def positive_int(value: Any) -> int:
     return number
 
 
+def non_negative_int(value: Any) -> int:
+    try:
+        number = int(str(value))
+    except ValueError:
+        raise ValueError("expected a whole number, 0 or more") from None
+    if number < 0:
+        raise ValueError("expected a whole number, 0 or more")
+    return number
+
+
 def positive_float(value: Any) -> float:
     try:
         number = float(str(value))

@@ -70,6 +70,20 @@ def upstream_pairs(value: object) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(parse_upstreams(str(value).split(",")).items()))
 
 
+def ray_address(value: object) -> str:
+    """``auto``, or the ``HOST:PORT`` of a Ray cluster's head (this machine joins as a node)."""
+    text = str(value).strip()
+    if text.startswith("ray://"):
+        raise ValueError(
+            "Ray Client addresses (ray://) are not supported: run pytest on a node of the "
+            "cluster (`ray start --address HEAD:6379`) and pass auto or HEAD:6379"
+        )
+    host, _, port = text.rpartition(":")
+    if text == "auto" or (host and port.isdigit()):
+        return text
+    raise ValueError("expected auto or HOST:PORT of the Ray head, e.g. 10.0.0.5:6379")
+
+
 SETTINGS: tuple[Setting, ...] = (
     Setting(
         "agent",
@@ -403,6 +417,33 @@ SETTINGS: tuple[Setting, ...] = (
         parsers.always(judge_model),
         metavar="MODEL",
     ),
+    Setting(
+        "ray",
+        "ray",
+        "run each sandbox on a Ray cluster: auto (the cluster this machine belongs to) or "
+        "HOST:PORT of its head; grading stays here (docs/scale-out.md)",
+        "RAY_ADDRESS",
+        parsers.optional(ray_address),
+        metavar="auto|HOST:PORT",
+    ),
+    Setting(
+        "ray-retries",
+        "ray_retries",
+        "times a run whose Ray node died is started again on another node",
+        "MLEBENCH_RAY_RETRIES",
+        parsers.always(parsers.non_negative_int),
+        default="2",
+        metavar="N",
+    ),
+    Setting(
+        "ray-data-dir",
+        "ray_data_dir",
+        "folder on storage every Ray node mounts at the same path: public data is published "
+        "there once instead of through Ray's object store",
+        "MLEBENCH_RAY_DATA_DIR",
+        parsers.existing_dir,
+        metavar="DIR",
+    ),
 )
 
 
@@ -446,6 +487,9 @@ class Settings:
     judge: str | None = None
     sandbox_grace: int = 300
     wheelhouse: Path | None = None
+    ray: str | None = None
+    ray_retries: int = 2
+    ray_data_dir: Path | None = None
 
 
 _BY_NAME = {entry.name: entry for entry in SETTINGS}

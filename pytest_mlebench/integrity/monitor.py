@@ -27,7 +27,7 @@ from pytest_mlebench.integrity.processes import ProcessAudit, Sampler, docker_sa
 from pytest_mlebench.integrity.similarity import reference_folder
 from pytest_mlebench.integrity.watermark import agent_sources, copied_in_matches
 from pytest_mlebench.registry import Competition
-from pytest_mlebench.sandbox.base import Sandbox
+from pytest_mlebench.sandbox.base import Sandbox, SandboxFacts
 from pytest_mlebench.settings import Settings
 from pytest_mlebench.timestamps import utc_timestamp
 
@@ -126,7 +126,7 @@ class IntegrityRun:
 
 
 def integrity_context(
-    settings: Settings, competition: Competition, sandbox: Sandbox | None, agent: object = None
+    settings: Settings, competition: Competition, sandbox: SandboxFacts | None, agent: object = None
 ) -> CheckContext:
     """The checks' context for a run of ``competition`` under ``settings`` (``agent``: whose
     gateway providers the LLM judge uses, when ``--mle-judge`` is given)."""

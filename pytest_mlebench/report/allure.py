@@ -33,6 +33,7 @@ from pytest_mlebench.integrity.reporting import allure_categories, allure_tags
 from pytest_mlebench.registry import Competition
 from pytest_mlebench.report.aggregate import medal_of
 from pytest_mlebench.report.mlebench_compat import grade_json
+from pytest_mlebench.report.summary_json import node_text, run_node
 from pytest_mlebench.results import RunRecord
 
 SEVERITY = {"low": "minor", "medium": "normal", "high": "critical"}
@@ -191,6 +192,7 @@ def resources_used(record: RunRecord) -> dict[str, Any]:
         "exit_code": record.exit_code,
         "timed_out": record.timed_out,
         "oom_killed": record.oom_killed,
+        "node": record.node,
     }
 
 
@@ -248,6 +250,11 @@ def apply_record(record: RunRecord) -> None:
         dynamic.parameter("percentile", percentile, excluded=True)
     for name, value in usage_parameters(record):
         dynamic.parameter(name, value, excluded=True)
+    node = run_node(record)
+    if node is not None:
+        # Allure's timeline groups results by the host label: one lane per Ray node.
+        dynamic.label("host", f"{node['hostname']} ({node['ip']})")
+        dynamic.parameter("node", node_text(node), excluded=True)
     for attachment in attachments_for(record):
         kind = getattr(allure.attachment_type, attachment.kind)
         allure.attach(attachment.body, name=attachment.name, attachment_type=kind)

@@ -19,6 +19,7 @@ from typing import Any
 from pytest_mlebench.medals import MEDALS
 from pytest_mlebench.report.charts import medal_rate_chart, profile_chart, score_chart
 from pytest_mlebench.report.profiles import build_profile, profile_rows
+from pytest_mlebench.report.summary_json import node_text
 from pytest_mlebench.report.usage import usage_brief
 
 STYLE = """
@@ -112,6 +113,7 @@ def _run_cell(run: dict[str, Any]) -> str:
         + (" <b>timeout</b>" if run.get("timed_out") else "")
         + _integrity_badge(run.get("integrity"))
         + _usage_note(run.get("llm_usage"))
+        + _node_text(run.get("node"))
     )
 
 
@@ -128,6 +130,11 @@ def usage_html(usage: dict[str, Any] | None, whose: str) -> str:
     unknown = (usage or {}).get("runs_cost_unknown")
     extra = f"; {unknown} run(s) of unknown cost (model not in the price table)" if unknown else ""
     return f'<p class="llm">LLM usage of {escape(whose)}: {escape(brief + extra)}</p>'
+
+
+def _node_text(node: dict[str, Any] | None) -> str:
+    """`` on host (ip, node abc12345)`` for a run on a Ray cluster (``--mle-ray``)."""
+    return f' <span class="node">on {escape(node_text(node))}</span>' if node else ""
 
 
 def _integrity_badge(integrity: dict[str, Any] | None) -> str:

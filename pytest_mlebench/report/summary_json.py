@@ -154,7 +154,27 @@ def run_entry(record: RunRecord) -> dict[str, Any]:
         "run_dir": record.run_dir,
         "llm_usage": run_usage(record),
         "integrity": run_integrity(record),
+        "node": run_node(record),
     }
+
+
+def run_node(record: RunRecord) -> dict[str, Any] | None:
+    """Where a run on a Ray cluster ran (``--mle-ray``): its node and how many attempts it took."""
+    if record.node is None:
+        return None
+    return {
+        "node_id": record.node.get("node_id"),
+        "ip": record.node.get("ip"),
+        "hostname": record.node.get("hostname"),
+        "attempts": len(record.node.get("attempts") or ()) or 1,
+    }
+
+
+def node_text(node: dict[str, Any]) -> str:
+    """A :func:`run_node` entry as ``host (ip, node abc12345)``, with its attempts past one."""
+    where = f"{node.get('hostname')} ({node.get('ip')}, node {str(node.get('node_id'))[:8]})"
+    attempts = int(node.get("attempts") or 1)
+    return where + (f", {attempts} attempts" if attempts > 1 else "")
 
 
 def _percent(part: int, whole: int) -> float | None:

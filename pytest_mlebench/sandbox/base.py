@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from pytest_mlebench.graders import ScoreResult
 
@@ -137,6 +137,19 @@ class ValidationCall:
     sha256: str | None = None
     rows: int | None = None
     sketch: str | None = None
+
+
+class SandboxFacts(Protocol):
+    """What a run's record says about its sandbox; a :class:`Sandbox` has it, and so has the
+    summary of one that ran on another machine (:mod:`pytest_mlebench.cluster`)."""
+
+    @property
+    def backend(self) -> str: ...
+
+    @property
+    def isolated(self) -> bool: ...
+
+    def egress_summary(self) -> dict[str, Any] | None: ...
 
 
 class Sandbox(ABC):

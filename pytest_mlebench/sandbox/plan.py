@@ -41,6 +41,7 @@ class SandboxPlan:
     shared_dir: str | None = None
     notices: tuple[str, ...] = field(default_factory=tuple)
     wheelhouse: str | None = None
+    ray: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -53,6 +54,7 @@ class SandboxPlan:
             shared_dir=data.get("shared_dir"),
             notices=tuple(data.get("notices") or ()),
             wheelhouse=data.get("wheelhouse"),
+            ray=data.get("ray"),
         )
 
     @property
@@ -64,12 +66,16 @@ def plan_sandboxes(settings: Settings, session_id: str) -> SandboxPlan:
     """Resolve the backend and the GPUs of this session (controller only; builds nothing)."""
     from pytest_mlebench.sandbox.gpus import detect_gpus, select_gpus
 
+    shared = Path(tempfile.gettempdir()) / f"mlebench-session-{session_id}"
+    if settings.ray:
+        # Docker sandboxes on the cluster's nodes; Ray places GPUs, no local lease file.
+        notice = f"sandboxes run on the Ray cluster at {settings.ray}; grading stays here"
+        return SandboxPlan("docker", shared_dir=str(shared), notices=(notice,), ray=settings.ray)
     backend, warning = resolve_backend(settings.sandbox)
     notices = [warning] if warning else []
     gpus = select_gpus(settings.gpus, detect_gpus() if settings.gpus != "none" else ())
     if settings.gpus == "auto" and not gpus:
         notices.append("GPUs: none found, sandboxes get no GPU (--mle-gpus auto)")
-    shared = Path(tempfile.gettempdir()) / f"mlebench-session-{session_id}"
     wheelhouse = str(settings.wheelhouse) if settings.wheelhouse else None
     return SandboxPlan(
         backend=backend,
@@ -119,7 +125,11 @@ def finish_sandboxes(plan: SandboxPlan, session_id: str) -> int:
     """Controller, session end: remove containers of crashed workers; forget the shared folder."""
     shared = Path(plan.shared_dir) if plan.shared_dir else None
     removed = 0
-    if plan.backend == "docker" and shared is not None and (shared / "image.txt").is_file():
+    if plan.ray:
+        from pytest_mlebench.cluster.executor import reap_session
+
+        removed = reap_session(plan.ray, session_id)
+    elif plan.backend == "docker" and shared is not None and (shared / "image.txt").is_file():
         from pytest_mlebench.sandbox.docker import reap_containers
 
         removed = reap_containers(older_than_session=session_id)

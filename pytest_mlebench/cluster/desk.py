@@ -1,0 +1,51 @@
+"""The controller's desk: an actor on the controller's node that nodes call back.
+
+Two jobs, both needing things that stay on the controller: validating a submission against the
+answers (which never leave this machine; the node sends the file, the desk answers valid/invalid
+and a reason, never a score) and keeping the ledger of attempts (each attempt checks in before it
+starts, so an attempt whose node died is still on record). The actor is pinned to the node this
+process runs on, one per controller process.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from pytest_mlebench import graders
+from pytest_mlebench.graders import ScoreResult
+
+_desks: dict[str, Any] = {}
+
+
+class ControllerDesk:
+    """Validation with the answers, and the attempts of every run (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.attempts: dict[str, list[dict[str, Any]]] = {}
+
+    def validate(self, answers: str, spec: graders.SubmissionSpec, content: bytes) -> ScoreResult:
+        """What ``validate_submission.sh`` answers for a file of ``content``."""
+        with tempfile.TemporaryDirectory(prefix="mlebench-desk-") as folder:
+            upload = Path(folder) / "submission.csv"
+            upload.write_bytes(content)
+            return graders.validate_submission(upload, Path(answers), spec)
+
+    def attempt_started(self, run_id: str, node: dict[str, Any]) -> None:
+        self.attempts.setdefault(run_id, []).append(node)
+
+    def attempts_of(self, run_id: str) -> list[dict[str, Any]]:
+        return list(self.attempts.get(run_id, []))
+
+
+def controller_desk(ray: Any) -> Any:
+    """This process's desk (a Ray actor handle), started on this node at first use."""
+    node_id = ray.get_runtime_context().get_node_id()
+    if node_id not in _desks:
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        here = NodeAffinitySchedulingStrategy(node_id=node_id, soft=False)
+        actor = ray.remote(num_cpus=0, max_concurrency=32)(ControllerDesk)
+        _desks[node_id] = actor.options(scheduling_strategy=here).remote()
+    return _desks[node_id]

@@ -1,0 +1,185 @@
+"""What runs on a Ray node for one run: data, Docker sandbox, agent, artifacts back.
+
+:func:`run_job` is the body of the run's Ray task. It checks in with the controller's desk
+(:mod:`.desk`), finds the public data (:mod:`.publish`), makes sure the agent image exists on this
+node, starts the same :class:`~pytest_mlebench.sandbox.docker.DockerSandbox` a local run uses —
+its ``validate_submission.sh`` answered by the desk, so the answers never come here — runs the
+agent under the integrity watch, and returns the run folder packed with the agent's result.
+A cancelled task gets ``KeyboardInterrupt``, and the sandbox's context removes its container.
+"""
+
+from __future__ import annotations
+
+import io
+import socket
+import tarfile
+import tempfile
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from pytest_mlebench.agents.base import AgentTask
+from pytest_mlebench.cluster.publish import PublicData, node_cache_root, node_public_folder
+from pytest_mlebench.errors import SandboxError
+from pytest_mlebench.graders import ScoreResult, SubmissionSpec
+from pytest_mlebench.sandbox.base import ExecResult, ResourceGrant, SandboxSpec, SubmissionValidator
+from pytest_mlebench.timestamps import utc_timestamp
+
+_images: dict[str, str] = {}
+
+
+@dataclass(frozen=True)
+class NodeJob:
+    """Everything a node needs for one run; no answers, only where the desk finds them."""
+
+    run_id: str
+    competition_id: str
+    seed: int
+    time_limit: int
+    resources: ResourceGrant
+    network: str
+    allowed_hosts: tuple[str, ...]
+    labels: dict[str, str]
+    privileged: bool
+    agent: Any
+    instructions: str
+    nonce: str
+    answers: str
+    submission: SubmissionSpec
+    public: PublicData | None = None
+    desk: Any = None
+
+
+@dataclass(frozen=True)
+class NodeResult:
+    """What comes back: the node, the agent's result, the validator log and the run folder."""
+
+    node: dict[str, Any]
+    exec_result: ExecResult
+    calls: list[dict[str, Any]]
+    egress: dict[str, Any] | None
+    artifacts: bytes
+    gpus: tuple[str, ...] = ()
+    data_seconds: float = 0.0
+    data_route: str = "object-store"
+
+
+def node_info(ray: Any) -> dict[str, Any]:
+    """Which node this is: Ray's node id, its IP address and host name, and when it started."""
+    return {
+        "node_id": ray.get_runtime_context().get_node_id(),
+        "ip": ray.util.get_node_ip_address(),
+        "hostname": socket.gethostname(),
+        "started_at": utc_timestamp(),
+    }
+
+
+def run_job(job: NodeJob) -> NodeResult:
+    """The Ray task of one run (see the module docstring)."""
+    import ray
+
+    node = node_info(ray)
+    ray.get(job.desk.attempt_started.remote(job.run_id, node))
+    if job.public is None:
+        raise SandboxError("the run reached the node without its public data; this is a bug")
+    public, data_seconds = node_public_folder(ray, job.public, node["node_id"])
+    gpus = tuple(str(gpu) for gpu in ray.get_gpu_ids())
+    with tempfile.TemporaryDirectory(prefix=f"mlebench-{job.run_id}-") as folder:
+        run_dir = Path(folder) / "run"
+        run_dir.mkdir()
+        exec_result, calls, egress = _run_sandbox(job, public, gpus, run_dir)
+        return NodeResult(
+            node=node,
+            exec_result=exec_result,
+            calls=calls,
+            egress=egress,
+            artifacts=pack_run(run_dir),
+            gpus=gpus,
+            data_seconds=data_seconds,
+            data_route=job.public.route,
+        )
+
+
+def _run_sandbox(
+    job: NodeJob, public: Path, gpus: tuple[str, ...], run_dir: Path
+) -> tuple[ExecResult, list[dict[str, Any]], dict[str, Any] | None]:
+    from pytest_mlebench.integrity.monitor import IntegrityRun
+    from pytest_mlebench.runner import drive_agent, hidden_host_paths
+    from pytest_mlebench.sandbox import create_sandbox
+
+    integrity = IntegrityRun(run_dir, job.agent)
+    integrity.nonce = job.nonce  # the controller rendered the instructions with its nonce
+    integrity.evidence["nonce"] = job.nonce
+    spec = SandboxSpec(
+        run_id=job.run_id,
+        competition_id=job.competition_id,
+        seed=job.seed,
+        public_dir=public,
+        time_limit=job.time_limit,
+        resources=replace(job.resources, gpus=gpus),
+        network=job.network,  # type: ignore[arg-type]
+        allowed_hosts=job.allowed_hosts,
+        log_dir=run_dir,
+        validator=desk_validator(job),
+        env=integrity.env,
+        labels=job.labels,
+        hidden_paths=hidden_host_paths(node_cache_root()),
+    )
+    sandbox = create_sandbox("docker", spec, image=node_image(), privileged=job.privileged)
+    instructions = run_dir / "instructions.md"
+    instructions.write_text(job.instructions, "utf-8")
+    task = AgentTask(job.competition_id, job.seed, job.time_limit, run_dir / "agent.log")
+    with sandbox:
+        sandbox.copy_in(instructions, sandbox.paths.instructions)
+        with integrity.watch(sandbox):
+            result = drive_agent(job.agent, sandbox, task, run_dir)
+        calls = [asdict(call) for call in sandbox.validation_calls]
+        egress = sandbox.egress_summary()
+    return result, calls, egress
+
+
+def desk_validator(job: NodeJob) -> SubmissionValidator:
+    """``validate_submission.sh``'s answer, from the controller's desk (which has the answers)."""
+    import ray
+
+    def validate(path: Path) -> ScoreResult:
+        answer: ScoreResult = ray.get(
+            job.desk.validate.remote(job.answers, job.submission, path.read_bytes())
+        )
+        return answer
+
+    return validate
+
+
+def node_image() -> str:
+    """The agent image on this node's Docker engine, built under a lock when missing."""
+    if "tag" not in _images:
+        from pytest_mlebench.sandbox.docker import ensure_image
+
+        _images["tag"] = ensure_image()
+    return _images["tag"]
+
+
+def pack_run(run_dir: Path) -> bytes:
+    """The run folder as a gzipped tar (logs compress well)."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
+        tar.add(run_dir, arcname=".")
+    return buffer.getvalue()
+
+
+def remove_run_containers(label: str) -> int:
+    """Remove this node's sandbox containers carrying ``label`` (``key=value``); their count."""
+    from pytest_mlebench.sandbox.docker.cleanup import remove_container
+    from pytest_mlebench.sandbox.docker.egress import reap_networks
+    from pytest_mlebench.sandbox.docker.engine import docker_client
+
+    client = docker_client()
+    try:
+        found = client.containers.list(all=True, filters={"label": label})
+        for container in found:
+            remove_container(container, graceful=False)
+    finally:
+        client.close()
+    reap_networks()
+    return len(found)

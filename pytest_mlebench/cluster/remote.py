@@ -1,0 +1,92 @@
+"""A :class:`~pytest_mlebench.runner.BenchmarkRun`'s sandbox part, run on a Ray node.
+
+The one seam between the runner and the cluster: :func:`run_remotely` turns the run into a
+:class:`~.node.NodeJob` (instructions rendered here, with this run's nonce; the answers' path for
+the desk, never the answers), runs it (:func:`~.executor.run_on_cluster`), unpacks the node's run
+folder into the controller's, and hands back what the local path returns, so grading, integrity
+checks and the record follow unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from pytest_mlebench.cluster.executor import run_on_cluster, unpack_run
+from pytest_mlebench.cluster.node import NodeJob
+from pytest_mlebench.errors import SandboxError
+from pytest_mlebench.integrity.monitor import load_evidence
+from pytest_mlebench.sandbox.base import ExecResult, ResourceGrant
+
+if TYPE_CHECKING:
+    from pytest_mlebench.agents.base import Agent
+    from pytest_mlebench.runner import BenchmarkRun
+
+GATEWAY_REFUSAL = (
+    "the LLM gateway does not reach sandboxes on Ray nodes yet: run agents that use the gateway "
+    "without --mle-ray (docs/scale-out.md)"
+)
+
+
+@dataclass(frozen=True)
+class RemoteSandbox:
+    """What the record needs to know about a sandbox that ran on a node (it is gone by now)."""
+
+    egress: dict[str, Any] | None = None
+    backend: str = "docker"
+    isolated: bool = True
+
+    def egress_summary(self) -> dict[str, Any] | None:
+        return self.egress
+
+
+def node_job(run: BenchmarkRun, agent: Agent) -> NodeJob:
+    """The job a node runs for ``run``."""
+    from pytest_mlebench.runner import render_instructions
+    from pytest_mlebench.sandbox.docker.sandbox import PATHS
+
+    spec = run._spec(())
+    text = run.integrity.instructions(render_instructions(PATHS, run.time_limit))
+    (run.run_dir / "instructions.md").write_text(text, "utf-8")
+    return NodeJob(
+        run_id=run.run_id,
+        competition_id=run.competition.id,
+        seed=run.case.seed,
+        time_limit=run.time_limit,
+        resources=run.resources(),
+        network=spec.network,
+        allowed_hosts=spec.allowed_hosts,
+        labels=dict(spec.labels),
+        privileged=agent.privileged,
+        agent=agent,
+        instructions=text,
+        nonce=run.integrity.nonce,
+        answers=str(run.prepared.answers),
+        submission=run.competition.submission,
+    )
+
+
+def run_remotely(
+    run: BenchmarkRun, agent: Agent
+) -> tuple[ExecResult, list[dict[str, Any]], ResourceGrant]:
+    """Run ``run``'s agent on the cluster; the same triple the local path returns."""
+    settings = run.session.settings
+    if run.gateway is not None:
+        raise SandboxError(GATEWAY_REFUSAL)
+    if settings.ray is None:
+        raise SandboxError("run_remotely needs --mle-ray")
+    job = node_job(run, agent)
+    done = run_on_cluster(
+        settings.ray,
+        job,
+        public_dir=run.prepared.public,
+        gpus=run.gpu_count(),
+        retries=settings.ray_retries,
+        shared_dir=settings.ray_data_dir,
+    )
+    unpack_run(done.result, run.run_dir)
+    run.integrity.evidence = load_evidence(run.run_dir) or run.integrity.evidence
+    run.node = done.node_entry()
+    run.sandbox = RemoteSandbox(done.result.egress)
+    grant = replace(job.resources, gpus=done.result.gpus)
+    return done.result.exec_result, done.result.calls, grant
