@@ -48,6 +48,7 @@ class NodeJob:
     submission: SubmissionSpec
     public: PublicData | None = None
     desk: Any = None
+    expiry_grace: float = 300.0
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,7 @@ def _run_sandbox(
         env=integrity.env,
         labels=job.labels,
         hidden_paths=hidden_host_paths(node_cache_root()),
+        expiry_grace=job.expiry_grace,
     )
     sandbox = create_sandbox("docker", spec, image=node_image(), privileged=job.privileged)
     instructions = run_dir / "instructions.md"

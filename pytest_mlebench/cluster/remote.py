@@ -63,6 +63,7 @@ def node_job(run: BenchmarkRun, agent: Agent) -> NodeJob:
         nonce=run.integrity.nonce,
         answers=str(run.prepared.answers),
         submission=run.competition.submission,
+        expiry_grace=spec.expiry_grace,
     )
 
 
