@@ -125,6 +125,13 @@ def test_of_two_members_with_one_name_the_last_wins(tmp_path: Path) -> None:
     assert (tmp_path / "raw" / "a.txt").read_bytes() == b"second"
 
 
+def test_a_non_ascii_name_matches_its_local_header(tmp_path: Path) -> None:
+    archive = tmp_path / "names.zip"
+    archive.write_bytes(zip_bytes({"train/café.jpg": b"utf-8 name", "plain.jpg": b"ascii"}))
+    assert extract_zip(archive, tmp_path / "raw") == 2
+    assert (tmp_path / "raw" / "train" / "café.jpg").read_bytes() == b"utf-8 name"
+
+
 def many_files(count: int) -> dict[str, bytes]:
     return {f"train/{i:05d}.jpg": os.urandom(200 + i % 300) for i in range(count)}
 

@@ -11,8 +11,8 @@ import pytest
 
 from pytest_mlebench.errors import DataNotPrepared
 from pytest_mlebench.kaggle import KaggleDownloader, RulesNotAccepted
-from pytest_mlebench.kaggle.zip_members import PART_SUFFIX
 from pytest_mlebench.kaggle.download import RetryPolicy
+from pytest_mlebench.kaggle.zip_members import PART_SUFFIX
 from pytest_mlebench.prepare_batch import prepare_batch, summary_lines
 from pytest_mlebench.registry import Competition, load_registry
 from tests.kaggle.fakes import (
