@@ -208,6 +208,8 @@ class _Writer:
     def __init__(self, bundle: zipfile.ZipFile, fd: int) -> None:
         self.bundle, self.fd = bundle, fd
         self.stop = threading.Event()
+        self.failure: BaseException | None = None  # the first, set before ``stop``
+        self._lock = threading.Lock()
         self.archive = Path(str(bundle.filename))
 
     def __call__(self, batch: _Batch) -> int:
@@ -216,7 +218,11 @@ class _Writer:
                 if self.stop.is_set():
                     raise Stopped(str(path))
                 self._write(member, path)
-        except BaseException:
+        except Stopped:
+            raise
+        except BaseException as exc:
+            with self._lock:
+                self.failure = self.failure or exc
             self.stop.set()  # the other threads stop before their next member
             raise
         return len(batch.members)
@@ -242,6 +248,8 @@ def _write_all(batches: list[_Batch], writer: _Writer, progress: ByteProgress, d
             written += future.result()
             done += futures[future].size
             progress.update(done)
+    except Stopped:  # a thread saw another fail first: report that failure
+        raise writer.failure or RuntimeError("extraction stopped") from None
     except BaseException:
         writer.stop.set()  # Ctrl-C here stops the threads too
         raise

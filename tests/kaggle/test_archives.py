@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import threading
+import time
 import tracemalloc
 import zipfile
 from pathlib import Path
@@ -231,3 +232,32 @@ def test_progress_on_a_terminal_redraws_one_line() -> None:
 
 def test_human_bytes() -> None:
     assert [human_bytes(n) for n in (999, 1000, 158 * 10**9)] == ["999 B", "1.0 KB", "158.0 GB"]
+
+
+class FakeWriterWhoseFailureLandsLast:
+    """A fake of ``archives._Writer``: batch 0 fails, and the other batch, stopped by it,
+    finishes first, so the pool sees ``Stopped`` before the failure itself."""
+
+    def __init__(self) -> None:
+        self.stop = threading.Event()
+        self.failure: BaseException | None = None
+
+    def __call__(self, batch: Any) -> int:
+        if batch.members[0][0].filename == "first":
+            self.failure = ArchiveCorrupted(Path("x.zip"), "first: bad CRC-32")
+            self.stop.set()
+            time.sleep(0.5)
+            raise self.failure
+        self.stop.wait()
+        raise zip_members.Stopped("second")
+
+
+def test_the_failure_is_reported_not_the_stop_it_caused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(archives, "THREADS", 2)
+    batches = [
+        archives._Batch([(zipfile.ZipInfo(name), Path(name))]) for name in ("first", "second")
+    ]
+    progress = ByteProgress("x", None, stream=io.StringIO())
+    writer: Any = FakeWriterWhoseFailureLandsLast()
+    with pytest.raises(ArchiveCorrupted, match=r"first: bad CRC-32"):
+        archives._write_all(batches, writer, progress, 0)
