@@ -1,6 +1,6 @@
 """Extraction + placing speed and memory on a Kaggle-shaped image archive (on demand; not a test).
 
-    .venv/bin/python bench/extract.py [--images 50000] [--rounds 3] [--workdir DIR]
+    .venv/bin/python bench/extract.py [--images 50000] [--rounds 5] [--workdir DIR] [--archive ZIP]
 
 Writes ``<id>.zip`` shaped like an image competition's download (``train.csv`` plus
 ``train/<id>.jpg``; the JPEGs are random-noise pictures of 64–200 pixels a side made with Pillow,
@@ -13,7 +13,14 @@ of getting from the archive to a prepared folder, each in a fresh process under
   ``prepared/public/`` (hard links on one file system);
 - **unzip + cp**: ``unzip -q`` into ``raw/`` then ``cp -r`` of it into ``prepared/``.
 
-Every generated file is deleted at the end (``--keep`` keeps them).
+Each round runs both, in turn, each into a new folder, and prints the load average before it.
+Nothing is deleted until the end (about 3 GB a round): ext4's inode allocator passes over inodes
+freed in the last minute or so, so creating 50,000 files right after deleting 100,000 costs
+several times the kernel time, which no prepare meets (and which made earlier figures swing).
+The summary gives min, median and max of each, and the median of the per-round ratio
+ours / unzip + cp (pairing keeps the ratio fair when the load drifts). ``--archive ZIP`` reuses
+an archive written by an earlier ``--keep`` run. Every generated file is deleted at the end
+(``--keep`` keeps them).
 """
 
 from __future__ import annotations
@@ -51,12 +58,11 @@ BASELINE = (
 )
 
 
-def make_archive(path: Path, images: int, seed: int) -> int:
-    """Write the archive; returns the total uncompressed bytes."""
+def make_archive(path: Path, images: int, seed: int) -> None:
+    """Write the archive."""
     from PIL import Image
 
     rng = random.Random(seed)
-    total = 0
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as bundle:
         rows = ["id,label"]
         for index in range(images):
@@ -66,19 +72,18 @@ def make_archive(path: Path, images: int, seed: int) -> int:
             picture.save(buffer, "JPEG", quality=90)
             name = f"{index:08x}"
             bundle.writestr(f"train/{name}.jpg", buffer.getvalue())
-            total += buffer.tell()
             rows.append(f"{name},{rng.randint(0, 1)}")
-        table = "\n".join(rows) + "\n"
-        bundle.writestr("train.csv", table)
-    return total + len(table)
+        bundle.writestr("train.csv", "\n".join(rows) + "\n")
 
 
 def measure(command: list[str], work: Path) -> tuple[float, float]:
-    """(wall seconds, peak RSS MB) of ``command`` under ``/usr/bin/time -v``."""
-    shutil.rmtree(work, ignore_errors=True)
+    """(wall seconds, peak RSS MB) of ``command`` under ``/usr/bin/time -v``, run into ``work``.
+
+    ``work`` must be new: nothing is deleted between runs (see the module docstring).
+    """
     work.mkdir(parents=True)
     done = subprocess.run(
-        ["/usr/bin/time", "-v", *command],
+        ["/usr/bin/time", "-v", *command, str(work)],
         capture_output=True,
         text=True,
         check=True,
@@ -93,39 +98,56 @@ def measure(command: list[str], work: Path) -> tuple[float, float]:
     return elapsed, int(peak.group(1)) / 1024
 
 
+def _load() -> str:
+    return " ".join(f"{value:.1f}" for value in os.getloadavg())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--images", type=int, default=50_000)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--workdir", type=Path, default=None)
+    parser.add_argument("--archive", type=Path, default=None, help="reuse this archive")
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args()
     base = Path(tempfile.mkdtemp(prefix="mlebench-bench-", dir=args.workdir))
     try:
-        archive = base / "bench-competition.zip"
-        data = make_archive(archive, args.images, seed=0)
+        archive = args.archive or base / "bench-competition.zip"
+        if args.archive is None:
+            make_archive(archive, args.images, seed=0)
+        with zipfile.ZipFile(archive) as bundle:
+            members = bundle.infolist()
         print(
-            f"archive: {args.images} JPEGs + train.csv, {archive.stat().st_size / 1e6:.0f} MB "
-            f"zipped, {data / 1e6:.0f} MB unpacked; {platform.python_version()}, "
-            f"{os.cpu_count()} CPUs",
+            f"archive: {len(members) - 1} JPEGs + train.csv, "
+            f"{archive.stat().st_size / 1e6:.0f} MB zipped, "
+            f"{sum(m.file_size for m in members) / 1e6:.0f} MB unpacked; "
+            f"Python {platform.python_version()}, {os.cpu_count()} CPUs",
             flush=True,
         )
         commands = {
-            "ours": [sys.executable, "-c", OURS, str(archive), str(base / "work")],
-            "unzip + cp": ["sh", "-c", BASELINE, "sh", str(archive), str(base / "work")],
+            "ours": [sys.executable, "-c", OURS, str(archive)],
+            "unzip + cp": ["sh", "-c", BASELINE, "sh", str(archive)],
         }
         results: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
         for round_ in range(args.rounds):
-            for name, command in commands.items():
-                results[name].append(measure(command, base / "work"))
+            print(f"round {round_ + 1}, load average {_load()}", flush=True)
+            for index, (name, command) in enumerate(commands.items()):
+                results[name].append(measure(command, base / f"run-{round_}-{index}"))
                 wall, peak = results[name][-1]
-                print(f"round {round_ + 1} {name:<10} {wall:6.1f} s  {peak:6.0f} MB", flush=True)
+                print(f"  {name:<10} {wall:6.1f} s  {peak:6.0f} MB", flush=True)
+        print(f"load average at the end {_load()}")
         for name, runs in results.items():
             walls, peaks = [r[0] for r in runs], [r[1] for r in runs]
             print(
-                f"{name:<10} median {statistics.median(walls):.1f} s "
-                f"({min(walls):.1f}-{max(walls):.1f}), peak RSS {max(peaks):.0f} MB"
+                f"{name:<10} wall s min {min(walls):.1f}, median {statistics.median(walls):.1f}, "
+                f"max {max(walls):.1f}; peak RSS {max(peaks):.0f} MB"
             )
+        ours, baseline = (results[name] for name in commands)
+        ratios = [a[0] / b[0] for a, b in zip(ours, baseline, strict=True)]
+        print(
+            f"ours / unzip + cp, per round: median {statistics.median(ratios):.2f} "
+            f"(min {min(ratios):.2f}, max {max(ratios):.2f})"
+        )
     finally:
         if args.keep:
             print(f"kept {base}")

@@ -149,7 +149,8 @@ def check_disk(selection: Sequence[Competition] | None, data_dir: Path) -> Check
         return Check("disk", "ok", detail)
     plan = plan_batch(selection, data_dir)
     needed, free = human_bytes(plan.needed_bytes), human_bytes(plan.free_bytes)
-    detail = f"about {needed} needed, {free} free in {data_dir}"
+    estimated = " (estimated: sizes from a built-in table)" if plan.estimated else ""
+    detail = f"about {needed} needed{estimated}, {free} free in {data_dir}"
     if plan.enough:
         return Check("disk", "ok", detail)
     return Check(

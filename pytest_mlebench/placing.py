@@ -24,12 +24,21 @@ NO_LINK = {errno.EXDEV, errno.EPERM, errno.EMLINK, errno.ENOTSUP, errno.EACCES}
 def place_file(source: Path, target: Path) -> None:
     """Make ``target`` a file with the content of ``source``: a hard link, or a copy.
 
+    The common case costs one ``link`` call: the checks run only when it fails.
+
     Raises:
         PrepareError: ``source`` does not exist, or ``target`` exists already.
     """
-    if not source.is_file():
-        raise PrepareError(f"{source}: expected a raw file; is the download complete?")
-    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        _link_or_copy(source, target)
+    except FileNotFoundError:
+        if not source.is_file():
+            raise PrepareError(_missing(source)) from None
+        target.parent.mkdir(parents=True, exist_ok=True)
+        _link_or_copy(source, target)
+
+
+def _link_or_copy(source: Path, target: Path) -> None:
     try:
         os.link(source, target)
         return
@@ -38,7 +47,13 @@ def place_file(source: Path, target: Path) -> None:
     except OSError as exc:
         if exc.errno not in NO_LINK:
             raise
+    if not source.is_file():  # a folder cannot be linked either
+        raise PrepareError(_missing(source))
     shutil.copyfile(source, target)
+
+
+def _missing(source: Path) -> str:
+    return f"{source}: expected a raw file; is the download complete?"
 
 
 def place_files(pairs: Iterable[tuple[Path, Path]]) -> int:

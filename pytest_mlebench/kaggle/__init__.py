@@ -6,7 +6,8 @@ fixtures never download. The ``kaggle`` client is an optional extra, imported la
 
 - :mod:`.client`: credentials, the lazy import, what the client's errors mean;
 - :mod:`.download`: :class:`KaggleDownloader` (only what is missing, retries, checksums, 403s);
-- :mod:`.archives`: streamed, resumable extraction, safe against path traversal;
+- :mod:`.archives`: resumable extraction on a few threads, safe against path traversal;
+- :mod:`.zip_members`: one member read with ``pread``, CRC-checked, written;
 - :mod:`.checksums`: the SHA-256 manifest beside a download;
 - :mod:`.local_source`: ``--from PATH`` (a zip or a folder, no network);
 - :mod:`.plan`: ``--dry-run`` sizes and the free-space check;

@@ -1,32 +1,49 @@
 """Unpack Kaggle's zips into ``raw/`` member by member, so that an interrupted run resumes.
 
-Every member is streamed to a temporary name beside its target and renamed into place only when
-all its bytes were written and its CRC-32 checked (``zipfile`` checks it at the end of each
-member), so a file with its final name is always whole. A later run skips members whose target
-already has the right size, and archives listed in ``raw/.extracted`` as finished. Zips found
-inside the extracted files (Kaggle's ``train.zip`` inside ``<id>.zip``) are unpacked beside
-themselves and then deleted. ``raw/.complete`` is written last. Nothing reads a whole member
-into memory; memory stays bounded by the archive's directory (about 1 KB per member).
+Before anything is written, every member's name is checked (none may land outside the target)
+and the members whose target already exists with the right size are dropped; that costs one
+folder listing per folder and a ``stat`` only for names found. The rest are cut into batches of
+consecutive members that :data:`THREADS` threads write (:mod:`.zip_members`: CRC-checked, read
+with ``pread``, inflated by ``zlib`` outside the GIL). The first failure, or Ctrl-C, stops every
+thread before its next member.
+
+What an interruption leaves, and why resuming is right: a small member is checked before its
+file is created and then written under its final name, so a cut-off one is shorter than its
+member; a large one is written under a temporary name and renamed when whole. Either way, a
+target with the member's size is whole, and the next run skips exactly those and rewrites the
+rest. (Like ``unzip``, nothing is ``fsync``-ed: after a power cut, delete ``raw/`` and
+prepare again.) Archives listed in ``raw/.extracted`` are skipped whole. Zips found inside the
+extracted files (Kaggle's ``train.zip`` inside ``<id>.zip``) are unpacked beside themselves and
+then deleted. ``raw/.complete`` is written last.
+
+Memory stays bounded: the archive's directory (about 1 KB per member) plus, per thread, one
+member of up to :data:`~.zip_members.WHOLE_LIMIT` bytes or a few 1 MB pieces of a larger one.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
+import threading
 import zipfile
 import zlib
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TextIO
 
 from pytest_mlebench.errors import DataNotPrepared
 from pytest_mlebench.kaggle.progress import ByteProgress
+from pytest_mlebench.kaggle.zip_members import DamagedMember, Stopped, write_member
 
 COMPLETE_MARKER = ".complete"
 EXTRACTED_LOG = ".extracted"
-PART_SUFFIX = ".mlebench-part"
-COPY_BUFFER = 1 << 20
 MAX_NESTING = 5
+# Threads that write members: zlib and file I/O release the GIL, so two CPUs inflate in parallel
+# and the extra threads keep both busy while others wait on the file system.
+THREADS = min(4, 2 * (os.cpu_count() or 1))
+BATCH_BYTES = 16 << 20  # a batch: about this many compressed bytes, counting per-member costs
+BATCH_MEMBER_COST = 64 << 10  # creating a file costs about as much as inflating this much
 
 
 class ArchiveCorrupted(Exception):
@@ -97,44 +114,149 @@ def extract_zip(archive: Path, target: Path, *, stream: TextIO | None = None) ->
         raise ArchiveCorrupted(archive, str(exc)) from exc
     with bundle:
         members = bundle.infolist()
-        guard = _TraversalGuard(target)
-        progress = ByteProgress(
-            f"  extracting {archive.name}", sum(m.file_size for m in members), stream=stream
-        )
-        written = done = 0
-        for member in members:
-            path = guard.target_of(member.filename)
-            if _extract_member(bundle, member, path):
-                written += 1
-            done += member.file_size
-            progress.update(done)
-        progress.finish(done)
-    return written
+        total = sum(member.file_size for member in members)
+        progress = ByteProgress(f"  extracting {archive.name}", total, stream=stream)
+        todo = _members_to_write(members, target)
+        skipped = total - _bytes(todo)
+        fd = os.open(archive, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        try:
+            return _write_all(_Batch.split(todo), _Writer(bundle, fd), progress, skipped)
+        finally:
+            os.close(fd)
 
 
-def _extract_member(bundle: zipfile.ZipFile, member: zipfile.ZipInfo, path: Path) -> bool:
-    if member.is_dir():
-        path.mkdir(parents=True, exist_ok=True)
-        return False
-    if _already_there(path, member.file_size):
-        return False
-    path.parent.mkdir(parents=True, exist_ok=True)
-    part = path.with_name(path.name + PART_SUFFIX)
+def _members_to_write(
+    members: list[zipfile.ZipInfo], target: Path
+) -> list[tuple[zipfile.ZipInfo, Path]]:
+    """Each file member whose target is missing or of another size, folders made for them.
+
+    Every name is checked before anything is written; of members sharing a name the last wins.
+    """
+    guard = _TraversalGuard(target)
+    chosen: dict[Path, zipfile.ZipInfo] = {}
+    for member in members:
+        path = guard.target_of(member.filename)
+        if member.is_dir():
+            path.mkdir(parents=True, exist_ok=True)
+        else:
+            chosen.pop(path, None)
+            chosen[path] = member
+    present = _PresentFiles()
+    todo = [(m, path) for path, m in chosen.items() if not present.has(path, m.file_size)]
+    for folder in sorted({path.parent for _m, path in todo}):
+        folder.mkdir(parents=True, exist_ok=True)
+    return todo
+
+
+def _bytes(todo: list[tuple[zipfile.ZipInfo, Path]]) -> int:
+    return sum(member.file_size for member, _path in todo)
+
+
+class _PresentFiles:
+    """Which targets exist with a given size: one listing per folder, a ``stat`` per name found.
+
+    A fresh extraction costs one listing per folder and no ``stat`` at all.
+    """
+
+    def __init__(self) -> None:
+        self._names: dict[Path, frozenset[str]] = {}
+
+    def has(self, path: Path, size: int) -> bool:
+        names = self._names.get(path.parent)
+        if names is None:
+            names = self._names[path.parent] = _listing(path.parent)
+        if path.name not in names:
+            return False
+        try:
+            return path.stat().st_size == size
+        except OSError:
+            return False
+
+
+def _listing(folder: Path) -> frozenset[str]:
     try:
-        with bundle.open(member) as source, part.open("wb") as sink:
-            shutil.copyfileobj(source, sink, COPY_BUFFER)
-    except (zipfile.BadZipFile, EOFError, zlib.error) as exc:
-        part.unlink(missing_ok=True)
-        raise ArchiveCorrupted(Path(str(bundle.filename)), f"{member.filename}: {exc}") from exc
-    os.replace(part, path)
-    return True
-
-
-def _already_there(path: Path, size: int) -> bool:
-    try:
-        return path.stat().st_size == size
+        return frozenset(os.listdir(folder))
     except OSError:
-        return False
+        return frozenset()
+
+
+@dataclass(frozen=True)
+class _Batch:
+    """Consecutive members written by one thread: few enough that a stop comes quickly."""
+
+    members: list[tuple[zipfile.ZipInfo, Path]]
+
+    @property
+    def size(self) -> int:
+        return _bytes(self.members)
+
+    @classmethod
+    def split(cls, todo: list[tuple[zipfile.ZipInfo, Path]]) -> list[_Batch]:
+        batches: list[_Batch] = []
+        start = budget = 0
+        for index, (member, _path) in enumerate(todo):
+            budget += member.compress_size + BATCH_MEMBER_COST
+            if budget >= BATCH_BYTES or index + 1 == len(todo):
+                batches.append(cls(todo[start : index + 1]))
+                start, budget = index + 1, 0
+        return batches
+
+
+class _Writer:
+    """Writes batches of one open archive; any thread may call it."""
+
+    def __init__(self, bundle: zipfile.ZipFile, fd: int) -> None:
+        self.bundle, self.fd = bundle, fd
+        self.stop = threading.Event()
+        self.failure: BaseException | None = None  # the first, set before ``stop``
+        self._lock = threading.Lock()
+        self.archive = Path(str(bundle.filename))
+
+    def __call__(self, batch: _Batch) -> int:
+        try:
+            for member, path in batch.members:
+                if self.stop.is_set():
+                    raise Stopped(str(path))
+                self._write(member, path)
+        except Stopped:
+            raise
+        except BaseException as exc:
+            with self._lock:
+                self.failure = self.failure or exc
+            self.stop.set()  # the other threads stop before their next member
+            raise
+        return len(batch.members)
+
+    def _write(self, member: zipfile.ZipInfo, path: Path) -> None:
+        try:
+            write_member(self.bundle, self.fd, member, path, self.stop)
+        except (DamagedMember, zipfile.BadZipFile, EOFError, zlib.error) as exc:
+            raise ArchiveCorrupted(self.archive, f"{member.filename}: {exc}") from exc
+
+
+def _write_all(batches: list[_Batch], writer: _Writer, progress: ByteProgress, done: int) -> int:
+    """Run ``writer`` over ``batches`` on :data:`THREADS` threads (one batch: this thread)."""
+    if len(batches) <= 1 or THREADS == 1:
+        written = sum(writer(batch) for batch in batches)
+        progress.finish(done + sum(batch.size for batch in batches))
+        return written
+    written = 0
+    pool = ThreadPoolExecutor(THREADS, thread_name_prefix="mlebench-extract")
+    try:
+        futures = {pool.submit(writer, batch): batch for batch in batches}
+        for future in as_completed(futures):
+            written += future.result()
+            done += futures[future].size
+            progress.update(done)
+    except Stopped:  # a thread saw another fail first: report that failure
+        raise writer.failure or RuntimeError("extraction stopped") from None
+    except BaseException:
+        writer.stop.set()  # Ctrl-C here stops the threads too
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    progress.finish(done)
+    return written
 
 
 class _TraversalGuard:

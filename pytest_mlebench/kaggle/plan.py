@@ -2,9 +2,12 @@
 
 Sizes come, in order of trust, from Kaggle's file list (when credentials and the client are
 there and the list fits one page), from the zip's own directory (``--from`` a zip), or from
-:data:`APPROXIMATE_LITE_BYTES`, a table of rough sizes of the Lite competitions' data. The table's
-per-competition figures are estimates; its totals match the published ones (about 158 GB for
-the 22, 116 GB of it siim-isic-melanoma-classification, so about 42 GB without it).
+:data:`APPROXIMATE_LITE_BYTES`, a table of rough sizes of the Lite competitions' data. Kaggle
+tells no size without credentials, so the table is what a dry run on a fresh machine shows: its
+per-competition figures are estimates, printed with ``~`` and ``[estimate]``, and the totals and
+the disk verdict then say "estimated" and end with a note on where exact sizes come from. The
+table's totals match the published ones (about 158 GB for the 22, 116 GB of it
+siim-isic-melanoma-classification, so about 42 GB without it).
 
 Disk needed: the extracted files of every competition still to fetch, plus room for the largest
 archive while it is being extracted (each archive is deleted after its extraction). Prepared
@@ -27,6 +30,12 @@ from pytest_mlebench.kaggle.local_source import LocalSource
 from pytest_mlebench.kaggle.progress import human_bytes
 
 GB = 1_000_000_000
+ESTIMATE = "estimate"
+ESTIMATE_NOTE = (
+    "~ marks an estimate from a built-in table of typical sizes: Kaggle's file list did not "
+    "answer (it needs credentials: ~/.kaggle/kaggle.json or KAGGLE_USERNAME and KAGGLE_KEY); "
+    "the real download may be larger or smaller"
+)
 # Rough sizes of Kaggle's data per Lite competition, in bytes (see the module docstring).
 APPROXIMATE_LITE_BYTES: dict[str, int] = {
     "aerial-cactus-identification": int(0.025 * GB),
@@ -101,21 +110,31 @@ class DiskPlan:
     def enough(self) -> bool:
         return self.free_bytes >= self.needed_bytes
 
+    @property
+    def estimated(self) -> bool:
+        """Whether any size is an estimate rather than Kaggle's or the archive's own."""
+        return any(row.basis == ESTIMATE and row.fetch_bytes for row in self.rows)
+
     def lines(self) -> list[str]:
         """The dry-run table: one line per competition, then totals and the verdict."""
         width = max((len(row.competition_id) for row in self.rows), default=10)
-        out = [f"{'competition':<{width}}  {'size':>9}  action"]
+        out = [f"{'competition':<{width}}  {'size':>10}  action"]
         for row in self.rows:
-            size = human_bytes(row.fetch_bytes) if row.fetch_bytes is not None else "unknown"
-            basis = f" [{row.basis}]" if row.basis else ""
-            out.append(f"{row.competition_id:<{width}}  {size:>9}  {row.action}{basis}")
+            out.append(
+                f"{row.competition_id:<{width}}  {_size(row):>10}  {row.action}{_basis(row)}"
+            )
         unknown = sum(1 for row in self.rows if row.fetch_bytes is None)
-        out.append(f"data to fetch: {human_bytes(sum(self.known))}" + _unknown_note(unknown))
+        total = human_bytes(sum(self.known))
+        total = f"~{total} (estimated)" if self.estimated else total
+        out.append(f"data to fetch: {total}" + _unknown_note(unknown))
         out.append(self.verdict())
+        if self.estimated:
+            out.append(ESTIMATE_NOTE)
         return out
 
     def verdict(self) -> str:
         needed, free = human_bytes(self.needed_bytes), human_bytes(self.free_bytes)
+        needed = f"{needed}, estimated" if self.estimated else needed
         head = f"disk needed: about {needed}; free in {self.data_dir}: {free}"
         if self.enough:
             return f"{head}: enough"
@@ -129,6 +148,16 @@ class DiskPlan:
         """Refuse a batch that cannot fit: :class:`NotEnoughDisk` with the numbers."""
         if not self.enough:
             raise NotEnoughDisk(self.verdict())
+
+
+def _size(row: PlanRow) -> str:
+    if row.fetch_bytes is None:
+        return "unknown"
+    return ("~" if row.basis == ESTIMATE else "") + human_bytes(row.fetch_bytes)
+
+
+def _basis(row: PlanRow) -> str:
+    return f" [{row.basis}]" if row.basis else ""
 
 
 def _unknown_note(unknown: int) -> str:
@@ -167,7 +196,7 @@ def _plan_one(
         return PlanRow(cid, f"download {cid}.zip", size, "Kaggle file list", downloads=True)
     if cid in APPROXIMATE_LITE_BYTES:
         size = APPROXIMATE_LITE_BYTES[cid]
-        return PlanRow(cid, f"download {cid}.zip", size, "approximate", downloads=True)
+        return PlanRow(cid, f"download {cid}.zip", size, ESTIMATE, downloads=True)
     return PlanRow(cid, f"download {cid}.zip", None, downloads=True)
 
 

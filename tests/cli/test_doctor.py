@@ -134,6 +134,7 @@ def test_too_little_disk_fails_with_the_numbers_and_the_fix(
     assert code == 1
     row = table["disk"]
     assert row.startswith("FAIL") and "5.0 GB free" in row
+    assert "about 274.0 GB needed (estimated: sizes from a built-in table)" in row
     assert "choose another --data-dir" in row
 
 

@@ -142,9 +142,13 @@ def test_dry_run_of_lite_without_credentials_uses_the_table_of_sizes(
         capsys, "prepare", "--data-dir", str(tmp_path / "data"), "--lite", "--dry-run"
     )
     assert code == 0
-    rows = [line for line in out.splitlines() if "[approximate]" in line]
-    assert rows, out
-    assert "data to fetch:" in out
+    lines = out.splitlines()
+    rows = [line for line in lines if line.endswith(".zip [estimate]")]
+    assert len(rows) == 22, out
+    assert all(" ~" in row for row in rows), "each estimated size is marked ~"
+    assert "data to fetch: ~158.0 GB (estimated)" in out
+    assert "disk needed: about 274.0 GB, estimated;" in out
+    assert lines[-1].startswith("~ marks an estimate") and "KAGGLE_USERNAME" in lines[-1]
 
 
 def test_the_lite_size_table_matches_the_published_totals() -> None:

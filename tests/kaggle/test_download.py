@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import json
+import zipfile
 from pathlib import Path
 
 import pytest
 
 from pytest_mlebench.errors import DataNotPrepared
 from pytest_mlebench.kaggle import KaggleDownloader, RulesNotAccepted
-from pytest_mlebench.kaggle.archives import PART_SUFFIX
 from pytest_mlebench.kaggle.download import RetryPolicy
+from pytest_mlebench.kaggle.zip_members import PART_SUFFIX
 from pytest_mlebench.prepare_batch import prepare_batch, summary_lines
 from pytest_mlebench.registry import Competition, load_registry
 from tests.kaggle.fakes import (
@@ -227,25 +229,25 @@ def test_a_connection_lost_mid_download_is_resumed_by_the_retry(defs: Path, tmp_
 def test_an_interrupted_extraction_resumes_and_skips_finished_members(
     defs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from pytest_mlebench.kaggle import archives
+    from pytest_mlebench.kaggle import archives, zip_members
 
     api = FakeKaggleApi({"comp-a": [stored_archive(images=10)]})
     raw = tmp_path / "data" / "comp-a" / "raw"
-    real = archives.os.replace
-    renamed: list[str] = []
+    real = zip_members._write_new
+    finished: list[str] = []
 
-    def flaky_replace(source: Path, target: Path) -> None:
-        if str(source).endswith(PART_SUFFIX):  # an extracted member, not the manifest
-            if len(renamed) == 4:
-                raise Interrupted
-            renamed.append(Path(target).name)
-        real(source, target)
+    def interrupted_at_the_fifth(path: Path, data: bytes) -> None:
+        if len(finished) == 4:  # killed halfway through writing a member
+            real(path, data[: len(data) // 2])
+            raise Interrupted
+        real(path, data)
+        finished.append(path.name)
 
-    monkeypatch.setattr(archives.os, "replace", flaky_replace)
+    monkeypatch.setattr(zip_members, "_write_new", interrupted_at_the_fifth)
     with pytest.raises(Interrupted):
         downloader(api, [], [])(competitions(defs)[0], raw)
     assert not (raw / ".complete").exists()
-    monkeypatch.setattr(archives.os, "replace", real)
+    monkeypatch.setattr(zip_members, "_write_new", real)
     written: list[int] = []
     real_extract = archives.extract_zip
 
@@ -256,11 +258,13 @@ def test_an_interrupted_extraction_resumes_and_skips_finished_members(
 
     monkeypatch.setattr(archives, "extract_zip", counting)
     downloader(api, [], [])(competitions(defs)[0], raw)
-    assert written == [11 - 4], "the 4 members renamed before the interruption are skipped"
+    assert written == [11 - 4], "the 4 members written before the interruption are skipped"
     assert api.calls == ["comp-a"], "the verified archive is reused, not downloaded again"
     assert (raw / ".complete").is_file()
     assert not list(raw.rglob(f"*{PART_SUFFIX}"))
-    assert len(list((raw / "train").iterdir())) == 10
+    with zipfile.ZipFile(io.BytesIO(stored_archive(images=10))) as bundle:
+        for member in bundle.infolist():
+            assert (raw / member.filename).read_bytes() == bundle.read(member), member.filename
 
 
 def test_missing_credentials_name_kaggle_json_and_the_variables(
