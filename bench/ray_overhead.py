@@ -36,8 +36,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.factories import TOY_PREPARE, write_competition  # noqa: E402
-from tests.ray.conftest import TEST_MODULE, napper_agent  # noqa: E402
+from tests.factories import BENCH_MODULE, TOY_PREPARE, write_competition  # noqa: E402
+from tests.ray.conftest import napper_agent  # noqa: E402
 from tests.ray.local_cluster import LocalCluster  # noqa: E402
 
 PAYLOAD_PREPARE = (
@@ -63,7 +63,7 @@ def pytest_run(work: Path, name: str, *args: str) -> list[float]:
     """Run the benchmark test in ``work/name``; each test's time in seconds (junit XML)."""
     folder = work / name
     folder.mkdir(parents=True)
-    (folder / "test_bench.py").write_text(TEST_MODULE)
+    (folder / "test_bench.py").write_text(BENCH_MODULE)
     junit = folder / "junit.xml"
     command = [
         sys.executable, "-m", "pytest", "test_bench.py", "-p", "no:cacheprovider", "-q",

@@ -102,3 +102,18 @@ def hide_package(monkeypatch: Any, package: str) -> None:
     for name in [n for n in sys.modules if n == package or n.startswith(f"{package}.")]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setattr(sys, "meta_path", [HiddenPackage(package), *sys.meta_path])
+
+
+BENCH_MODULE = (
+    "from pytest_mlebench.benchmark import test_competition\n__all__ = ['test_competition']\n"
+)
+
+
+def bench_command(folder: Path, *args: str) -> list[str]:
+    """The benchmark run as a user runs it, in a subprocess started in ``folder``.
+
+    Writes ``folder/test_bench.py`` (importing the suite's test) and returns
+    ``python -m pytest test_bench.py -p no:cacheprovider *args``.
+    """
+    (folder / "test_bench.py").write_text(BENCH_MODULE)
+    return [sys.executable, "-m", "pytest", "test_bench.py", "-p", "no:cacheprovider", *args]

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,7 @@ import yaml
 from pytest_mlebench.agents import FolderAgent
 from pytest_mlebench.agents.aide_folder import AIDE_FOLDER
 from tests.aide.scripted_aide import CALL_TOKENS, INPUT_TOKENS, OUTPUT_TOKENS
+from tests.factories import bench_command
 from tests.gateway.conftest import PROVIDER_KEY
 from tests.gateway.fake_upstream import FakeUpstream
 from tests.sandbox.conftest import docker_image
@@ -33,9 +33,6 @@ __all__ = ["docker_image"]  # the session's base image, built once (tests/sandbo
 
 pytestmark = pytest.mark.usefixtures("aide_on_path")
 
-TEST_MODULE = (
-    "from pytest_mlebench.benchmark import test_competition\n__all__ = ['test_competition']\n"
-)
 CALLS_PER_STEP = 2  # plan-and-code, then the review of the program's output
 STEPS = 2
 MEDALS = ("bronze", "silver", "gold")
@@ -57,14 +54,8 @@ def aide_copy(root: Path, steps: int = STEPS, model: str = "gpt-4o-mini") -> Pat
 def run_titanic(
     tmp_path: Path, *args: str, backend: str = "local"
 ) -> subprocess.CompletedProcess[str]:
-    (tmp_path / "test_bench.py").write_text(TEST_MODULE)
-    command = [
-        sys.executable,
-        "-m",
-        "pytest",
-        "test_bench.py",
-        "-p",
-        "no:cacheprovider",
+    command = bench_command(
+        tmp_path,
         "-p",
         "no:randomly",
         "-k",
@@ -76,7 +67,7 @@ def run_titanic(
         "--mle-results",
         str(tmp_path / "reports" / "results.jsonl"),
         *args,
-    ]
+    )
     return subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=900)
 
 

@@ -17,12 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.factories import bench_command
 from tests.ray.local_cluster import LocalCluster
 from tests.sandbox.conftest import docker_skip_reason
 
-TEST_MODULE = (
-    "from pytest_mlebench.benchmark import test_competition\n__all__ = ['test_competition']\n"
-)
 NAPPER_CONFIG = "napper:\n  start: start.sh\n  env_vars:\n    NAP_SECONDS: '{nap}'\n"
 NAPPER_START = (
     'echo "agent-started on $(hostname)"\nsleep "$NAP_SECONDS"\n'
@@ -64,14 +62,8 @@ def napper_agent(folder: Path, nap: float) -> Path:
 
 def benchmark_command(tmp_path: Path, data_dir: Path, *args: str) -> list[str]:
     """The benchmark test run as a user would (results and runs under ``tmp_path``)."""
-    (tmp_path / "test_bench.py").write_text(TEST_MODULE)
-    return [
-        sys.executable,
-        "-m",
-        "pytest",
-        "test_bench.py",
-        "-p",
-        "no:cacheprovider",
+    return bench_command(
+        tmp_path,
         "--mle-data-dir",
         str(data_dir),
         "--mle-results",
@@ -83,7 +75,7 @@ def benchmark_command(tmp_path: Path, data_dir: Path, *args: str) -> list[str]:
         "--mle-memory",
         "1g",
         *args,
-    ]
+    )
 
 
 def run_benchmark(tmp_path: Path, data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -9,34 +9,24 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 import uuid
 from pathlib import Path
 
 import pytest
 
-from tests.factories import write_competition
+from tests.factories import bench_command, write_competition
 from tests.sandbox.conftest import answer_ctrl_c, containers_with
 
 pytestmark = pytest.mark.usefixtures("docker_image")
 
-TEST_MODULE = (
-    "from pytest_mlebench.benchmark import test_competition\n__all__ = ['test_competition']\n"
-)
 SLEEPER_CONFIG = "sleeper:\n  start: start.sh\n"
 SLEEPER_START = "echo agent-started\nsleep 3600\n"
 
 
 def benchmark_command(tmp_path: Path, *args: str) -> list[str]:
-    (tmp_path / "test_bench.py").write_text(TEST_MODULE)
-    return [
-        sys.executable,
-        "-m",
-        "pytest",
-        "test_bench.py",
-        "-p",
-        "no:cacheprovider",
+    return bench_command(
+        tmp_path,
         "--mle-sandbox",
         "docker",
         "--mle-data-dir",
@@ -44,7 +34,7 @@ def benchmark_command(tmp_path: Path, *args: str) -> list[str]:
         "--mle-results",
         str(tmp_path / "results.jsonl"),
         *args,
-    ]
+    )
 
 
 def test_smoke_competitions_pass_in_docker(tmp_path: Path) -> None:

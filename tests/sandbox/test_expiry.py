@@ -12,7 +12,6 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import time
 import uuid
@@ -32,7 +31,7 @@ from pytest_mlebench.sandbox.docker.expiry import (
     renew_lease,
 )
 from pytest_mlebench.sandbox.namespaces import namespaces_unavailable
-from tests.factories import write_competition
+from tests.factories import bench_command, write_competition
 from tests.sandbox.conftest import TEST_SESSION, SandboxFactory, containers_with
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,9 +39,6 @@ TIME_LIMIT = 6
 GRACE = 3
 # Slack for a loaded machine: the engine's auto-remove and the test's own polling.
 SLACK_SECONDS = 15
-TEST_MODULE = (
-    "from pytest_mlebench.benchmark import test_competition\n__all__ = ['test_competition']\n"
-)
 
 
 # -- the expiry computation ---------------------------------------------------------------------
@@ -158,16 +154,15 @@ def start_killable_run(
     agent.mkdir()
     (agent / "config.yaml").write_text("sleeper:\n  start: start.sh\n")
     (agent / "start.sh").write_text(f"sleep {sleep_token}\n")
-    (tmp_path / "test_bench.py").write_text(TEST_MODULE)
-    command = [
-        *(sys.executable, "-m", "pytest", "test_bench.py", "-p", "no:cacheprovider"),
+    command = bench_command(
+        tmp_path,
         *("-m", "expiry", "--mle-sandbox", backend, "--mle-agent", str(agent)),
         *("--mle-competitions-dir", str(tmp_path / "defs")),
         *("--mle-data-dir", str(tmp_path / "data")),
         *("--mle-results", str(tmp_path / "results.jsonl")),
         *(f"--mle-time-limit={TIME_LIMIT}", f"--mle-sandbox-grace={GRACE}"),
         *options,
-    ]
+    )
     run = subprocess.Popen(
         command,
         cwd=tmp_path,

@@ -24,6 +24,7 @@ from filelock import FileLock
 
 from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.sandbox.docker.engine import docker_client, import_docker
+from pytest_mlebench.sandbox.docker.recipe import run_build
 from pytest_mlebench.sandbox.validator import CLIENT_SCRIPT, validate_script
 
 log = logging.getLogger(__name__)
@@ -135,21 +136,15 @@ def _build(client: Any, tag: str, base: str, *, nocache: bool, progress: Progres
         for name, content in context_files().items():
             (Path(context) / name).write_bytes(content)
         progress(f"building {tag} from {base}")
-        stream = client.api.build(
-            path=context,
-            tag=tag,
-            buildargs={"BASE_IMAGE": base},
-            rm=True,
-            forcerm=True,
+        run_build(
+            client,
+            Path(context),
+            tag,
+            what="the agent image",
+            build_args={"BASE_IMAGE": base},
             nocache=nocache,
-            decode=True,
+            progress=progress,
         )
-        for event in stream:
-            if "error" in event:
-                raise SandboxError(f"building the agent image failed: {event['error'].strip()}")
-            line = str(event.get("stream", "")).rstrip()
-            if line:
-                progress(line)
 
 
 def ensure_base_image(client: Any, progress: Progress) -> str:

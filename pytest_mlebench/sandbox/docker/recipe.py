@@ -146,12 +146,40 @@ def _build(
 ) -> None:
     size = sum(path.stat().st_size for path in context.rglob("*") if path.is_file())
     progress(f"building {recipe.what} {tag} FROM {recipe.base} (context {size / 1e6:,.0f} MB)")
+    run_build(
+        client,
+        context,
+        tag,
+        what=recipe.what,
+        build_args={**recipe.build_args, "BASE_IMAGE": recipe.base},
+        dockerfile=recipe.dockerfile,
+        nocache=nocache,
+        progress=progress,
+    )
+
+
+def run_build(
+    client: Any,
+    context: Path,
+    tag: str,
+    *,
+    what: str,
+    build_args: Mapping[str, str],
+    progress: Progress,
+    dockerfile: str = "Dockerfile",
+    nocache: bool = False,
+) -> None:
+    """Build ``context`` as ``tag``, passing the engine's output lines to ``progress``.
+
+    The one place that talks to the engine's build API (the agent image, the profiles and agent
+    folders all come here); a failed step is a :class:`SandboxError` naming ``what``.
+    """
     try:
         stream = client.api.build(
             path=str(context),
-            dockerfile=recipe.dockerfile,
+            dockerfile=dockerfile,
             tag=tag,
-            buildargs={**recipe.build_args, "BASE_IMAGE": recipe.base},
+            buildargs=dict(build_args),
             rm=True,
             forcerm=True,
             nocache=nocache,
@@ -160,11 +188,11 @@ def _build(
         for event in stream:
             if "error" in event:
                 raise SandboxError(
-                    f"building {recipe.what} failed: {str(event['error']).strip()} "
+                    f"building {what} failed: {str(event['error']).strip()} "
                     "(the build output above says where)"
                 )
             line = str(event.get("stream", "")).rstrip()
             if line:
                 progress(line)
     except import_docker().errors.APIError as exc:
-        raise SandboxError(f"building {recipe.what} failed: {exc}") from None
+        raise SandboxError(f"building {what} failed: {exc}") from None
