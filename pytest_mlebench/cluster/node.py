@@ -49,6 +49,7 @@ class NodeJob:
     public: PublicData | None = None
     desk: Any = None
     expiry_grace: float = 300.0
+    gateway: Any = None  # the run's LLM gateway (not started), keys included; served here
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,7 @@ class NodeResult:
     gpus: tuple[str, ...] = ()
     data_seconds: float = 0.0
     data_route: str = "object-store"
+    gateway: Any = None  # the gateway after the run (stopped): its ledger holds the accounts
 
 
 def node_info(ray: Any) -> dict[str, Any]:
@@ -88,7 +90,10 @@ def run_job(job: NodeJob) -> NodeResult:
     with tempfile.TemporaryDirectory(prefix=f"mlebench-{job.run_id}-") as folder:
         run_dir = Path(folder) / "run"
         run_dir.mkdir()
-        exec_result, calls, egress = _run_sandbox(job, public, gpus, run_dir)
+        gateway = _node_gateway(job, run_dir)
+        exec_result, calls, egress = _run_sandbox(
+            replace(job, gateway=gateway), public, gpus, run_dir
+        )
         return NodeResult(
             node=node,
             exec_result=exec_result,
@@ -98,7 +103,15 @@ def run_job(job: NodeJob) -> NodeResult:
             gpus=gpus,
             data_seconds=data_seconds,
             data_route=job.public.route,
+            gateway=gateway,
         )
+
+
+def _node_gateway(job: NodeJob, run_dir: Path) -> Any:
+    """The run's gateway, its transcript in the node's run folder (which travels back)."""
+    if job.gateway is not None:
+        job.gateway.transcript_path = run_dir / "gateway.jsonl"
+    return job.gateway
 
 
 def _run_sandbox(
@@ -126,6 +139,7 @@ def _run_sandbox(
         labels=job.labels,
         hidden_paths=hidden_host_paths(node_cache_root()),
         expiry_grace=job.expiry_grace,
+        gateway=job.gateway,
     )
     sandbox = create_sandbox("docker", spec, image=node_image(), privileged=job.privileged)
     instructions = run_dir / "instructions.md"

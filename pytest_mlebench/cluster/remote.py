@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_mlebench.cluster.executor import run_on_cluster, unpack_run
 from pytest_mlebench.cluster.node import NodeJob
-from pytest_mlebench.errors import SandboxError
+from pytest_mlebench.errors import AgentError, SandboxError
 from pytest_mlebench.integrity.monitor import load_evidence
 from pytest_mlebench.sandbox.base import ExecResult, ResourceGrant
 
@@ -22,10 +22,22 @@ if TYPE_CHECKING:
     from pytest_mlebench.agents.base import Agent
     from pytest_mlebench.runner import BenchmarkRun
 
-GATEWAY_REFUSAL = (
-    "the LLM gateway does not reach sandboxes on Ray nodes yet: run agents that use the gateway "
-    "without --mle-ray (docs/scale-out.md)"
+AGENT_IMAGE_REFUSAL = (
+    "agents with their own Dockerfile do not run under --mle-ray yet: agent {name!r} builds its "
+    "own image ({dockerfile}), but Ray nodes run the default agent image; run this agent without "
+    "--mle-ray, or pick an agent without a 'dockerfile' (docs/scale-out.md)"
 )
+
+
+def check_cluster_agent(ray: str | None, agent: Agent) -> None:
+    """Session start: refuse an agent the cluster cannot run as it would run here.
+
+    Raises:
+        AgentError: ``ray`` is set and the agent folder builds its own image.
+    """
+    image = getattr(agent, "image", None)
+    if ray and image is not None:
+        raise AgentError(AGENT_IMAGE_REFUSAL.format(name=agent.name, dockerfile=image.dockerfile))
 
 
 @dataclass(frozen=True)
@@ -64,6 +76,7 @@ def node_job(run: BenchmarkRun, agent: Agent) -> NodeJob:
         answers=str(run.prepared.answers),
         submission=run.competition.submission,
         expiry_grace=spec.expiry_grace,
+        gateway=run.gateway,
     )
 
 
@@ -72,8 +85,6 @@ def run_remotely(
 ) -> tuple[ExecResult, list[dict[str, Any]], ResourceGrant]:
     """Run ``run``'s agent on the cluster; the same triple the local path returns."""
     settings = run.session.settings
-    if run.gateway is not None:
-        raise SandboxError(GATEWAY_REFUSAL)
     if settings.ray is None:
         raise SandboxError("run_remotely needs --mle-ray")
     job = node_job(run, agent)
@@ -86,6 +97,9 @@ def run_remotely(
         shared_dir=settings.ray_data_dir,
     )
     unpack_run(done.result, run.run_dir)
+    if done.result.gateway is not None:  # the node's ledger: calls, tokens, cost, budget
+        run.gateway = done.result.gateway
+        run.gateway.transcript_path = run.run_dir / "gateway.jsonl"
     run.integrity.evidence = load_evidence(run.run_dir) or run.integrity.evidence
     run.node = done.node_entry()
     run.sandbox = RemoteSandbox(done.result.egress)
