@@ -3,8 +3,9 @@
 :func:`run_job` is the body of the run's Ray task. It checks in with the controller's desk
 (:mod:`.desk`), finds the public data (:mod:`.publish`), makes sure the agent image exists on this
 node, starts the same :class:`~pytest_mlebench.sandbox.docker.DockerSandbox` a local run uses —
-its ``validate_submission.sh`` answered by the desk, so the answers never come here — runs the
-agent under the integrity watch, and returns the run folder packed with the agent's result.
+its ``validate_submission.sh`` answered by the desk, so the answers never come here; the run's
+LLM gateway, if any, served here beside it — runs the agent under the integrity watch, and
+returns the run folder packed with the agent's result (and the stopped gateway with its ledger).
 A cancelled task gets ``KeyboardInterrupt``, and the sandbox's context removes its container.
 """
 

@@ -5,6 +5,15 @@ The one seam between the runner and the cluster: :func:`run_remotely` turns the 
 the desk, never the answers), runs it (:func:`~.executor.run_on_cluster`), unpacks the node's run
 folder into the controller's, and hands back what the local path returns, so grading, integrity
 checks and the record follow unchanged.
+
+An agent that uses the LLM gateway gets the run's gateway served on the node, beside its sandbox,
+rather than relayed back to the controller: the gateway holds no answers, and the agent's calls
+then go sandbox → node → provider instead of crossing the cluster twice per token. The accounts
+stay exact because the gateway is per run: it travels to the node in the task (with only the
+secrets its providers name), enforces the run's budget there, and comes back stopped with its
+ledger, its transcript in the run folder; the record is made from that ledger here. Agents that
+build their own image are refused at session start (:func:`check_cluster_agent`): nodes build only
+the default image.
 """
 
 from __future__ import annotations
