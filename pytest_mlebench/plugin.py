@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from pytest_mlebench import hookspecs
-from pytest_mlebench.cluster.remote import check_cluster_agent
 from pytest_mlebench.errors import MLEBenchError
 from pytest_mlebench.integrity.judge import check_judge
 from pytest_mlebench.known_issues import MARKS as ISSUE_MARKS
@@ -65,7 +64,6 @@ def pytest_configure(config: pytest.Config) -> None:
         registry = load_registry(settings.competitions_dirs)
         agent = resolve_agent(config, settings)
         check_judge(settings.judge, agent, dict(settings.gateway_upstreams), settings.price_table)
-        check_cluster_agent(settings.ray, agent)
     except MLEBenchError as exc:
         raise pytest.UsageError(str(exc)) from None
     for split in registry.splits:

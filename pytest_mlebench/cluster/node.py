@@ -12,6 +12,7 @@ A cancelled task gets ``KeyboardInterrupt``, and the sandbox's context removes i
 from __future__ import annotations
 
 import io
+import logging
 import socket
 import tarfile
 import tempfile
@@ -25,6 +26,8 @@ from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.graders import ScoreResult, SubmissionSpec
 from pytest_mlebench.sandbox.base import ExecResult, ResourceGrant, SandboxSpec, SubmissionValidator
 from pytest_mlebench.timestamps import utc_timestamp
+
+log = logging.getLogger(__name__)
 
 _images: dict[str, str] = {}
 
@@ -51,6 +54,7 @@ class NodeJob:
     desk: Any = None
     expiry_grace: float = 300.0
     gateway: Any = None  # the run's LLM gateway (not started), keys included; served here
+    wheelhouse: str | None = None  # --mle-wheelhouse, a path the nodes can read
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,7 @@ class NodeResult:
     data_seconds: float = 0.0
     data_route: str = "object-store"
     gateway: Any = None  # the gateway after the run (stopped): its ledger holds the accounts
+    image: str | None = None  # the image the sandbox ran
 
 
 def node_info(ray: Any) -> dict[str, Any]:
@@ -92,9 +97,9 @@ def run_job(job: NodeJob) -> NodeResult:
         run_dir = Path(folder) / "run"
         run_dir.mkdir()
         gateway = _node_gateway(job, run_dir)
-        exec_result, calls, egress = _run_sandbox(
-            replace(job, gateway=gateway), public, gpus, run_dir
-        )
+        image = node_image(job.agent, job.wheelhouse)
+        served = replace(job, gateway=gateway)
+        exec_result, calls, egress = _run_sandbox(served, image, public, gpus, run_dir)
         return NodeResult(
             node=node,
             exec_result=exec_result,
@@ -105,6 +110,7 @@ def run_job(job: NodeJob) -> NodeResult:
             data_seconds=data_seconds,
             data_route=job.public.route,
             gateway=gateway,
+            image=image,
         )
 
 
@@ -116,7 +122,7 @@ def _node_gateway(job: NodeJob, run_dir: Path) -> Any:
 
 
 def _run_sandbox(
-    job: NodeJob, public: Path, gpus: tuple[str, ...], run_dir: Path
+    job: NodeJob, image: str, public: Path, gpus: tuple[str, ...], run_dir: Path
 ) -> tuple[ExecResult, list[dict[str, Any]], dict[str, Any] | None]:
     from pytest_mlebench.integrity.monitor import IntegrityRun
     from pytest_mlebench.runner import drive_agent, hidden_host_paths
@@ -142,7 +148,7 @@ def _run_sandbox(
         expiry_grace=job.expiry_grace,
         gateway=job.gateway,
     )
-    sandbox = create_sandbox("docker", spec, image=node_image(), privileged=job.privileged)
+    sandbox = create_sandbox("docker", spec, image=image, privileged=job.privileged)
     instructions = run_dir / "instructions.md"
     instructions.write_text(job.instructions, "utf-8")
     task = AgentTask(job.competition_id, job.seed, job.time_limit, run_dir / "agent.log")
@@ -168,8 +174,20 @@ def desk_validator(job: NodeJob) -> SubmissionValidator:
     return validate
 
 
-def node_image() -> str:
-    """The agent image on this node's Docker engine, built under a lock when missing."""
+def node_image(agent: Any = None, wheelhouse: str | None = None) -> str:
+    """The run's image on this node's Docker engine, built under a file lock when missing.
+
+    The default agent image, or an agent folder's own (its ``dockerfile``) built FROM its
+    profile with the same content-hash tag as a local build; its wheels come from the node's
+    own pip, or from ``wheelhouse``. The folder is read at the same path as on the controller.
+    """
+    image = getattr(agent, "image", None)
+    if image is not None:
+        from pytest_mlebench.sandbox.docker.agent_image import ensure_agent_image
+
+        # not cached in this process: a changed folder is a new tag, and the check is cheap
+        wheels_from = Path(wheelhouse) if wheelhouse else None
+        return ensure_agent_image(image, agent.name, wheels_from=wheels_from, progress=log.info)
     if "tag" not in _images:
         from pytest_mlebench.sandbox.docker import ensure_image
 

@@ -11,9 +11,8 @@ rather than relayed back to the controller: the gateway holds no answers, and th
 then go sandbox → node → provider instead of crossing the cluster twice per token. The accounts
 stay exact because the gateway is per run: it travels to the node in the task (with only the
 secrets its providers name), enforces the run's budget there, and comes back stopped with its
-ledger, its transcript in the run folder; the record is made from that ledger here. Agents that
-build their own image are refused at session start (:func:`check_cluster_agent`): nodes build only
-the default image.
+ledger, its transcript in the run folder; the record is made from that ledger here. An agent
+folder's own image is built on the node (:func:`~.node.node_image`), tagged as it would be here.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_mlebench.cluster.executor import run_on_cluster, unpack_run
 from pytest_mlebench.cluster.node import NodeJob
-from pytest_mlebench.errors import AgentError, SandboxError
+from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.integrity.monitor import load_evidence
 from pytest_mlebench.sandbox.base import ExecResult, ResourceGrant
 
@@ -31,29 +30,13 @@ if TYPE_CHECKING:
     from pytest_mlebench.agents.base import Agent
     from pytest_mlebench.runner import BenchmarkRun
 
-AGENT_IMAGE_REFUSAL = (
-    "agents with their own Dockerfile do not run under --mle-ray yet: agent {name!r} builds its "
-    "own image ({dockerfile}), but Ray nodes run the default agent image; run this agent without "
-    "--mle-ray, or pick an agent without a 'dockerfile' (docs/scale-out.md)"
-)
-
-
-def check_cluster_agent(ray: str | None, agent: Agent) -> None:
-    """Session start: refuse an agent the cluster cannot run as it would run here.
-
-    Raises:
-        AgentError: ``ray`` is set and the agent folder builds its own image.
-    """
-    image = getattr(agent, "image", None)
-    if ray and image is not None:
-        raise AgentError(AGENT_IMAGE_REFUSAL.format(name=agent.name, dockerfile=image.dockerfile))
-
 
 @dataclass(frozen=True)
 class RemoteSandbox:
     """What the record needs to know about a sandbox that ran on a node (it is gone by now)."""
 
     egress: dict[str, Any] | None = None
+    image: str | None = None
     backend: str = "docker"
     isolated: bool = True
 
@@ -86,6 +69,7 @@ def node_job(run: BenchmarkRun, agent: Agent) -> NodeJob:
         submission=run.competition.submission,
         expiry_grace=spec.expiry_grace,
         gateway=run.gateway,
+        wheelhouse=str(run.session.settings.wheelhouse or "") or None,
     )
 
 
@@ -111,6 +95,6 @@ def run_remotely(
         run.gateway.transcript_path = run.run_dir / "gateway.jsonl"
     run.integrity.evidence = load_evidence(run.run_dir) or run.integrity.evidence
     run.node = done.node_entry()
-    run.sandbox = RemoteSandbox(done.result.egress)
+    run.sandbox = RemoteSandbox(done.result.egress, done.result.image)
     grant = replace(job.resources, gpus=done.result.gpus)
     return done.result.exec_result, done.result.calls, grant

@@ -1,14 +1,17 @@
-"""The LLM gateway on a real local Ray cluster, and agents with their own image under ``--mle-ray``.
+"""The LLM gateway and agent folders with their own image on a real local Ray cluster.
 
 An agent folder calls the gateway from a sandbox on a Ray node; the gateway is served on that
 node and forwards to a FAKE upstream on loopback (the node processes run on this machine). The
 record on the controller carries the node's accounts, and ``gateway.jsonl`` lands in the
-controller's run folder.
+controller's run folder. An agent folder with its own Dockerfile gets its image built on the
+node, with the tag a local build gives.
 """
 
 from __future__ import annotations
 
 import json
+import subprocess
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -100,16 +103,54 @@ def test_a_budget_cut_off_on_a_node_is_recorded(
     assert len(upstream.received) == 2
 
 
-def test_an_agent_with_its_own_dockerfile_is_refused_at_session_start(tmp_path: Path) -> None:
-    """No cluster needed: the refusal comes before the session joins one."""
+IMAGED_CONFIG = "imaged:\n  start: start.sh\n  dockerfile: Dockerfile\n"
+IMAGED_DOCKERFILE = "ARG BASE_IMAGE\nFROM ${{BASE_IMAGE}}\nRUN echo {marker} > /etc/agent-marker\n"
+IMAGED_START = (
+    'cat /etc/agent-marker > "$LOGS_DIR/marker.txt"\n'
+    'cp "$DATA_DIR/sample_submission.csv" "$SUBMISSION_DIR/submission.csv"\n'
+)
+
+
+@pytest.fixture
+def imaged_agent(tmp_path: Path) -> Iterator[tuple[Path, str, str]]:
+    """An agent folder with its own Dockerfile (a new tag each time); its image removed after."""
+    from pytest_mlebench.agents import load_agent
+    from pytest_mlebench.sandbox.docker.agent_image import agent_recipe
+
+    marker = f"baked-{uuid.uuid4().hex[:12]}"
     folder = tmp_path / "imaged"
     folder.mkdir()
-    (folder / "config.yaml").write_text("imaged:\n  start: start.sh\n  dockerfile: Dockerfile\n")
-    (folder / "start.sh").write_text("true\n")
-    (folder / "Dockerfile").write_text("FROM scratch\n")
+    (folder / "config.yaml").write_text(IMAGED_CONFIG)
+    (folder / "start.sh").write_text(IMAGED_START)
+    (folder / "Dockerfile").write_text(IMAGED_DOCKERFILE.format(marker=marker))
+    agent = load_agent(str(folder))
+    tag = agent_recipe(agent.image, agent.name).tag  # type: ignore[attr-defined]
+    yield folder, tag, marker
+    subprocess.run(["docker", "image", "rm", "-f", tag], capture_output=True, check=False)
+
+
+def test_an_agent_folder_s_own_image_is_built_on_the_node(
+    ray_cluster: LocalCluster, data_dir: Path, tmp_path: Path, imaged_agent: tuple[Path, str, str]
+) -> None:
+    folder, tag, marker = imaged_agent
     done = run_benchmark(
-        tmp_path, tmp_path / "data", "--mle-agent", str(folder), "--mle-ray", "127.0.0.1:9"
+        tmp_path / "out",
+        data_dir,
+        *SELECTION,
+        "--mle-seeds",
+        "2",
+        "-n",
+        "2",
+        "--mle-agent",
+        str(folder),
+        "--mle-ray",
+        ray_cluster.address,
     )
-    assert done.returncode == 4, done.stdout[-2000:] + done.stderr[-2000:]
-    assert "agents with their own Dockerfile do not run under --mle-ray yet" in done.stderr
-    assert "Dockerfile" in done.stderr and "Traceback" not in done.stderr
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    records = read_records(tmp_path / "out")
+    assert len(records) == 2
+    for record in records:
+        assert record["node"] is not None and record["outcome"] == "passed"
+        assert record["image"] == tag  # the content-hash tag a local build gives
+        run_dir = Path(str(record["run_dir"]))
+        assert (run_dir / "logs" / "marker.txt").read_text().strip() == marker
