@@ -126,7 +126,8 @@ def imaged_agent(tmp_path: Path) -> Iterator[tuple[Path, str, str]]:
     agent = load_agent(str(folder))
     tag = agent_recipe(agent.image, agent.name).tag  # type: ignore[attr-defined]
     yield folder, tag, marker
-    subprocess.run(["docker", "image", "rm", "-f", tag], capture_output=True, check=False)
+    latest = tag.rsplit(":", 1)[0] + ":latest"  # the build also tags the repository's latest
+    subprocess.run(["docker", "image", "rm", tag, latest], capture_output=True, check=False)
 
 
 def test_an_agent_folder_s_own_image_is_built_on_the_node(
