@@ -80,6 +80,8 @@ def run_remotely(
     settings = run.session.settings
     if settings.ray is None:
         raise SandboxError("run_remotely needs --mle-ray")
+    if run.gateway is not None:
+        run.gateway.resolved_keys()  # a missing secret stops the run here, before the cluster
     job = node_job(run, agent)
     done = run_on_cluster(
         settings.ray,

@@ -103,6 +103,14 @@ class Gateway:
     def started(self) -> bool:
         return self._server is not None
 
+    def resolved_keys(self) -> dict[str, str | None]:
+        """Each provider's key from the host's environment.
+
+        Raises:
+            GatewayError: A secret a provider names is not set (the message says which).
+        """
+        return {name: p.resolved_key(self.environ) for name, p in self.providers.items()}
+
     def __getstate__(self) -> dict[str, Any]:
         """A stopped copy for another machine (a Ray node, and back with its ledger).
 
@@ -125,7 +133,7 @@ class Gateway:
         """
         if self._server is not None:
             return
-        self._keys = {name: p.resolved_key(self.environ) for name, p in self.providers.items()}
+        self._keys = self.resolved_keys()
         self._transcript = Transcript(self.transcript_path, [self.token, *self._known_keys()])
         try:
             socket_path.parent.mkdir(parents=True, exist_ok=True)

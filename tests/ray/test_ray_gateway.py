@@ -103,6 +103,22 @@ def test_a_budget_cut_off_on_a_node_is_recorded(
     assert len(upstream.received) == 2
 
 
+def test_a_missing_provider_key_stops_the_run_before_the_cluster(
+    data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No cluster needed: an unreachable address shows nothing was submitted."""
+    monkeypatch.delenv("TEST_PROVIDER_KEY", raising=False)
+    monkeypatch.setenv("MLEBENCH_GATEWAY_UPSTREAM", "openai=http://127.0.0.1:9/v1")
+    agent = llm_agent(tmp_path)
+    done = run_benchmark(
+        tmp_path, data_dir, *SELECTION, "--mle-agent", str(agent), "--mle-ray", "127.0.0.1:9"
+    )
+    assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-2000:]
+    record = only_record(tmp_path)
+    assert record["outcome"] == "error" and record["node"] is None
+    assert "export TEST_PROVIDER_KEY=" in str(record["reason"])
+
+
 IMAGED_CONFIG = "imaged:\n  start: start.sh\n  dockerfile: Dockerfile\n"
 IMAGED_DOCKERFILE = "ARG BASE_IMAGE\nFROM ${{BASE_IMAGE}}\nRUN echo {marker} > /etc/agent-marker\n"
 IMAGED_START = (
