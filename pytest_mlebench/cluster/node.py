@@ -98,8 +98,7 @@ def run_job(job: NodeJob) -> NodeResult:
         run_dir.mkdir()
         gateway = _node_gateway(job, run_dir)
         image = node_image(job.agent, job.wheelhouse)
-        served = replace(job, gateway=gateway)
-        exec_result, calls, egress = _run_sandbox(served, image, public, gpus, run_dir)
+        exec_result, calls, egress = _run_sandbox(job, image, public, gpus, run_dir)
         return NodeResult(
             node=node,
             exec_result=exec_result,
@@ -115,7 +114,8 @@ def run_job(job: NodeJob) -> NodeResult:
 
 
 def _node_gateway(job: NodeJob, run_dir: Path) -> Any:
-    """The run's gateway, its transcript in the node's run folder (which travels back)."""
+    """The run's gateway (this node's copy), its transcript moved into the node's run folder,
+    which travels back; the sandbox serves it from ``job``."""
     if job.gateway is not None:
         job.gateway.transcript_path = run_dir / "gateway.jsonl"
     return job.gateway
