@@ -3,14 +3,16 @@
 :func:`run_job` is the body of the run's Ray task. It checks in with the controller's desk
 (:mod:`.desk`), finds the public data (:mod:`.publish`), makes sure the agent image exists on this
 node, starts the same :class:`~pytest_mlebench.sandbox.docker.DockerSandbox` a local run uses —
-its ``validate_submission.sh`` answered by the desk, so the answers never come here — runs the
-agent under the integrity watch, and returns the run folder packed with the agent's result.
+its ``validate_submission.sh`` answered by the desk, so the answers never come here; the run's
+LLM gateway, if any, served here beside it — runs the agent under the integrity watch, and
+returns the run folder packed with the agent's result (and the stopped gateway with its ledger).
 A cancelled task gets ``KeyboardInterrupt``, and the sandbox's context removes its container.
 """
 
 from __future__ import annotations
 
 import io
+import logging
 import socket
 import tarfile
 import tempfile
@@ -24,6 +26,8 @@ from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.graders import ScoreResult, SubmissionSpec
 from pytest_mlebench.sandbox.base import ExecResult, ResourceGrant, SandboxSpec, SubmissionValidator
 from pytest_mlebench.timestamps import utc_timestamp
+
+log = logging.getLogger(__name__)
 
 _images: dict[str, str] = {}
 
@@ -49,6 +53,8 @@ class NodeJob:
     public: PublicData | None = None
     desk: Any = None
     expiry_grace: float = 300.0
+    gateway: Any = None  # the run's LLM gateway (not started), keys included; served here
+    wheelhouse: str | None = None  # --mle-wheelhouse, a path the nodes can read
 
 
 @dataclass(frozen=True)
@@ -63,6 +69,8 @@ class NodeResult:
     gpus: tuple[str, ...] = ()
     data_seconds: float = 0.0
     data_route: str = "object-store"
+    gateway: Any = None  # the gateway after the run (stopped): its ledger holds the accounts
+    image: str | None = None  # the image the sandbox ran
 
 
 def node_info(ray: Any) -> dict[str, Any]:
@@ -88,7 +96,9 @@ def run_job(job: NodeJob) -> NodeResult:
     with tempfile.TemporaryDirectory(prefix=f"mlebench-{job.run_id}-") as folder:
         run_dir = Path(folder) / "run"
         run_dir.mkdir()
-        exec_result, calls, egress = _run_sandbox(job, public, gpus, run_dir)
+        gateway = _node_gateway(job, run_dir)
+        image = node_image(job.agent, job.wheelhouse)
+        exec_result, calls, egress = _run_sandbox(job, image, public, gpus, run_dir)
         return NodeResult(
             node=node,
             exec_result=exec_result,
@@ -98,11 +108,21 @@ def run_job(job: NodeJob) -> NodeResult:
             gpus=gpus,
             data_seconds=data_seconds,
             data_route=job.public.route,
+            gateway=gateway,
+            image=image,
         )
 
 
+def _node_gateway(job: NodeJob, run_dir: Path) -> Any:
+    """The run's gateway (this node's copy), its transcript moved into the node's run folder,
+    which travels back; the sandbox serves it from ``job``."""
+    if job.gateway is not None:
+        job.gateway.transcript_path = run_dir / "gateway.jsonl"
+    return job.gateway
+
+
 def _run_sandbox(
-    job: NodeJob, public: Path, gpus: tuple[str, ...], run_dir: Path
+    job: NodeJob, image: str, public: Path, gpus: tuple[str, ...], run_dir: Path
 ) -> tuple[ExecResult, list[dict[str, Any]], dict[str, Any] | None]:
     from pytest_mlebench.integrity.monitor import IntegrityRun
     from pytest_mlebench.runner import drive_agent, hidden_host_paths
@@ -126,8 +146,9 @@ def _run_sandbox(
         labels=job.labels,
         hidden_paths=hidden_host_paths(node_cache_root()),
         expiry_grace=job.expiry_grace,
+        gateway=job.gateway,
     )
-    sandbox = create_sandbox("docker", spec, image=node_image(), privileged=job.privileged)
+    sandbox = create_sandbox("docker", spec, image=image, privileged=job.privileged)
     instructions = run_dir / "instructions.md"
     instructions.write_text(job.instructions, "utf-8")
     task = AgentTask(job.competition_id, job.seed, job.time_limit, run_dir / "agent.log")
@@ -153,8 +174,20 @@ def desk_validator(job: NodeJob) -> SubmissionValidator:
     return validate
 
 
-def node_image() -> str:
-    """The agent image on this node's Docker engine, built under a lock when missing."""
+def node_image(agent: Any = None, wheelhouse: str | None = None) -> str:
+    """The run's image on this node's Docker engine, built under a file lock when missing.
+
+    The default agent image, or an agent folder's own (its ``dockerfile``) built FROM its
+    profile with the same content-hash tag as a local build; its wheels come from the node's
+    own pip, or from ``wheelhouse``. The folder is read at the same path as on the controller.
+    """
+    image = getattr(agent, "image", None)
+    if image is not None:
+        from pytest_mlebench.sandbox.docker.agent_image import ensure_agent_image
+
+        # not cached in this process: a changed folder is a new tag, and the check is cheap
+        wheels_from = Path(wheelhouse) if wheelhouse else None
+        return ensure_agent_image(image, agent.name, wheels_from=wheels_from, progress=log.info)
     if "tag" not in _images:
         from pytest_mlebench.sandbox.docker import ensure_image
 

@@ -5,6 +5,14 @@ The one seam between the runner and the cluster: :func:`run_remotely` turns the 
 the desk, never the answers), runs it (:func:`~.executor.run_on_cluster`), unpacks the node's run
 folder into the controller's, and hands back what the local path returns, so grading, integrity
 checks and the record follow unchanged.
+
+An agent that uses the LLM gateway gets the run's gateway served on the node, beside its sandbox,
+rather than relayed back to the controller: the gateway holds no answers, and the agent's calls
+then go sandbox → node → provider instead of crossing the cluster twice per token. The accounts
+stay exact because the gateway is per run: it travels to the node in the task (with only the
+secrets its providers name), enforces the run's budget there, and comes back stopped with its
+ledger, its transcript in the run folder; the record is made from that ledger here. An agent
+folder's own image is built on the node (:func:`~.node.node_image`), tagged as it would be here.
 """
 
 from __future__ import annotations
@@ -22,17 +30,13 @@ if TYPE_CHECKING:
     from pytest_mlebench.agents.base import Agent
     from pytest_mlebench.runner import BenchmarkRun
 
-GATEWAY_REFUSAL = (
-    "the LLM gateway does not reach sandboxes on Ray nodes yet: run agents that use the gateway "
-    "without --mle-ray (docs/scale-out.md)"
-)
-
 
 @dataclass(frozen=True)
 class RemoteSandbox:
     """What the record needs to know about a sandbox that ran on a node (it is gone by now)."""
 
     egress: dict[str, Any] | None = None
+    image: str | None = None
     backend: str = "docker"
     isolated: bool = True
 
@@ -64,6 +68,8 @@ def node_job(run: BenchmarkRun, agent: Agent) -> NodeJob:
         answers=str(run.prepared.answers),
         submission=run.competition.submission,
         expiry_grace=spec.expiry_grace,
+        gateway=run.gateway,
+        wheelhouse=str(run.session.settings.wheelhouse or "") or None,
     )
 
 
@@ -72,10 +78,10 @@ def run_remotely(
 ) -> tuple[ExecResult, list[dict[str, Any]], ResourceGrant]:
     """Run ``run``'s agent on the cluster; the same triple the local path returns."""
     settings = run.session.settings
-    if run.gateway is not None:
-        raise SandboxError(GATEWAY_REFUSAL)
     if settings.ray is None:
         raise SandboxError("run_remotely needs --mle-ray")
+    if run.gateway is not None:
+        run.gateway.resolved_keys()  # a missing secret stops the run here, before the cluster
     job = node_job(run, agent)
     done = run_on_cluster(
         settings.ray,
@@ -86,8 +92,11 @@ def run_remotely(
         shared_dir=settings.ray_data_dir,
     )
     unpack_run(done.result, run.run_dir)
+    if done.result.gateway is not None:  # the node's ledger: calls, tokens, cost, budget
+        run.gateway = done.result.gateway
+        run.gateway.transcript_path = run.run_dir / "gateway.jsonl"
     run.integrity.evidence = load_evidence(run.run_dir) or run.integrity.evidence
     run.node = done.node_entry()
-    run.sandbox = RemoteSandbox(done.result.egress)
+    run.sandbox = RemoteSandbox(done.result.egress, done.result.image)
     grant = replace(job.resources, gpus=done.result.gpus)
     return done.result.exec_result, done.result.calls, grant

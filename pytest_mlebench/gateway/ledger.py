@@ -51,6 +51,16 @@ class Ledger:
     budget_exhausted: bool = False
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The totals without the lock: a run's ledger travels to a Ray node and back."""
+        state = dict(self.__dict__)
+        del state["_lock"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
     @property
     def total_tokens(self) -> int:
         return self.input_tokens + self.output_tokens

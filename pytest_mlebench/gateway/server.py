@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from pytest_mlebench.gateway.config import Budget, GatewayConfig, GatewayError, Provider
+from pytest_mlebench.gateway.config import SECRET, Budget, GatewayConfig, GatewayError, Provider
 from pytest_mlebench.gateway.ledger import Ledger
 from pytest_mlebench.gateway.prices import PriceTable
 from pytest_mlebench.gateway.transcript import Transcript, body_for_log
@@ -103,6 +103,27 @@ class Gateway:
     def started(self) -> bool:
         return self._server is not None
 
+    def resolved_keys(self) -> dict[str, str | None]:
+        """Each provider's key from the host's environment.
+
+        Raises:
+            GatewayError: A secret a provider names is not set (the message says which).
+        """
+        return {name: p.resolved_key(self.environ) for name, p in self.providers.items()}
+
+    def __getstate__(self) -> dict[str, Any]:
+        """A stopped copy for another machine (a Ray node, and back with its ledger).
+
+        Of the host's environment it carries only the secrets the providers name, so the
+        provider keys travel with the run and nothing else of the host does; the server, its
+        thread and the open transcript stay behind.
+        """
+        state = dict(self.__dict__)
+        names = {n for p in self.providers.values() for n in SECRET.findall(p.api_key or "")}
+        state["environ"] = {name: self.environ[name] for name in names if name in self.environ}
+        state.update(_keys={}, _transcript=None, _server=None, _thread=None)
+        return state
+
     def start(self, socket_path: Path) -> None:
         """Resolve the provider keys on the host and serve on ``socket_path``.
 
@@ -112,7 +133,7 @@ class Gateway:
         """
         if self._server is not None:
             return
-        self._keys = {name: p.resolved_key(self.environ) for name, p in self.providers.items()}
+        self._keys = self.resolved_keys()
         self._transcript = Transcript(self.transcript_path, [self.token, *self._known_keys()])
         try:
             socket_path.parent.mkdir(parents=True, exist_ok=True)
