@@ -70,6 +70,20 @@ def upstream(monkeypatch: pytest.MonkeyPatch) -> Any:
         yield fake
 
 
+def assert_two_priced_calls(gateway: dict[str, Any]) -> None:
+    """A record's ``gateway`` entry after ``llm_agent``'s two calls to gpt-4o-mini (priced at
+    $0.15 / $0.60 per million input / output tokens in the shipped table), within budget."""
+    assert (gateway["calls"], gateway["input_tokens"], gateway["output_tokens"]) == (
+        2,
+        2 * INPUT_TOKENS,
+        2 * OUTPUT_TOKENS,
+    )
+    assert gateway["cost_usd"] == pytest.approx(
+        2 * (INPUT_TOKENS * 0.15 + OUTPUT_TOKENS * 0.6) / 1e6
+    )
+    assert gateway["budget_exhausted"] is False
+
+
 def records(project: ExampleProject) -> list[dict[str, Any]]:
     path = project.root / "reports" / "results.jsonl"
     return [json.loads(line) for line in path.read_text().splitlines()]
@@ -84,16 +98,7 @@ def test_the_record_carries_calls_tokens_and_cost(project: ExampleProject, upstr
     result = project.run("-k", "toy-a", "--mle-agent", str(agent))
     result.assert_outcomes(passed=1)
     [record] = records(project)
-    gateway = record["gateway"]
-    assert (gateway["calls"], gateway["input_tokens"], gateway["output_tokens"]) == (
-        2,
-        2 * INPUT_TOKENS,
-        2 * OUTPUT_TOKENS,
-    )
-    assert gateway["cost_usd"] == pytest.approx(
-        2 * (INPUT_TOKENS * 0.15 + OUTPUT_TOKENS * 0.6) / 1e6
-    )
-    assert gateway["budget_exhausted"] is False
+    assert_two_priced_calls(record["gateway"])
     transcript = run_dir(record) / "gateway.jsonl"
     assert len(transcript.read_text().splitlines()) == 2
     assert [r.headers["Authorization"] for r in upstream.received] == [f"Bearer {PROVIDER_KEY}"] * 2

@@ -117,24 +117,28 @@ def test_public_data_is_fetched_once_per_node(
         assert len(versions) <= 1
 
 
-def test_a_killed_node_is_retried_on_the_other_node(
-    ray_cluster: LocalCluster, data_dir: Path, tmp_path: Path
-) -> None:
-    competition = f"killed-{uuid.uuid4().hex[:8]}"
-    write_competition(tmp_path / "defs", competition, splits={"killed": [competition]})
-    agent = napper_agent(tmp_path / "napper", nap=20)
+def napping_run(
+    cluster: LocalCluster, data_dir: Path, tmp_path: Path, kind: str, nap: float
+) -> tuple[str, list[str]]:
+    """A fresh toy competition (marked ``kind``) and the command that runs the napper agent
+    (sleeps ``nap`` seconds) on it through ``cluster``."""
+    competition = f"{kind}-{uuid.uuid4().hex[:8]}"
+    write_competition(tmp_path / "defs", competition, splits={kind: [competition]})
+    agent = napper_agent(tmp_path / "napper", nap=nap)
     command = benchmark_command(
         tmp_path,
         data_dir,
-        "-m",
-        "killed",
-        "--mle-agent",
-        str(agent),
-        "--mle-competitions-dir",
-        str(tmp_path / "defs"),
-        "--mle-ray",
-        ray_cluster.address,
+        *("-m", kind, "--mle-agent", str(agent)),
+        *("--mle-competitions-dir", str(tmp_path / "defs")),
+        *("--mle-ray", cluster.address),
     )
+    return competition, command
+
+
+def test_a_killed_node_is_retried_on_the_other_node(
+    ray_cluster: LocalCluster, data_dir: Path, tmp_path: Path
+) -> None:
+    competition, command = napping_run(ray_cluster, data_dir, tmp_path, "killed", nap=20)
     run = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     try:
         victim = wait_for_node_with(ray_cluster, competition, run)
@@ -186,21 +190,7 @@ def test_ctrl_c_leaves_no_container_and_no_ray_task(
 ) -> None:
     from pytest_mlebench.sandbox.docker import COMPETITION_LABEL
 
-    competition = f"ctrl-c-{uuid.uuid4().hex[:8]}"
-    write_competition(tmp_path / "defs", competition, splits={"interrupted": [competition]})
-    agent = napper_agent(tmp_path / "napper", nap=3600)
-    command = benchmark_command(
-        tmp_path,
-        data_dir,
-        "-m",
-        "interrupted",
-        "--mle-agent",
-        str(agent),
-        "--mle-competitions-dir",
-        str(tmp_path / "defs"),
-        "--mle-ray",
-        ray_cluster.address,
-    )
+    competition, command = napping_run(ray_cluster, data_dir, tmp_path, "interrupted", nap=3600)
     run = subprocess.Popen(
         command,
         cwd=tmp_path,

@@ -20,7 +20,7 @@ import pytest
 
 from tests.gateway.conftest import PROVIDER_KEY
 from tests.gateway.fake_upstream import INPUT_TOKENS, OUTPUT_TOKENS, FakeUpstream
-from tests.gateway.test_gateway_runs import llm_agent
+from tests.gateway.test_gateway_runs import assert_two_priced_calls, llm_agent
 from tests.ray.conftest import read_records, run_benchmark
 from tests.ray.local_cluster import LocalCluster
 
@@ -58,16 +58,7 @@ def test_an_agent_calls_the_gateway_from_a_ray_node(
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     record = only_record(tmp_path)
     assert record["node"] is not None and record["outcome"] == "passed"
-    gateway = record["gateway"]
-    assert (gateway["calls"], gateway["input_tokens"], gateway["output_tokens"]) == (
-        2,
-        2 * INPUT_TOKENS,
-        2 * OUTPUT_TOKENS,
-    )
-    assert gateway["cost_usd"] == pytest.approx(
-        2 * (INPUT_TOKENS * 0.15 + OUTPUT_TOKENS * 0.6) / 1e6
-    )
-    assert gateway["budget_exhausted"] is False
+    assert_two_priced_calls(record["gateway"])
     run_dir = Path(str(record["run_dir"]))
     transcript = (run_dir / "gateway.jsonl").read_text()
     assert len(transcript.splitlines()) == 2 and PROVIDER_KEY not in transcript
