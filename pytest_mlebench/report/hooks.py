@@ -157,7 +157,17 @@ class ReportHooks:
     ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
         if call.when == "call":
             self._annotate(item)  # before the report is built: user_properties travel with it
-        return (yield)
+        report = yield
+        if (
+            call.excinfo is not None
+            and isinstance(call.excinfo.value, MLEBenchError)
+            and item_pair(item) is not None
+            and item.config.option.tbstyle == "auto"
+        ):
+            # The harness's own errors already say what to do: show that, not a traceback into
+            # the harness (--tb=long still shows it; the record has the same message).
+            report.longrepr = error_text(call.excinfo.value)
+        return report
 
     def _annotate(self, item: pytest.Item) -> None:
         """Hand the run's outcome to the controller and to Allure (the running test's result)."""
@@ -189,6 +199,18 @@ class ReportHooks:
             pytest.ExitCode.NO_TESTS_COLLECTED,
         ):
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def error_text(error: BaseException) -> str:
+    """``Type: message`` of ``error`` and of each error that caused it, one line each."""
+    lines = [f"{type(error).__name__}: {error}"]
+    cause = error.__cause__ or error.__context__
+    while cause is not None and len(lines) < 5:
+        if str(cause) not in lines[-1]:  # a wrapper that already quotes its cause says enough
+            lines.append(f"  caused by {type(cause).__name__}: {cause}")
+        cause = cause.__cause__ or cause.__context__
+    lines.append("(the run's record has this message; --tb=long shows the traceback)")
+    return "\n".join(lines)
 
 
 def record_of(item: pytest.Item) -> RunRecord | None:

@@ -291,3 +291,18 @@ def test_an_agent_dockerfile_is_ignored_on_the_local_backend_and_the_header_says
         ["*mlebench WARNING: agent probe's Dockerfile is ignored with the local backend*"]
     )
     assert records(project)[0]["image"] is None
+
+
+def test_a_harness_error_shows_its_message_not_a_traceback(project: ExampleProject) -> None:
+    # The local backend refuses an allow-list per run (a SandboxError naming the fix).
+    args = ("-k", "toy-a", "--mle-network", "allow:example.com")
+    result = project.run(*args)
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    result.stdout.fnmatch_lines(
+        ["SandboxError: *the local backend cannot keep an egress allow-list*", "*--tb=long*"]
+    )
+    assert "def start" not in out and "local.py:" not in out
+    again = project.run(*args, "--tb=long")
+    again.assert_outcomes(failed=1)
+    assert "def start" in again.stdout.str()
