@@ -34,6 +34,7 @@ from filelock import FileLock
 
 from pytest_mlebench.atomic_write import write_atomically
 from pytest_mlebench.definition import Competition, load_prepare
+from pytest_mlebench.digests import sha256_file
 from pytest_mlebench.errors import DataNotPrepared, PrepareError
 from pytest_mlebench.sources import missing_sources, missing_sources_message, source_available
 from pytest_mlebench.timestamps import utc_timestamp
@@ -194,14 +195,6 @@ def competition_fingerprint(competition: Competition) -> str:
     ):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(1 << 20):
-            digest.update(chunk)
     return digest.hexdigest()
 
 

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from pytest_mlebench.data import sha256_file
+from pytest_mlebench.digests import sha256_file
 from pytest_mlebench.errors import PrepareError
 
 __all__ = [

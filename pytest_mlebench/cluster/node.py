@@ -41,9 +41,7 @@ class NodeJob:
     seed: int
     time_limit: int
     resources: ResourceGrant
-    network: str
-    allowed_hosts: tuple[str, ...]
-    labels: dict[str, str]
+    spec: SandboxSpec
     privileged: bool
     agent: Any
     instructions: str
@@ -52,7 +50,6 @@ class NodeJob:
     submission: SubmissionSpec
     public: PublicData | None = None
     desk: Any = None
-    expiry_grace: float = 300.0
     gateway: Any = None  # the run's LLM gateway (not started), keys included; served here
     wheelhouse: str | None = None  # --mle-wheelhouse, a path the nodes can read
 
@@ -131,21 +128,14 @@ def _run_sandbox(
     integrity = IntegrityRun(run_dir, job.agent)
     integrity.nonce = job.nonce  # the controller rendered the instructions with its nonce
     integrity.evidence["nonce"] = job.nonce
-    spec = SandboxSpec(
-        run_id=job.run_id,
-        competition_id=job.competition_id,
-        seed=job.seed,
+    spec = replace(
+        job.spec,
         public_dir=public,
-        time_limit=job.time_limit,
         resources=replace(job.resources, gpus=gpus),
-        network=job.network,  # type: ignore[arg-type]
-        allowed_hosts=job.allowed_hosts,
         log_dir=run_dir,
         validator=desk_validator(job),
         env=integrity.env,
-        labels=job.labels,
         hidden_paths=hidden_host_paths(node_cache_root()),
-        expiry_grace=job.expiry_grace,
         gateway=job.gateway,
     )
     sandbox = create_sandbox("docker", spec, image=image, privileged=job.privileged)

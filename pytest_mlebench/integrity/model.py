@@ -45,6 +45,9 @@ class Flag:
         text = f"{self.severity} {self.kind}/{self.rule}: {self.reason}"
         return f"{text} ({detail})" if detail else text
 
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Flag:
         return cls(

@@ -23,7 +23,6 @@ from pytest_mlebench.integrity.judge import check_judge
 from pytest_mlebench.integrity.model import SEVERITIES, Flag, IntegrityReport
 from pytest_mlebench.integrity.monitor import load_evidence
 from pytest_mlebench.integrity.policy import Policy, load_policy
-from pytest_mlebench.integrity.reporting import flag_dict
 from pytest_mlebench.integrity.similarity import reference_folder
 from pytest_mlebench.registry import Registry, load_registry
 from pytest_mlebench.results import RunRecord, read_records
@@ -117,7 +116,7 @@ def cmd_integrity(args: argparse.Namespace) -> int:
     if args.json:
         out = {
             "runs": {run_id: report.to_dict() for run_id, report in reports.items()},
-            "session_flags": [flag_dict(f) for f in session],
+            "session_flags": [f.to_dict() for f in session],
         }
         args.json.write_text(json.dumps(out, indent=2, default=str) + "\n", "utf-8")
     return 1 if args.fail_on and _any_at_least(reports, session, args.fail_on) else 0

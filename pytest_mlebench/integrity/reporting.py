@@ -57,17 +57,7 @@ def integrity_section(
         "modes": sorted({r.integrity.mode for r in checked if r.integrity}),
         "flags_by_severity": {s: by_severity[s] for s in SEVERITIES},
         "flags_by_kind": dict(sorted(Counter(f.kind for f in flags).items())),
-        "session_flags": [flag_dict(f) for f in session_flags],
-    }
-
-
-def flag_dict(flag: Flag) -> dict[str, Any]:
-    return {
-        "kind": flag.kind,
-        "rule": flag.rule,
-        "severity": flag.severity,
-        "reason": flag.reason,
-        "evidence": flag.evidence,
+        "session_flags": [f.to_dict() for f in session_flags],
     }
 
 

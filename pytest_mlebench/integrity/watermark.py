@@ -15,11 +15,11 @@ submission's). Checks:
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from pytest_mlebench.digests import sha256_file
 from pytest_mlebench.integrity.model import Flag
 from pytest_mlebench.integrity.policy import Policy
 
@@ -44,26 +44,18 @@ def _files(source: Path) -> Iterator[Path]:
             yield path
 
 
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def copied_in_matches(sources: list[Path], submission: Path) -> dict[str, Any]:
     """Files among ``sources`` identical to ``submission``: only same-size files are hashed."""
     if not submission.is_file():
         return {"sources": [str(s) for s in sources], "hashed": 0, "matches": []}
-    size, digest = submission.stat().st_size, sha256_of(submission)
+    size, digest = submission.stat().st_size, sha256_file(submission)
     hashed, matches = 0, []
     for source in sources:
         for path in _files(source):
             if path.stat().st_size != size:
                 continue
             hashed += 1
-            if sha256_of(path) == digest:
+            if sha256_file(path) == digest:
                 matches.append(str(path))
     return {"sources": [str(s) for s in sources], "hashed": hashed, "matches": matches}
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 from pytest_mlebench.atomic_write import write_atomically
-from pytest_mlebench.data import sha256_file
+from pytest_mlebench.digests import sha256_file
 from pytest_mlebench.kaggle.archives import ArchiveCorrupted
 from pytest_mlebench.timestamps import utc_timestamp
 

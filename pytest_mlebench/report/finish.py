@@ -18,7 +18,6 @@ from typing import Any
 from pytest_mlebench.errors import MLEBenchError
 from pytest_mlebench.integrity.crossrun import cross_run_flags
 from pytest_mlebench.integrity.policy import load_policy
-from pytest_mlebench.integrity.reporting import flag_dict
 from pytest_mlebench.report.allure import load_categories, write_session_files
 from pytest_mlebench.report.environment import build_environment
 from pytest_mlebench.report.gating import GateResult, gate_lines, run_gate
@@ -91,7 +90,7 @@ def session_integrity(
         result.lines.append(f"integrity: cross-run similarity not checked: {exc}")
         return []
     result.lines += [f"integrity (session): {flag.summary()}" for flag in flags]
-    return [flag_dict(flag) for flag in flags]
+    return [flag.to_dict() for flag in flags]
 
 
 def write_allure_files(

@@ -9,7 +9,6 @@ user fills a folder elsewhere and passes it as ``--wheelhouse DIR``.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -23,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pytest_mlebench.digests import sha256_file
 from pytest_mlebench.errors import SandboxError
 
 Progress = Callable[[str], None]
@@ -38,7 +38,6 @@ TARGET_PLATFORMS = (
 )
 PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(\[[^\]]*\])?==([^\s;]+)$")
 HASH = re.compile(r"^--hash=sha256:([0-9a-f]{64})$")
-CHUNK = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -122,14 +121,6 @@ def _parse_pin(path: Path, number: int, line: str) -> Pin:
     return Pin(name=match.group(1), version=match.group(3), hashes=digests)
 
 
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(CHUNK):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def wheel_key(filename: str) -> tuple[str, str] | None:
     """(normalized name, version) from a wheel file name, ``None`` for anything else."""
     if not filename.endswith(".whl"):
@@ -153,13 +144,13 @@ def match_wheels(pins: tuple[Pin, ...], folder: Path) -> tuple[dict[str, Path], 
     missing: list[str] = []
     for pin in pins:
         candidates = by_key.get((pin.key, pin.version), [])
-        good = [path for path in candidates if sha256_of(path) in pin.hashes]
+        good = [path for path in candidates if sha256_file(path) in pin.hashes]
         if good:
             found[pin.key] = good[0]
         elif candidates:
             raise SandboxError(
                 f"hash mismatch: {candidates[0]} is not the file the lock pins for "
-                f"{pin.name}=={pin.version} (its sha256 is {sha256_of(candidates[0])}); delete "
+                f"{pin.name}=={pin.version} (its sha256 is {sha256_file(candidates[0])}); delete "
                 "it and download again, or regenerate the lock if it is out of date"
             )
         else:
