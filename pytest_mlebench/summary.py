@@ -7,11 +7,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pytest_mlebench.integrity.reporting import terminal_lines as integrity_lines
-from pytest_mlebench.report.aggregate import medal_of
+from pytest_mlebench.records.run_record import RunRecord, read_records
 from pytest_mlebench.report.progress import param_id
 from pytest_mlebench.report.terminal import medal_table
 from pytest_mlebench.report.usage import run_usage, usage_brief, usage_lines
-from pytest_mlebench.results import RunRecord, read_records
 from pytest_mlebench.session import MLEBenchSession
 
 
@@ -32,7 +31,7 @@ def display_id(record: RunRecord) -> str:
 def run_line(record: RunRecord) -> str:
     score = record.grade.score if record.grade else None
     score_text = "-" if score is None else f"{score:.5g}"
-    medal: str = medal_of(record) or "none"
+    medal: str = record.medal or "none"
     if (
         record.grade is not None
         and record.grade.valid_submission
@@ -51,7 +50,7 @@ def run_line(record: RunRecord) -> str:
     llm = usage_brief(run_usage(record))
     if llm is not None:
         line += f" LLM {llm}"
-    if record.integrity is not None and record.integrity.medal_withheld:
+    if record.integrity is not None and record.medal_withheld:
         line += f" WITHHELD (earned {record.integrity.earned_medal})"
     elif record.integrity is not None and record.integrity.flags:
         line += f" FLAGGED ({record.integrity.worst})"

@@ -15,7 +15,7 @@ from typing import Any
 
 from pytest_mlebench.integrity.disclosure import disclosure_block
 from pytest_mlebench.integrity.judge import JudgeSetup, run_judge
-from pytest_mlebench.integrity.model import Flag, IntegrityReport, Mode, severity_rank, sort_flags
+from pytest_mlebench.records.verdict import Flag, IntegrityReport, Mode, severity_rank, sort_flags
 from pytest_mlebench.integrity.network import network_flags
 from pytest_mlebench.integrity.policy import Policy
 from pytest_mlebench.integrity.probing import validator_flags

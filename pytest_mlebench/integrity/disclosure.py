@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pytest_mlebench.integrity.model import Flag
+from pytest_mlebench.records.verdict import Flag
 from pytest_mlebench.integrity.network import network_disclosure
 
 FETCH_RULES = {"network-tool", "model-download", "remote-shell", "external-download"}

@@ -42,7 +42,7 @@ from pytest_mlebench.integrity.judge_prompt import (
     judge_prompt,
     read_reply,
 )
-from pytest_mlebench.integrity.model import Flag
+from pytest_mlebench.records.verdict import Flag
 from pytest_mlebench.integrity.policy import Policy
 
 MODEL_NAME = re.compile(r"[A-Za-z0-9._:/@-]+")

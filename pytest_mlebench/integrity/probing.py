@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pytest_mlebench.integrity.fingerprint import buckets_apart
-from pytest_mlebench.integrity.model import Flag
+from pytest_mlebench.records.verdict import Flag
 from pytest_mlebench.integrity.policy import Policy
 
 Call = dict[str, Any]

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.digests import sha256_file
-from pytest_mlebench.integrity.model import Flag
+from pytest_mlebench.records.verdict import Flag
 from pytest_mlebench.integrity.policy import Policy
 
 CLOCK_SLACK_SECONDS = 2.0

@@ -4,7 +4,7 @@
   ``summary.json`` and ``mlebench/`` (grading report + ``submission.jsonl``) into ``--out``.
 * ``--html DIR`` also renders the self-contained page; ``--allure DIR`` runs Allure's generator
   on ``--alluredir``.
-* ``--compare BASE NEW`` is the CI gate after the fact (:mod:`~pytest_mlebench.report.gating`,
+* ``--compare BASE NEW`` is the CI gate after the fact (:mod:`~pytest_mlebench.report.baseline_gate`,
   mode ``--gate``): exit 1 when it finds a regression of NEW against BASE.
 
 ``summary.md`` (:mod:`~pytest_mlebench.report.markdown`) is written into ``--out`` whenever the
@@ -23,7 +23,7 @@ from typing import Any
 
 from pytest_mlebench.errors import ConfigError
 from pytest_mlebench.report.allure_site import AllureUnavailable, generate_allure_site
-from pytest_mlebench.report.gating import GateResult, gate_lines, run_gate
+from pytest_mlebench.report.baseline_gate import GateResult, gate_lines, run_gate
 from pytest_mlebench.report.html import write_html
 from pytest_mlebench.report.markdown import append_step_summary, render_markdown, write_markdown
 from pytest_mlebench.report.merge import merge_files

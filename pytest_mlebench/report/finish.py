@@ -4,7 +4,7 @@ Files (next to the results file, ``reports/`` by default): ``summary.json``, ``s
 ``mlebench/grading_report.json`` + ``mlebench/submission.jsonl``, all built from *every* record in
 the results file, merged (a rerun's newer records replace older ones for the same run). With
 ``--alluredir``: ``environment.properties`` and ``categories.json`` in the Allure results folder.
-With ``--mle-baseline`` the gate (:mod:`~pytest_mlebench.report.gating`) runs before
+With ``--mle-baseline`` the gate (:mod:`~pytest_mlebench.report.baseline_gate`) runs before
 ``summary.md`` is written, so the Markdown carries its verdict.
 """
 
@@ -18,15 +18,15 @@ from typing import Any
 from pytest_mlebench.errors import MLEBenchError
 from pytest_mlebench.integrity.crossrun import cross_run_flags
 from pytest_mlebench.integrity.policy import load_policy
+from pytest_mlebench.records.run_record import RunRecord, read_records
 from pytest_mlebench.report.allure import load_categories, write_session_files
+from pytest_mlebench.report.baseline_gate import GateResult, gate_lines, run_gate
 from pytest_mlebench.report.environment import build_environment
-from pytest_mlebench.report.gating import GateResult, gate_lines, run_gate
 from pytest_mlebench.report.markdown import append_step_summary, render_markdown, write_markdown
 from pytest_mlebench.report.merge import Merged, merge_records
 from pytest_mlebench.report.mlebench_compat import write_mlebench_files
 from pytest_mlebench.report.profiles import build_profile, profile_text
 from pytest_mlebench.report.summary_json import build_summary, load_summary, write_summary
-from pytest_mlebench.results import RunRecord, read_records
 from pytest_mlebench.session import MLEBenchSession
 
 CATEGORIES_TEMPLATE = Path("reports") / "categories.json"

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from pytest_mlebench.errors import MLEBenchError
+from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.report import allure as allure_glue
 from pytest_mlebench.report.finish import finish_session
 from pytest_mlebench.report.progress import (
@@ -27,7 +28,6 @@ from pytest_mlebench.report.progress import (
 )
 from pytest_mlebench.report.rerun import RerunPlan, item_pair, plan_rerun, split_items
 from pytest_mlebench.report.summary_json import load_summary
-from pytest_mlebench.results import RunRecord
 from pytest_mlebench.session import MLEBenchSession
 
 PLUGIN_NAME = "mlebench-report"

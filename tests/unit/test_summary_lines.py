@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from pytest_mlebench.grade_report import GradeReport
+from pytest_mlebench.records.grade_report import GradeReport
 from pytest_mlebench.summary import run_line, skipped_lines
 from tests.report.builders import record
 
