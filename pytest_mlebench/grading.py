@@ -1,6 +1,6 @@
 """Grade one submission: validation first, then the metric, then the medal.
 
-The result is a :class:`~pytest_mlebench.records.grade_report.GradeReport` (score, validity, award,
+The result is a :class:`~pytest_mlebench.grade_report.GradeReport` (score, validity, award,
 thresholds). Grading never raises for a bad submission; it returns an invalid report with a
 reason a person can act on. A broken answers file is the competition's fault and raises.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pytest_mlebench import graders
-from pytest_mlebench.records.grade_report import GradeReport
+from pytest_mlebench.grade_report import GradeReport
 from pytest_mlebench.percentile import leaderboard_percentile
 from pytest_mlebench.registry import Competition
 from pytest_mlebench.timestamps import utc_timestamp

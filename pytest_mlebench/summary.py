@@ -7,20 +7,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pytest_mlebench.integrity.reporting import terminal_lines as integrity_lines
-from pytest_mlebench.records.run_record import RunRecord, read_records
+from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.report.progress import param_id
 from pytest_mlebench.report.terminal import medal_table
 from pytest_mlebench.report.usage import run_usage, usage_brief, usage_lines
 from pytest_mlebench.session import MLEBenchSession
-
-
-def session_records(session: MLEBenchSession) -> list[RunRecord]:
-    """Records this session wrote (all workers), in test-id order."""
-    path = session.settings.results_path
-    if not path.is_file():
-        return []
-    records = [r for r in read_records([path]) if r.session_id == session.session_id]
-    return sorted(records, key=lambda r: (r.competition_id, r.seed, r.agent))
 
 
 def display_id(record: RunRecord) -> str:
@@ -92,8 +83,10 @@ def skipped_lines(records: Sequence[RunRecord], data_dir: Path) -> list[str]:
     ]
 
 
-def terminal_lines(session: MLEBenchSession) -> list[str]:
-    records = session_records(session)
+def terminal_lines(session: MLEBenchSession, records: Sequence[RunRecord]) -> list[str]:
+    """The per-run lines, totals, LLM usage, skips, integrity and medal table of ``records``
+    (this session's, as read once at its end)."""
+    records = sorted(records, key=lambda r: (r.competition_id, r.seed, r.agent))
     if not records:
         return []
     skipped = skipped_lines(records, session.settings.data_dir)

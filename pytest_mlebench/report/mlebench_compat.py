@@ -38,6 +38,7 @@ __all__ = [
     "write_mlebench_files",
 ]
 
+
 def submission_path(record: RunRecord) -> str:
     """Where the run's ``submission.csv`` was kept (it may not exist: no submission)."""
     return str(Path(record.run_dir) / "submission.csv") if record.run_dir else ""

@@ -19,6 +19,7 @@ from pytest_mlebench.errors import ConfigError
 from pytest_mlebench.integrity.reporting import integrity_section, run_integrity
 from pytest_mlebench.medals import MEDALS, Thresholds
 from pytest_mlebench.records.run_record import RunRecord
+from pytest_mlebench.records.verdict import Flag
 from pytest_mlebench.report.aggregate import (
     flags,
     group_stats,
@@ -35,12 +36,15 @@ from pytest_mlebench.timestamps import utc_timestamp
 SCHEMA = "pytest-mlebench/summary/1"
 
 
-def build_summary(merged: Merged, created_at: str | None = None) -> dict[str, Any]:
+def build_summary(
+    merged: Merged, created_at: str | None = None, session_flags: Sequence[Flag] = ()
+) -> dict[str, Any]:
     """The whole summary of merged records.
 
     Args:
         merged: One record per (competition, seed, agent) and what the merge found.
         created_at: ISO time stamp to record (default: now, UTC).
+        session_flags: The session's cross-run integrity flags (``integrity.session_flags``).
     """
     records = merged.records
     by_agent: dict[str, list[RunRecord]] = defaultdict(list)
@@ -54,7 +58,7 @@ def build_summary(merged: Merged, created_at: str | None = None) -> dict[str, An
         "competitions": competition_entries(records),
         "llm_usage": usage_totals(records),
         "merge": merged.to_dict(),
-        "integrity": integrity_section(records),
+        "integrity": integrity_section(records, session_flags),
     }
 
 
