@@ -56,7 +56,7 @@ def totals_line(records: Sequence[RunRecord]) -> str:
     outcomes = Counter(r.outcome for r in records)
     graded = [r.grade for r in records if r.grade]
     valid = sum(1 for g in graded if g.valid_submission)
-    medals = sum(1 for g in graded if g.medal is not None)
+    medals = sum(1 for r in records if r.medal is not None)  # after integrity
     above = sum(1 for g in graded if g.award.above_median)
     counts = ", ".join(
         f"{outcomes[o]} {o}" for o in ("passed", "failed", "error", "skipped") if outcomes[o]
