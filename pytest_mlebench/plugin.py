@@ -203,12 +203,16 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         terminalreporter.write_sep("=", "mlebench: no competition selected", yellow=True)
         for line in empty:
             terminalreporter.write_line(f"mlebench: {line}", yellow=True)
-    lines = terminal_lines(session) + report_hooks.terminal_lines(config)
+    records = report_hooks.session_records(config)
+    lines = terminal_lines(session, records) + report_hooks.terminal_lines(config)
     if not lines:
         return
     terminalreporter.write_sep("=", "mlebench results")
     for line in lines:
         terminalreporter.write_line(line)
+    alarm = report_hooks.alarm_line(config)
+    if alarm is not None:
+        terminalreporter.write_line(alarm, red=True, bold=True)
 
 
 def _empty_selection_lines(config: pytest.Config, session: MLEBenchSession) -> list[str]:

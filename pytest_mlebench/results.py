@@ -1,135 +1,17 @@
-"""The per-run record and its JSON-lines file, appended atomically as each run ends.
+"""Former home of the run record; it lives in :mod:`pytest_mlebench.records.run_record`.
 
-Each finished run is one line, written with a single ``write`` on a file opened for appending and
-under a file lock, so concurrent xdist workers never interleave and a crash loses nothing that
-already finished. Records carry their own ids (session, run, competition, seed, agent); readers
-merge by those, never by file order.
-
-Version 2 stores the grade in :class:`~pytest_mlebench.grade_report.GradeReport`'s own form;
-records of version 1 (mle-bench's flat 16 keys) are read back into the same model.
+Kept so that imports written before the record layer existed keep working; new code imports
+from :mod:`pytest_mlebench.records`.
 """
 
 from __future__ import annotations
 
-import json
-import math
-import os
-from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass, field
-from pathlib import Path
-from typing import Any, Literal
+from pytest_mlebench.records.run_record import (
+    RECORD_VERSION,
+    Outcome,
+    RunRecord,
+    append_record,
+    read_records,
+)
 
-from filelock import FileLock
-
-from pytest_mlebench.grade_report import GradeReport
-from pytest_mlebench.integrity.model import IntegrityReport
-
-Outcome = Literal["passed", "failed", "error", "skipped"]
-RECORD_VERSION = 2
-
-
-@dataclass(frozen=True)
-class RunRecord:
-    """Everything known about one (competition, seed, agent) run.
-
-    ``gateway`` is the LLM gateway's account of the run (calls, tokens, cost, budget; ``None``
-    without a gateway); ``egress`` the allow-list proxy's (or a note that ``bridge`` left the
-    sandbox open). Both are documented in ``docs/agents.md``. ``image`` is the Docker image the
-    agent ran in (its tag carries the hash of what it was built from; ``None`` elsewhere).
-    ``node`` says which Ray node ran the sandbox and where each attempt ran (``--mle-ray``,
-    ``docs/scale-out.md``); ``None`` for a run on this machine and in records written before it
-    existed, which read back unchanged.
-    """
-
-    session_id: str
-    run_id: str
-    test_id: str
-    competition_id: str
-    seed: int
-    agent: str
-    outcome: Outcome
-    reason: str | None
-    sandbox: str
-    isolated: bool
-    started_at: str
-    finished_at: str
-    time_limit: float | None = None
-    network: str | None = None
-    resources: dict[str, Any] = field(default_factory=dict)
-    wall_seconds: float | None = None
-    cpu_seconds: float | None = None
-    peak_memory_bytes: int | None = None
-    exit_code: int | None = None
-    timed_out: bool = False
-    oom_killed: bool = False
-    grade: GradeReport | None = None
-    validation_calls: list[dict[str, Any]] = field(default_factory=list)
-    splits: list[str] = field(default_factory=list)
-    complexity: str | None = None
-    modality: str | None = None
-    run_dir: str | None = None
-    worker: str = "master"
-    gateway: dict[str, Any] | None = None
-    egress: dict[str, Any] | None = None
-    integrity: IntegrityReport | None = None
-    image: str | None = None
-    node: dict[str, Any] | None = None
-    version: int = RECORD_VERSION
-
-    def to_json(self) -> str:
-        return json.dumps(_finite(asdict(self)), sort_keys=True, allow_nan=False)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> RunRecord:
-        """A record of any version; what is read back is a record of this version.
-
-        Raises:
-            ValueError: When the grade is malformed.
-            TypeError: When a required key is missing.
-        """
-        known = {name for name in cls.__dataclass_fields__}
-        values = {key: value for key, value in data.items() if key in known}
-        grade = values.get("grade")
-        values["grade"] = None if grade is None else GradeReport.from_dict(grade)
-        integrity = values.get("integrity")
-        values["integrity"] = None if integrity is None else IntegrityReport.from_dict(integrity)
-        values["version"] = RECORD_VERSION
-        return cls(**values)
-
-
-def append_record(path: Path, record: RunRecord) -> None:
-    """Append ``record`` as one line; safe against concurrent writers and crashes."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    line = (record.to_json() + "\n").encode("utf-8")
-    with FileLock(str(path) + ".lock", timeout=60):
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            os.write(fd, line)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
-def read_records(paths: Iterable[Path]) -> Iterator[RunRecord]:
-    """Records from JSON-lines files; a torn last line (crash mid-write) is skipped."""
-    for path in paths:
-        with path.open(encoding="utf-8") as handle:
-            for line in handle:
-                line = line.strip()
-                if not line:
-                    continue
-                try:
-                    yield RunRecord.from_dict(json.loads(line))
-                except (ValueError, TypeError):
-                    continue
-
-
-def _finite(value: Any) -> Any:
-    """Replace NaN/inf by ``None`` so the JSON stays standard."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {key: _finite(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_finite(item) for item in value]
-    return value
+__all__ = ["RECORD_VERSION", "Outcome", "RunRecord", "append_record", "read_records"]

@@ -19,15 +19,21 @@ from pytest_mlebench import graders
 from pytest_mlebench.agents.base import Agent, AgentTask
 from pytest_mlebench.data import PreparedData
 from pytest_mlebench.errors import AgentError
-from pytest_mlebench.gate import gate_failure
 from pytest_mlebench.gateway import Budget, Gateway, load_price_table
 from pytest_mlebench.grading import GradeReport, grade_submission
 from pytest_mlebench.integrity.checks import withheld_gate
-from pytest_mlebench.integrity.model import IntegrityReport
 from pytest_mlebench.integrity.monitor import IntegrityRun, integrity_context
+from pytest_mlebench.records.build import (
+    RunContext,
+    exit_note,
+    keep_run_files,
+    write_grade_file,
+)
+from pytest_mlebench.records.build import make_record as build_record
+from pytest_mlebench.records.requirement import requirement_failure
+from pytest_mlebench.records.run_record import Outcome, RunRecord
+from pytest_mlebench.records.verdict import IntegrityReport
 from pytest_mlebench.registry import Competition
-from pytest_mlebench.report.mlebench_compat import grade_json
-from pytest_mlebench.results import Outcome, RunRecord, append_record
 from pytest_mlebench.sandbox import create_sandbox
 from pytest_mlebench.sandbox.base import (
     ContractPaths,
@@ -125,7 +131,7 @@ class BenchmarkRun:
             self._write(self._record("error", f"{type(exc).__name__}: {exc}"))
             raise
         require = self.session.settings.require
-        gate = gate_failure(report, require) or withheld_gate(integrity, require)
+        gate = requirement_failure(report, require) or withheld_gate(integrity, require)
         notes = [
             f"timeout after {self.time_limit} s" if exec_result.timed_out else None,
             exit_note(exec_result),
@@ -247,7 +253,7 @@ class BenchmarkRun:
         report = grade_submission(
             self.run_dir / "submission.csv", self.competition, self.prepared.answers
         )
-        (self.run_dir / "grade.json").write_text(grade_json(report), "utf-8")
+        write_grade_file(self.run_dir, report)
         return report
 
     def _record(
@@ -285,86 +291,25 @@ class BenchmarkRun:
     def _write(self, record: RunRecord) -> None:
         self.record = record
         self.hooks.pytest_mlebench_graded(record=record)
-        (self.run_dir / "record.json").write_text(record.to_json(), "utf-8")
-        append_record(self.session.settings.results_path, record)
+        keep_run_files(record, self.run_dir, self.session.settings.results_path)
 
 
-def exit_note(result: ExecResult) -> str | None:
-    """``agent exited with code N: <its last output line>`` for a failed agent, else ``None``.
-
-    An agent that cannot start (a package missing in its image, a bad argument) says why on its
-    last line; the record carries it so the reason is read without opening the log.
-    """
-    if result.timed_out or result.exit_code in (0, None):
-        return None
-    lines = [line.strip() for line in result.output_tail.splitlines() if line.strip()]
-    last = lines[-1][:300] if lines else "no output"
-    return f"agent exited with code {result.exit_code}: {last}"
+def make_record(session: MLEBenchSession, competition: Competition, **facts: Any) -> RunRecord:
+    """The record of a run of ``competition`` in ``session`` (:func:`records.build.make_record`)."""
+    return build_record(run_context(session), competition, **facts)
 
 
-def make_record(
-    session: MLEBenchSession,
-    competition: Competition,
-    *,
-    test_id: str,
-    seed: int,
-    outcome: Outcome,
-    reason: str | None,
-    started_at: str | None = None,
-    run_id: str | None = None,
-    run_dir: str | None = None,
-    time_limit: float | None = None,
-    resources: dict[str, Any] | None = None,
-    exec_result: ExecResult | None = None,
-    report: GradeReport | None = None,
-    calls: list[dict[str, Any]] | None = None,
-    sandbox: SandboxFacts | None = None,
-    gateway: dict[str, Any] | None = None,
-    integrity: IntegrityReport | None = None,
-    node: dict[str, Any] | None = None,
-) -> RunRecord:
-    """A :class:`RunRecord` for ``competition`` in ``session`` (also for skips and errors).
-
-    ``sandbox`` is the sandbox the run used, when one was made: the record names its backend
-    and isolation (a sandbox from ``pytest_mlebench_make_sandbox`` included); without one, the
-    session's backend stands in.
-    """
+def run_context(session: MLEBenchSession) -> RunContext:
+    """The session's facts every record carries, as plain values."""
     network = session.network
-    isolated = sandbox.isolated if sandbox is not None else session.backend != "local"
-    return RunRecord(
+    return RunContext(
         session_id=session.session_id,
-        run_id=run_id or f"{competition.id}-s{seed}-{uuid.uuid4().hex[:8]}",
-        test_id=test_id,
-        competition_id=competition.id,
-        seed=seed,
         agent=session.agent.name,
-        outcome=outcome,
-        reason=reason,
-        sandbox=sandbox.backend if sandbox is not None else session.backend,
-        isolated=isolated and network.mode != "bridge",
-        started_at=started_at or utc_timestamp(),
-        finished_at=utc_timestamp(),
-        time_limit=time_limit,
-        network=str(network),
-        resources=resources or {},
-        wall_seconds=exec_result.wall_seconds if exec_result else None,
-        cpu_seconds=exec_result.cpu_seconds if exec_result else None,
-        peak_memory_bytes=exec_result.peak_memory_bytes if exec_result else None,
-        exit_code=exec_result.exit_code if exec_result else None,
-        timed_out=exec_result.timed_out if exec_result else False,
-        oom_killed=exec_result.oom_killed if exec_result else False,
-        grade=report,
-        validation_calls=calls or [],
-        splits=sorted(competition.splits),
-        complexity=competition.complexity,
-        modality=competition.modality,
-        run_dir=run_dir,
         worker=session.worker,
-        gateway=gateway,
-        egress=_egress_entry(network.mode, sandbox),
-        integrity=integrity,
-        image=getattr(sandbox, "image", None),
-        node=node,
+        backend=session.backend,
+        network=str(network),
+        network_mode=network.mode,
+        bridge_warning=BRIDGE_WARNING,
     )
 
 
@@ -377,13 +322,6 @@ def drive_agent(agent: Agent, sandbox: Sandbox, task: AgentTask, run_dir: Path) 
         source = getattr(sandbox.paths, folder)
         sandbox.copy_out(source, run_dir / folder, max_file_bytes=MAX_ARTIFACT_BYTES)
     return result
-
-
-def _egress_entry(mode: str, sandbox: SandboxFacts | None) -> dict[str, Any] | None:
-    """The record's ``egress``: the proxy's account (``allow``), a warning (``bridge``), or none."""
-    if mode == "bridge":
-        return {"mode": "bridge", "isolated": False, "warning": BRIDGE_WARNING}
-    return sandbox.egress_summary() if sandbox is not None and mode == "allow" else None
 
 
 def render_instructions(paths: ContractPaths, time_limit: int) -> str:

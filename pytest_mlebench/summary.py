@@ -7,21 +7,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pytest_mlebench.integrity.reporting import terminal_lines as integrity_lines
-from pytest_mlebench.report.aggregate import medal_of
+from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.report.progress import param_id
 from pytest_mlebench.report.terminal import medal_table
 from pytest_mlebench.report.usage import run_usage, usage_brief, usage_lines
-from pytest_mlebench.results import RunRecord, read_records
 from pytest_mlebench.session import MLEBenchSession
-
-
-def session_records(session: MLEBenchSession) -> list[RunRecord]:
-    """Records this session wrote (all workers), in test-id order."""
-    path = session.settings.results_path
-    if not path.is_file():
-        return []
-    records = [r for r in read_records([path]) if r.session_id == session.session_id]
-    return sorted(records, key=lambda r: (r.competition_id, r.seed, r.agent))
 
 
 def display_id(record: RunRecord) -> str:
@@ -32,7 +22,7 @@ def display_id(record: RunRecord) -> str:
 def run_line(record: RunRecord) -> str:
     score = record.grade.score if record.grade else None
     score_text = "-" if score is None else f"{score:.5g}"
-    medal: str = medal_of(record) or "none"
+    medal: str = record.medal or "none"
     if (
         record.grade is not None
         and record.grade.valid_submission
@@ -51,7 +41,7 @@ def run_line(record: RunRecord) -> str:
     llm = usage_brief(run_usage(record))
     if llm is not None:
         line += f" LLM {llm}"
-    if record.integrity is not None and record.integrity.medal_withheld:
+    if record.integrity is not None and record.medal_withheld:
         line += f" WITHHELD (earned {record.integrity.earned_medal})"
     elif record.integrity is not None and record.integrity.flags:
         line += f" FLAGGED ({record.integrity.worst})"
@@ -66,7 +56,7 @@ def totals_line(records: Sequence[RunRecord]) -> str:
     outcomes = Counter(r.outcome for r in records)
     graded = [r.grade for r in records if r.grade]
     valid = sum(1 for g in graded if g.valid_submission)
-    medals = sum(1 for g in graded if g.medal is not None)
+    medals = sum(1 for r in records if r.medal is not None)  # after integrity
     above = sum(1 for g in graded if g.award.above_median)
     counts = ", ".join(
         f"{outcomes[o]} {o}" for o in ("passed", "failed", "error", "skipped") if outcomes[o]
@@ -93,8 +83,10 @@ def skipped_lines(records: Sequence[RunRecord], data_dir: Path) -> list[str]:
     ]
 
 
-def terminal_lines(session: MLEBenchSession) -> list[str]:
-    records = session_records(session)
+def terminal_lines(session: MLEBenchSession, records: Sequence[RunRecord]) -> list[str]:
+    """The per-run lines, totals, LLM usage, skips, integrity and medal table of ``records``
+    (this session's, as read once at its end)."""
+    records = sorted(records, key=lambda r: (r.competition_id, r.seed, r.agent))
     if not records:
         return []
     skipped = skipped_lines(records, session.settings.data_dir)

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pytest_mlebench.integrity.model import Flag
 from pytest_mlebench.integrity.network import network_disclosure
+from pytest_mlebench.records.verdict import Flag
 
 FETCH_RULES = {"network-tool", "model-download", "remote-shell", "external-download"}
 TEST_SET_FEEDBACK = (

@@ -42,8 +42,8 @@ from pytest_mlebench.integrity.judge_prompt import (
     judge_prompt,
     read_reply,
 )
-from pytest_mlebench.integrity.model import Flag
 from pytest_mlebench.integrity.policy import Policy
+from pytest_mlebench.records.verdict import Flag
 
 MODEL_NAME = re.compile(r"[A-Za-z0-9._:/@-]+")
 PROMPT_FILE = Path("integrity") / "judge-prompt.md"

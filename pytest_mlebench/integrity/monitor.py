@@ -21,11 +21,11 @@ from typing import Any
 from pytest_mlebench.integrity.checks import CheckContext, check_run
 from pytest_mlebench.integrity.inventory import files_outside_contract, take_inventory
 from pytest_mlebench.integrity.judge import check_judge
-from pytest_mlebench.integrity.model import IntegrityReport
 from pytest_mlebench.integrity.policy import load_policy
 from pytest_mlebench.integrity.processes import ProcessAudit, Sampler, docker_sampler, local_sampler
 from pytest_mlebench.integrity.similarity import reference_folder
 from pytest_mlebench.integrity.watermark import agent_sources, copied_in_matches
+from pytest_mlebench.records.verdict import IntegrityReport
 from pytest_mlebench.registry import Competition
 from pytest_mlebench.sandbox.base import Sandbox, SandboxFacts
 from pytest_mlebench.settings import Settings

@@ -20,12 +20,12 @@ from pytest_mlebench.errors import ConfigError
 from pytest_mlebench.integrity.checks import CheckContext, check_run
 from pytest_mlebench.integrity.crossrun import cross_run_flags
 from pytest_mlebench.integrity.judge import check_judge
-from pytest_mlebench.integrity.model import SEVERITIES, Flag, IntegrityReport
 from pytest_mlebench.integrity.monitor import load_evidence
 from pytest_mlebench.integrity.policy import Policy, load_policy
 from pytest_mlebench.integrity.similarity import reference_folder
+from pytest_mlebench.records.run_record import RunRecord, read_records
+from pytest_mlebench.records.verdict import SEVERITIES, Flag, IntegrityReport
 from pytest_mlebench.registry import Registry, load_registry
-from pytest_mlebench.results import RunRecord, read_records
 from pytest_mlebench.settings import add_cli_options, cli_value
 
 SETTINGS_USED = (

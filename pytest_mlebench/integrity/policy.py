@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from pytest_mlebench.errors import ConfigError
-from pytest_mlebench.integrity.model import SEVERITIES, Severity
+from pytest_mlebench.records.verdict import SEVERITIES, Severity
 
 DEFAULT_POLICY = Path(__file__).with_name("default_policy.yaml")
 SECTIONS = (

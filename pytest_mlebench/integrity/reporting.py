@@ -11,8 +11,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from pytest_mlebench.integrity.model import SEVERITIES, Flag, severity_rank
-from pytest_mlebench.results import RunRecord
+from pytest_mlebench.records.run_record import RunRecord
+from pytest_mlebench.records.verdict import SEVERITIES, Flag, severity_rank
 
 FLAG_KINDS = (
     "watermark",

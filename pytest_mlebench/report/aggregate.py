@@ -21,9 +21,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_mlebench.medals import MEDALS, Medal
+from pytest_mlebench.medals import MEDALS
+from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.report.percentiles import PercentileBasis, seed_percentiles
-from pytest_mlebench.results import RunRecord
 
 Z_95 = 1.96
 # The yes/no metrics of a run, named as in summary.json (and as mle-bench names its keys).
@@ -99,12 +99,12 @@ def pass_at_k(n: int, c: int, k: int) -> float:
 
 def ran(record: RunRecord) -> bool:
     """Whether the run happened (skipped runs are *not run*)."""
-    return record.outcome != "skipped"
+    return record.ran
 
 
 def flags(record: RunRecord) -> dict[str, bool]:
     """The yes/no metrics (:data:`METRICS`) of one run; a run without a grade reached none."""
-    grade, medal = record.grade, medal_of(record)
+    grade, medal = record.grade, record.medal
     return {
         "submission_exists": grade is not None and grade.submission_exists,
         "valid_submission": grade is not None and grade.valid_submission,
@@ -113,14 +113,6 @@ def flags(record: RunRecord) -> dict[str, bool]:
         "any_medal": medal is not None,
         "any_medal_before_integrity": grade is not None and grade.medal is not None,
     }
-
-
-def medal_of(record: RunRecord) -> Medal | None:
-    """The medal the run counts with; ``None`` for no medal, for a run without a grade, and
-    for a medal that ``--mle-integrity strict`` withheld (the grade still holds it)."""
-    if record.grade is None or (record.integrity is not None and record.integrity.medal_withheld):
-        return None
-    return record.grade.medal
 
 
 def seed_rates(records: Iterable[RunRecord], metric: str) -> dict[int, float]:

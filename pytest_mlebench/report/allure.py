@@ -30,11 +30,10 @@ from typing import Any
 import pytest
 
 from pytest_mlebench.integrity.reporting import allure_categories, allure_tags
+from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.registry import Competition
-from pytest_mlebench.report.aggregate import medal_of
 from pytest_mlebench.report.mlebench_compat import grade_json
 from pytest_mlebench.report.summary_json import node_text, run_node
-from pytest_mlebench.results import RunRecord
 
 SEVERITY = {"low": "minor", "medium": "normal", "high": "critical"}
 SUBMISSION_HEAD_LINES = 20
@@ -125,7 +124,7 @@ def labels_for(competition: Competition, marker_names: Iterable[str]) -> list[tu
 
 
 def medal_tag(record: RunRecord) -> str:
-    return f"medal:{medal_of(record) or 'none'}"
+    return f"medal:{record.medal or 'none'}"
 
 
 def title_for(record: RunRecord) -> str:
@@ -133,7 +132,7 @@ def title_for(record: RunRecord) -> str:
     node = record.test_id
     label = node[node.index("[") + 1 : -1] if node.endswith("]") and "[" in node else node
     score = record.grade.score if record.grade else None
-    earned = medal_of(record) or "no medal"
+    earned = record.medal or "no medal"
     return f"{label}: {earned}, " + (f"score {score:.5g}" if score is not None else "no score")
 
 

@@ -4,9 +4,12 @@
   ``summary.json`` and ``mlebench/`` (grading report + ``submission.jsonl``) into ``--out``.
 * ``--html DIR`` also renders the self-contained page; ``--allure DIR`` runs Allure's generator
   on ``--alluredir``.
-* ``--compare BASE NEW`` is the CI gate after the fact (:mod:`~pytest_mlebench.report.gating`,
-  mode ``--gate``): exit 1 when it finds a regression of NEW against BASE.
+* ``--compare BASE NEW`` is the CI gate after the fact
+  (:mod:`~pytest_mlebench.report.baseline_gate`, mode ``--gate``): exit 1 when it finds a
+  regression of NEW against BASE.
 
+Everything goes through the report pipeline the session end uses
+(:mod:`~pytest_mlebench.report.pipeline`, the writers of :mod:`~pytest_mlebench.report.writers`).
 ``summary.md`` (:mod:`~pytest_mlebench.report.markdown`) is written into ``--out`` whenever the
 command summarises results files or compares, with the gate's verdict when it compared, and is
 appended to ``$GITHUB_STEP_SUMMARY`` when that is set. Rendering one ``summary.json`` as it is
@@ -18,23 +21,29 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.errors import ConfigError
+from pytest_mlebench.records.run_record import read_records
 from pytest_mlebench.report.allure_site import AllureUnavailable, generate_allure_site
-from pytest_mlebench.report.gating import GateResult, gate_lines, run_gate
-from pytest_mlebench.report.html import write_html
-from pytest_mlebench.report.markdown import append_step_summary, render_markdown, write_markdown
-from pytest_mlebench.report.merge import merge_files
-from pytest_mlebench.report.mlebench_compat import write_mlebench_files
-from pytest_mlebench.report.summary_json import (
-    build_summary,
-    is_summary,
-    load_summary,
-    write_summary,
+from pytest_mlebench.report.pipeline import (
+    compare_with_baseline,
+    publish,
+    report_from_records,
+    report_from_summary,
 )
-from pytest_mlebench.report.terminal import group_line
+from pytest_mlebench.report.session_report import GateSettings, SessionReport
+from pytest_mlebench.report.summary_json import is_summary
+from pytest_mlebench.report.writers import (
+    GroupLines,
+    HtmlWriter,
+    MarkdownWriter,
+    MlebenchFilesWriter,
+    SummaryFileWriter,
+    VerdictLines,
+)
 from pytest_mlebench.settings import add_cli_options, cli_value
 
 DEFAULT_ALLURE_RESULTS = Path("reports") / "allure-results"
@@ -81,26 +90,17 @@ def add_report_command(commands: Any) -> None:
     parser.set_defaults(handler=cmd_report)
 
 
-def _summary_of(paths: list[Path], seeds: int | None, out: Path) -> tuple[dict[str, Any], bool]:
-    """One summary.json as is, or results files merged (and their files written to ``out``);
-    the flag says whether a summary was built (rather than read)."""
+def results_report(paths: list[Path], seeds: int | None, out: Path) -> SessionReport:
+    """One summary.json as it is, or results files merged and summarised."""
     if len(paths) == 1 and _is_summary_file(paths[0]):
-        return load_summary(paths[0]), False
+        return report_from_summary(paths[0], out)
     missing = [str(p) for p in paths if not p.is_file()]
     if missing:
         raise ConfigError(f"no such file: {', '.join(missing)}")
-    merged = merge_files(paths, seeds)
-    if not merged.records:
+    records = list(read_records(paths))
+    if not records:
         raise ConfigError(f"no run records in {', '.join(map(str, paths))}")
-    summary = build_summary(merged)
-    print(f"summary: {write_summary(out / 'summary.json', summary)}")
-    report, jsonl = write_mlebench_files(out / "mlebench", merged.records)
-    print(
-        f"mle-bench report: {report}; regrade: mlebench grade --submission {jsonl} --output-dir DIR"
-    )
-    for finding in merged.findings():
-        print(f"merge: {finding}")
-    return summary, True
+    return report_from_records(records, out, sources=[str(p) for p in paths], seeds=seeds)
 
 
 def _is_summary_file(path: Path) -> bool:
@@ -110,40 +110,20 @@ def _is_summary_file(path: Path) -> bool:
         return False
 
 
-def _print_groups(summary: dict[str, Any]) -> None:
-    for agent, section in summary["agents"].items():
-        print(f"agent {agent}:")
-        for name, stats in section["splits"].items():
-            print(f"  {group_line(f'split {name}', stats)}")
-        print(f"  {group_line('overall', section['overall'])}")
-
-
-def _compare(args: argparse.Namespace) -> tuple[GateResult, dict[str, Any], dict[str, Any]]:
-    """Run the gate of ``--compare BASE NEW``; print its lines."""
+def compared_report(args: argparse.Namespace) -> SessionReport:
+    """``--compare BASE NEW``: NEW's report judged against BASE."""
     base_path, new_path = args.compare
-    base = load_summary(base_path, args.seeds)
-    new = load_summary(new_path, args.seeds)
-    gate = run_gate(
-        base,
-        new,
-        baseline=str(base_path),
+    new = report_from_summary(new_path, args.out, args.seeds)
+    gate = GateSettings(
         mode=cli_value(args, "gate"),
         alpha=cli_value(args, "gate-alpha"),
         max_drop=cli_value(args, "max-drop"),
         max_cost_increase=cli_value(args, "max-cost-increase"),
     )
-    for line in gate_lines(gate):
-        print(line)
-    return gate, base, new
-
-
-def _write_markdown(
-    out: Path, summary: dict[str, Any], gate: GateResult | None, base: dict[str, Any] | None
-) -> None:
-    text = render_markdown(summary, gate, base)
-    path = write_markdown(out / "summary.md", text)
-    step = append_step_summary(text)
-    print(f"markdown: {path}" + (f" (appended to {step})" if step is not None else ""))
+    judged = compare_with_baseline(new, base_path, str(base_path), gate)
+    if judged.gate_error is not None:
+        raise ConfigError(judged.gate_error)
+    return judged
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -152,25 +132,31 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise ConfigError("nothing to do: give RESULTS, --allure DIR or --compare BASE NEW")
     if args.html and not args.results:
         raise ConfigError("--html needs RESULTS (results files or a summary.json)")
-    code = 0
-    summary, built = None, False
-    if args.results:
-        summary, built = _summary_of(list(args.results), args.seeds, args.out)
-        _print_groups(summary)
-    gate, base = None, None
-    if args.compare:
-        gate, base, new = _compare(args)
-        code = 0 if gate.ok else 1
-    if args.html and summary is not None:
-        print(f"html: {write_html(args.html, summary, base)}")
+    lines: list[str] = []
+    report = results_report(list(args.results), args.seeds, args.out) if args.results else None
+    if report is not None:
+        lines += publish(report, [SummaryFileWriter(), MlebenchFilesWriter(), GroupLines()])
+    compared = compared_report(args) if args.compare else None
+    if compared is not None:
+        lines += publish(compared, [VerdictLines()])
+    if report is not None and args.html:
+        baseline = compared.baseline if compared is not None else None
+        lines += publish(replace(report, baseline=baseline), [HtmlWriter(args.html)])
+    _print(lines)
+    code = 1 if compared is not None and compared.gate_failed else 0
     if args.allure:
         try:
             print(f"allure: {generate_allure_site(args.alluredir, args.allure)}")
         except AllureUnavailable as exc:
             print(f"mlebench report: {exc}")
             code = 1
-    if gate is not None:
-        _write_markdown(args.out, new, gate, base)
-    elif summary is not None and built:
-        _write_markdown(args.out, summary, None, None)
+    if compared is not None:
+        _print(publish(compared, [MarkdownWriter()]))
+    elif report is not None and report.built:
+        _print(publish(report, [MarkdownWriter()]))
     return code
+
+
+def _print(lines: list[str]) -> None:
+    for line in lines:
+        print(line)

@@ -6,7 +6,7 @@ A drop of more than ``max_drop`` percentage points fails the gate. Per competiti
 says what improved and what regressed (medal rate, then valid rate, then mean leaderboard
 percentile, then mean score, in that order of importance). Pure: summaries in,
 :class:`Comparison` and text lines out. This is the ``rate-drop`` mode of the CI gate;
-:mod:`~pytest_mlebench.report.gating` chooses between it and the paired gate.
+:mod:`~pytest_mlebench.report.baseline_gate` chooses between it and the paired gate.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from pytest_mlebench.results import RunRecord
+from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.session import MLEBenchSession
 
 PACKAGES = ("pytest-mlebench", "pytest", "pytest-xdist", "allure-pytest")

@@ -1,139 +1,175 @@
-"""End of a session, on the controller: write the report files and apply the CI gate.
+"""End of a session, on the controller: report this session's runs and apply the gates.
 
-Files (next to the results file, ``reports/`` by default): ``summary.json``, ``summary.md`` and
-``mlebench/grading_report.json`` + ``mlebench/submission.jsonl``, all built from *every* record in
-the results file, merged (a rerun's newer records replace older ones for the same run). With
-``--alluredir``: ``environment.properties`` and ``categories.json`` in the Allure results folder.
-With ``--mle-baseline`` the gate (:mod:`~pytest_mlebench.report.gating`) runs before
-``summary.md`` is written, so the Markdown carries its verdict.
+The reports describe **this session**: ``summary.json``, ``summary.md``, the HTML page
+(``html/index.html``) and ``mlebench/`` are built from the records this session wrote, next to
+the results file (``reports/`` by default). A rerun (``--mle-rerun … --mle-from …``) completes the
+series it reruns, so its reports cover every record of the results file, merged (the newer
+record of a run replaces the older). Combining other sessions is an explicit
+``mlebench report FILE...`` or ``--compare``. With ``--alluredir``: ``environment.properties`` and
+``categories.json`` in the Allure results folder. With ``--mle-baseline`` the comparison
+(:mod:`~pytest_mlebench.report.baseline_gate`) runs before ``summary.md`` is written, so the
+Markdown carries its verdict.
+
+A session in which every selected run was skipped ran nothing: its records are taken back out of
+the results file, no report is written, the medal requirement (when ``--mle-require`` was given)
+and the baseline comparison fail, and the session ends with one loud line.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.errors import MLEBenchError
 from pytest_mlebench.integrity.crossrun import cross_run_flags
 from pytest_mlebench.integrity.policy import load_policy
-from pytest_mlebench.report.allure import load_categories, write_session_files
+from pytest_mlebench.records.run_record import RunRecord, drop_session
+from pytest_mlebench.records.verdict import Flag
+from pytest_mlebench.report.allure import load_categories
 from pytest_mlebench.report.environment import build_environment
-from pytest_mlebench.report.gating import GateResult, gate_lines, run_gate
-from pytest_mlebench.report.markdown import append_step_summary, render_markdown, write_markdown
-from pytest_mlebench.report.merge import Merged, merge_records
-from pytest_mlebench.report.mlebench_compat import write_mlebench_files
-from pytest_mlebench.report.profiles import build_profile, profile_text
-from pytest_mlebench.report.summary_json import build_summary, load_summary, write_summary
-from pytest_mlebench.results import RunRecord, read_records
+from pytest_mlebench.report.pipeline import compare_with_baseline, publish, report_from_records
+from pytest_mlebench.report.session_report import GateSettings, SessionReport
+from pytest_mlebench.report.writers import (
+    HTML_FOLDER,
+    AllureSessionWriter,
+    HtmlWriter,
+    MarkdownWriter,
+    MlebenchFilesWriter,
+    ReportWriter,
+    SummaryFileWriter,
+    VerdictLines,
+)
 from pytest_mlebench.session import MLEBenchSession
 
 CATEGORIES_TEMPLATE = Path("reports") / "categories.json"
 
 
-@dataclass
-class FinishResult:
-    """What the session end wrote and decided, for the terminal summary."""
+@dataclass(frozen=True)
+class SessionEnd:
+    """What the session end needs from pytest.
 
-    lines: list[str] = field(default_factory=list)
-    gate_failed: bool = False
-    summary: dict[str, Any] | None = None
-    summary_path: Path | None = None
-    gate: GateResult | None = None
-    gate_error: str | None = None
-    baseline: dict[str, Any] | None = None
-    gate_lines: list[str] = field(default_factory=list)
-
-
-def write_reports(mle: MLEBenchSession, result: FinishResult) -> Merged | None:
-    """Write ``summary.json`` and the mle-bench files from the whole results file.
-
-    Nothing is written when this session recorded no run (e.g. ``pytest tests/unit``).
+    Attributes:
+        rootdir: pytest's rootdir (git commit, categories template).
+        allure_dir: The Allure results folder, or ``None`` when Allure is off.
+        update_environment: Calls the ``pytest_mlebench_update_environment`` hook.
+        require_given: Whether ``--mle-require`` was set (option, environment or ini) rather
+            than left at its default.
     """
+
+    rootdir: Path
+    allure_dir: Path | None = None
+    update_environment: Callable[[dict[str, Any]], None] = lambda environment: None
+    require_given: bool = False
+
+
+@dataclass(frozen=True)
+class FinishResult:
+    """What the session end wrote and decided, for the terminal summary.
+
+    Attributes:
+        lines: The lines to show (files written, merge findings, gate verdicts).
+        gate_failed: A gate failed: the session's exit status becomes "tests failed".
+        alarm: One loud last line (every selected run was skipped), else ``None``.
+    """
+
+    lines: tuple[str, ...] = ()
+    gate_failed: bool = False
+    alarm: str | None = None
+
+
+def finish_session(
+    mle: MLEBenchSession, records: Sequence[RunRecord], end: SessionEnd
+) -> FinishResult:
+    """Everything the controller does at the end of a session.
+
+    Args:
+        mle: The session state.
+        records: Every record of the results file, read once by the caller.
+        end: What pytest tells the session end.
+    """
+    mine = [r for r in records if r.session_id == mle.session_id]
+    if not mine:  # this session ran no benchmark: leave the files of earlier ones alone
+        why = nothing_to_compare(mle, "this session ran nothing to compare with")
+        return FinishResult(lines=why, gate_failed=bool(why))
+    if not any(r.ran for r in mine):
+        return nothing_ran(mle, mine, end)
+    flags, flag_lines = session_integrity(mle, mine)
+    basis = records if mle.settings.rerun else mine
     path = mle.settings.results_path
-    if not path.is_file():
-        return None
-    records = list(read_records([path]))
-    if not any(r.session_id == mle.session_id for r in records):
-        return None  # this session ran no benchmark: leave the files of earlier ones alone
-    merged = replace(merge_records(records, mle.settings.seeds), sources=(str(path),))
-    result.summary = build_summary(merged)
-    mine = [r for r in merged.records if r.session_id == mle.session_id]
-    result.summary["integrity"]["session_flags"] = session_integrity(mle, mine, result)
-    summary_path = write_summary(path.parent / "summary.json", result.summary)
-    result.summary_path = summary_path
-    report_path, jsonl_path = write_mlebench_files(path.parent / "mlebench", merged.records)
-    overall = [agent["overall"] for agent in result.summary["agents"].values()]
-    runs, not_run = sum(o["runs"] for o in overall), sum(o["not_run"] for o in overall)
-    sessions = len(result.summary["sessions"])
-    result.lines.append(
-        f"summary: {summary_path} ({runs} runs, {not_run} not run, from {sessions} session(s) "
-        f"in {path})"
+    report = report_from_records(
+        basis, path.parent, sources=(str(path),), seeds=mle.settings.seeds, session_flags=flags
     )
-    result.lines.append(
-        f"mle-bench report: {report_path}; regrade: mlebench grade --submission {jsonl_path} "
-        "--output-dir DIR"
-    )
-    result.lines += [f"merge: {finding}" for finding in merged.findings()]
-    return merged
+    report = judge(mle, report)
+    lines = flag_lines + publish(report, session_writers(mle, report, mine, end))
+    return FinishResult(lines=tuple(lines), gate_failed=report.gate_failed)
 
 
-def session_integrity(
-    mle: MLEBenchSession, records: list[RunRecord], result: FinishResult
-) -> list[dict[str, Any]]:
-    """Cross-run similarity of this session's runs: flags for the summary, terminal lines."""
-    try:
-        policy = load_policy(mle.settings.integrity_policy).with_threshold(mle.settings.similarity)
-        flags = cross_run_flags(records, policy)
-    except MLEBenchError as exc:
-        result.lines.append(f"integrity: cross-run similarity not checked: {exc}")
-        return []
-    result.lines += [f"integrity (session): {flag.summary()}" for flag in flags]
-    return [flag.to_dict() for flag in flags]
+def session_writers(
+    mle: MLEBenchSession, report: SessionReport, mine: Sequence[RunRecord], end: SessionEnd
+) -> list[ReportWriter]:
+    """The writers of the session end, in the order their lines are shown."""
+    writers: list[ReportWriter] = [SummaryFileWriter(), MlebenchFilesWriter()]
+    if end.allure_dir is not None:
+        environment = build_environment(mle, end.rootdir, mine)
+        end.update_environment(environment)
+        categories = load_categories(end.rootdir / CATEGORIES_TEMPLATE)
+        writers.append(AllureSessionWriter(end.allure_dir, environment, categories))
+    html = HtmlWriter(report.out_dir / HTML_FOLDER, remake=True)
+    return [*writers, VerdictLines(), MarkdownWriter(), html]
 
 
-def write_allure_files(
-    mle: MLEBenchSession,
-    rootdir: Path,
-    folder: Path,
-    merged: Merged | None,
-    update_environment: Callable[[dict[str, Any]], None],
-) -> str:
-    """Write ``environment.properties`` and ``categories.json``; returns a line for the terminal."""
-    mine = [r for r in (merged.records if merged else ()) if r.session_id == mle.session_id]
-    environment = build_environment(mle, rootdir, mine)
-    update_environment(environment)
-    write_session_files(folder, environment, load_categories(rootdir / CATEGORIES_TEMPLATE))
-    return f"allure: environment.properties and categories.json written to {folder}"
-
-
-def apply_gate(mle: MLEBenchSession, result: FinishResult) -> None:
-    """Compare with ``--mle-baseline`` (mode ``--mle-gate``); mark the result failed when the
-    gate finds a regression."""
+def judge(mle: MLEBenchSession, report: SessionReport) -> SessionReport:
+    """``report`` compared with ``--mle-baseline`` (mode ``--mle-gate``), when one is set."""
     settings = mle.settings
-    baseline = settings.baseline
-    if baseline is None:
-        return
-    try:
-        result.baseline = load_summary(baseline)
-    except MLEBenchError as exc:
-        _gate_error(result, f"cannot read the baseline: {exc}")
-        return
-    if result.summary is None:
-        _gate_error(result, f"this session ran nothing to compare with {baseline}")
-        return
-    result.gate = run_gate(
-        result.baseline,
-        result.summary,
-        baseline=shown_path(baseline),
+    if settings.baseline is None:
+        return report
+    gate = GateSettings(
         mode=settings.gate,
         alpha=settings.gate_alpha,
         max_drop=settings.max_drop,
         max_cost_increase=settings.max_cost_increase,
     )
-    result.gate_lines = gate_lines(result.gate)
-    result.gate_failed = not result.gate.ok
+    return compare_with_baseline(report, settings.baseline, shown_path(settings.baseline), gate)
+
+
+def session_integrity(
+    mle: MLEBenchSession, records: list[RunRecord]
+) -> tuple[tuple[Flag, ...], list[str]]:
+    """Cross-run similarity of this session's runs: the flags and their terminal lines."""
+    try:
+        policy = load_policy(mle.settings.integrity_policy).with_threshold(mle.settings.similarity)
+        flags = tuple(cross_run_flags(records, policy))
+    except MLEBenchError as exc:
+        return (), [f"integrity: cross-run similarity not checked: {exc}"]
+    return flags, [f"integrity (session): {flag.summary()}" for flag in flags]
+
+
+def nothing_ran(mle: MLEBenchSession, mine: Sequence[RunRecord], end: SessionEnd) -> FinishResult:
+    """Every selected run was skipped: no records kept, no report, the gates fail, one alarm."""
+    drop_session(mle.settings.results_path, mle.session_id)
+    lines = list(
+        nothing_to_compare(
+            mle, "no run happened (every selected run was skipped): nothing to compare with"
+        )
+    )
+    if end.require_given and mle.settings.require != "none":
+        lines.append(
+            f"GATE FAILED: --mle-require {mle.settings.require}: no run happened (every "
+            "selected run was skipped), so none reached it"
+        )
+    alarm = (
+        f"mlebench: NO RUN HAPPENED: all {len(mine)} selected run(s) were skipped (their data is "
+        "not prepared); nothing was recorded and no report was written"
+    )
+    return FinishResult(lines=tuple(lines), gate_failed=bool(lines), alarm=alarm)
+
+
+def nothing_to_compare(mle: MLEBenchSession, why: str) -> tuple[str, ...]:
+    """The baseline comparison's failure when this session has nothing to compare."""
+    baseline = mle.settings.baseline
+    return () if baseline is None else (f"GATE FAILED: {why} {baseline}",)
 
 
 def shown_path(path: Path) -> str:
@@ -142,54 +178,3 @@ def shown_path(path: Path) -> str:
         return str(path.relative_to(Path.cwd()))
     except ValueError:
         return str(path)
-
-
-def _gate_error(result: FinishResult, why: str) -> None:
-    result.gate_lines = [f"GATE FAILED: {why}"]
-    result.gate_failed = True
-    result.gate_error = why
-
-
-def write_markdown_summary(result: FinishResult) -> None:
-    """Write ``summary.md`` beside ``summary.json``; append it to ``$GITHUB_STEP_SUMMARY``."""
-    if result.summary is None or result.summary_path is None:
-        return
-    text = render_markdown(result.summary, result.gate, result.baseline, result.gate_error)
-    path = write_markdown(result.summary_path.with_name("summary.md"), text)
-    step = append_step_summary(text)
-    also = f" (appended to {step})" if step is not None else ""
-    result.lines.append(f"markdown: {path}{also}")
-
-
-def profile_lines(result: FinishResult) -> list[str]:
-    """The category profile of the summary (beside the baseline's, when one was read)."""
-    if result.summary is None:
-        return []
-    profile = build_profile(result.summary, result.baseline)
-    return profile_text(profile) if profile.categories else []
-
-
-def finish_session(
-    mle: MLEBenchSession,
-    rootdir: Path,
-    allure_dir: Path | None,
-    update_environment: Callable[[dict[str, Any]], None],
-) -> FinishResult:
-    """Everything the controller does at the end of a session.
-
-    Args:
-        mle: The session state.
-        rootdir: pytest's rootdir (git commit, categories template).
-        allure_dir: The Allure results folder, or ``None`` when Allure is off.
-        update_environment: Calls the ``pytest_mlebench_update_environment`` hook.
-    """
-    result = FinishResult()
-    merged = write_reports(mle, result)
-    if allure_dir is not None:
-        result.lines.append(
-            write_allure_files(mle, rootdir, allure_dir, merged, update_environment)
-        )
-    apply_gate(mle, result)
-    result.lines += profile_lines(result) + result.gate_lines
-    write_markdown_summary(result)
-    return result

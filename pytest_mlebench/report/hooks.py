@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 
 from pytest_mlebench.errors import MLEBenchError
+from pytest_mlebench.records.run_record import RunRecord, read_records
 from pytest_mlebench.report import allure as allure_glue
-from pytest_mlebench.report.finish import finish_session
+from pytest_mlebench.report.finish import SessionEnd, finish_session
 from pytest_mlebench.report.progress import (
     PROPERTY,
     ProgressBoard,
@@ -27,8 +28,8 @@ from pytest_mlebench.report.progress import (
 )
 from pytest_mlebench.report.rerun import RerunPlan, item_pair, plan_rerun, split_items
 from pytest_mlebench.report.summary_json import load_summary
-from pytest_mlebench.results import RunRecord
 from pytest_mlebench.session import MLEBenchSession
+from pytest_mlebench.settings import source_of
 
 PLUGIN_NAME = "mlebench-report"
 
@@ -49,6 +50,8 @@ class ReportHooks:
         self.ticker: Ticker | None = None
         self.header: list[str] = []
         self.lines: list[str] = []
+        self.alarm: str | None = None
+        self.records: list[RunRecord] = []  # this session's, read once at its end
 
     # -- configure ------------------------------------------------------------------------------
 
@@ -185,15 +188,19 @@ class ReportHooks:
             self.ticker.stop()
         if not self.mle.is_controller or self.collect_only:
             return
-        result = finish_session(
-            self.mle,
-            Path(str(self.config.rootpath)),
-            self.allure_dir,
-            lambda environment: self.config.hook.pytest_mlebench_update_environment(
-                environment=environment
+        path = self.mle.settings.results_path
+        records = list(read_records([path])) if path.is_file() else []
+        self.records = [r for r in records if r.session_id == self.mle.session_id]
+        end = SessionEnd(
+            rootdir=Path(str(self.config.rootpath)),
+            allure_dir=self.allure_dir,
+            update_environment=lambda environment: (
+                self.config.hook.pytest_mlebench_update_environment(environment=environment)
             ),
+            require_given=source_of(self.config, "require") != "default",
         )
-        self.lines = result.lines
+        result = finish_session(self.mle, records, end)
+        self.lines, self.alarm = list(result.lines), result.alarm
         if result.gate_failed and session.exitstatus in (
             pytest.ExitCode.OK,
             pytest.ExitCode.NO_TESTS_COLLECTED,
@@ -239,7 +246,24 @@ def install(config: pytest.Config, mle: MLEBenchSession) -> ReportHooks:
     return hooks
 
 
+def _hooks(config: pytest.Config) -> ReportHooks | None:
+    hooks = config.pluginmanager.get_plugin(PLUGIN_NAME)
+    return hooks if isinstance(hooks, ReportHooks) else None
+
+
 def terminal_lines(config: pytest.Config) -> list[str]:
     """The controller's end-of-session lines (files written, merge findings, gate)."""
-    hooks = config.pluginmanager.get_plugin(PLUGIN_NAME)
-    return list(hooks.lines) if isinstance(hooks, ReportHooks) else []
+    hooks = _hooks(config)
+    return list(hooks.lines) if hooks is not None else []
+
+
+def session_records(config: pytest.Config) -> list[RunRecord]:
+    """The records this session wrote (every worker's), as read once at the session's end."""
+    hooks = _hooks(config)
+    return list(hooks.records) if hooks is not None else []
+
+
+def alarm_line(config: pytest.Config) -> str | None:
+    """The one loud last line of a session in which nothing ran, else ``None``."""
+    hooks = _hooks(config)
+    return hooks.alarm if hooks is not None else None

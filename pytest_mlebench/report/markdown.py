@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.atomic_write import write_atomically
-from pytest_mlebench.report.gating import GateResult
-from pytest_mlebench.report.paired import describe_interval
+from pytest_mlebench.report.baseline_gate import GateResult
+from pytest_mlebench.report.paired_comparison import describe_interval
 from pytest_mlebench.report.profiles import build_profile, profile_rows
 from pytest_mlebench.report.usage import usage_brief
 

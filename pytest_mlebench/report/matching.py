@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_mlebench.report.paired import RunPair
+from pytest_mlebench.report.paired_comparison import RunPair
 
 RunKey = tuple[str, int]  # (competition id, seed)
 

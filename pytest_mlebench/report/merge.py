@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from pytest_mlebench.results import RunRecord, read_records
+from pytest_mlebench.records.run_record import RunRecord, read_records
 
 RunKey = tuple[str, int, str]
 EARLIEST = datetime.min.replace(tzinfo=timezone.utc)

@@ -1,7 +1,7 @@
 """MLE-bench's own formats, made in this module only, so its tools can read what we grade.
 
 * One grade report: mle-bench's 16 keys (plus our ``invalid_reason``), made from a
-  :class:`~pytest_mlebench.grade_report.GradeReport` by :func:`mlebench_report`. ``mlebench
+  :class:`~pytest_mlebench.records.grade_report.GradeReport` by :func:`mlebench_report`. ``mlebench
   grade-sample`` prints it and each run's ``grade.json`` holds it.
 * ``grading_report.json`` — the aggregated grading report with the original's ``total_*`` keys
   and one report per run in ``competition_reports`` (:func:`grading_report` from run records,
@@ -22,55 +22,21 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.atomic_write import write_atomically
-from pytest_mlebench.grade_report import GradeReport
 from pytest_mlebench.medals import MEDALS
-from pytest_mlebench.report.aggregate import ran
-from pytest_mlebench.results import RunRecord
+from pytest_mlebench.records.grade_report import GradeReport
+from pytest_mlebench.records.mlebench_grade import GRADE_KEYS, grade_json, mlebench_report
+from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.timestamps import utc_timestamp
 
-# mle-bench's 16 keys of one grade report, in its order.
-GRADE_KEYS = (
-    "competition_id",
-    "score",
-    *(f"{medal}_threshold" for medal in MEDALS),
-    "median_threshold",
-    "any_medal",
-    *(f"{medal}_medal" for medal in MEDALS),
-    "above_median",
-    "submission_exists",
-    "valid_submission",
-    "is_lower_better",
-    "created_at",
-    "submission_path",
-)
-
-
-def mlebench_report(grade: GradeReport) -> dict[str, Any]:
-    """mle-bench's 16 keys of ``grade``, then ``invalid_reason`` (the original has no reason).
-
-    Without a leaderboard the four thresholds are ``null`` and no medal is set.
-    """
-    limits, medal = grade.thresholds, grade.medal
-    return {
-        "competition_id": grade.competition_id,
-        "score": grade.score,
-        **{f"{m}_threshold": limits.of(m) if limits else None for m in MEDALS},
-        "median_threshold": limits.median if limits else None,
-        "any_medal": medal is not None,
-        **{f"{m}_medal": medal == m for m in MEDALS},
-        "above_median": grade.award.above_median,
-        "submission_exists": grade.submission_exists,
-        "valid_submission": grade.valid_submission,
-        "is_lower_better": grade.lower_is_better,
-        "created_at": grade.created_at,
-        "submission_path": grade.submission_path,
-        "invalid_reason": grade.invalid_reason,
-    }
-
-
-def grade_json(grade: GradeReport) -> str:
-    """One grade report as ``grade-sample`` prints it and ``grade.json`` holds it."""
-    return json.dumps(mlebench_report(grade), indent=2)
+__all__ = [
+    "GRADE_KEYS",
+    "bulk_grading_report",
+    "grade_json",
+    "grading_report",
+    "mlebench_report",
+    "submission_lines",
+    "write_mlebench_files",
+]
 
 
 def submission_path(record: RunRecord) -> str:
@@ -116,7 +82,7 @@ def aggregate_reports(reports: Iterable[dict[str, Any]]) -> dict[str, Any]:
 
 def grading_report(records: Sequence[RunRecord]) -> dict[str, Any]:
     """MLE-bench's aggregated grading report of the runs that happened."""
-    return aggregate_reports(run_report(r) for r in records if ran(r))
+    return aggregate_reports(run_report(r) for r in records if r.ran)
 
 
 def bulk_grading_report(grades: Iterable[GradeReport]) -> dict[str, Any]:
@@ -128,7 +94,7 @@ def submission_lines(records: Sequence[RunRecord]) -> list[dict[str, Any]]:
     """The ``submission.jsonl`` entries of the runs that happened."""
     lines = []
     for record in records:
-        if not ran(record):
+        if not record.ran:
             continue
         entry: dict[str, Any] = {
             "competition_id": record.competition_id,

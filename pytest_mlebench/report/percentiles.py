@@ -20,7 +20,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from pytest_mlebench.results import RunRecord
+from pytest_mlebench.records.run_record import RunRecord
 
 
 @dataclass(frozen=True)

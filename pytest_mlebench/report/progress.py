@@ -4,7 +4,9 @@ The controller sees every test start and every phase report — from xdist worke
 prints one line per state change (``preparing`` → ``agent running`` → ``done``) and, every
 ``--mle-progress`` seconds while runs are in flight, one status line with each run's elapsed
 time against its limit. Workers print nothing: the outcome, score and medal travel to the
-controller in the report's ``user_properties`` (key :data:`PROPERTY`).
+controller in the report's ``user_properties`` (key :data:`PROPERTY`). The medal shown is the one
+the run counts with (:attr:`~pytest_mlebench.records.run_record.RunRecord.medal`): a medal that
+``--mle-integrity strict`` withheld shows as no medal, naming the one withheld.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_mlebench.results import RunRecord
+from pytest_mlebench.records.run_record import RunRecord
 
 PROPERTY = "mlebench"
 Write = Callable[[str], None]
@@ -59,7 +61,8 @@ def outcome_properties(record: RunRecord) -> dict[str, Any]:
         "seed": record.seed,
         "outcome": record.outcome,
         "score": grade.score if grade else None,
-        "medal": grade.medal if grade else None,
+        "medal": record.medal,
+        "withheld": record.earned_medal if record.medal_withheld else None,
         "valid": grade is not None and grade.valid_submission,
         "timed_out": record.timed_out,
     }
@@ -126,6 +129,8 @@ class ProgressBoard:
         text = f"done after {elapsed}: {props.get('outcome', outcome)}"
         text += f", score {score:.5g}" if isinstance(score, (int, float)) else ", no score"
         text += f", {medal}" if medal else ", no medal"
+        withheld = props.get("withheld")
+        text += f" ({withheld} withheld by integrity)" if withheld else ""
         text += ", TIMEOUT" if props.get("timed_out") else ""
         self._finish(nodeid, text)
 

@@ -18,30 +18,33 @@ from pytest_mlebench.atomic_write import write_atomically
 from pytest_mlebench.errors import ConfigError
 from pytest_mlebench.integrity.reporting import integrity_section, run_integrity
 from pytest_mlebench.medals import MEDALS, Thresholds
+from pytest_mlebench.records.run_record import RunRecord
+from pytest_mlebench.records.verdict import Flag
 from pytest_mlebench.report.aggregate import (
     flags,
     group_stats,
     groups_by_complexity,
     groups_by_modality,
     groups_by_split,
-    medal_of,
     ran,
 )
 from pytest_mlebench.report.merge import Merged, merge_files
 from pytest_mlebench.report.percentiles import PercentileBasis, mean_percentile
 from pytest_mlebench.report.usage import run_usage, usage_totals
-from pytest_mlebench.results import RunRecord
 from pytest_mlebench.timestamps import utc_timestamp
 
 SCHEMA = "pytest-mlebench/summary/1"
 
 
-def build_summary(merged: Merged, created_at: str | None = None) -> dict[str, Any]:
+def build_summary(
+    merged: Merged, created_at: str | None = None, session_flags: Sequence[Flag] = ()
+) -> dict[str, Any]:
     """The whole summary of merged records.
 
     Args:
         merged: One record per (competition, seed, agent) and what the merge found.
         created_at: ISO time stamp to record (default: now, UTC).
+        session_flags: The session's cross-run integrity flags (``integrity.session_flags``).
     """
     records = merged.records
     by_agent: dict[str, list[RunRecord]] = defaultdict(list)
@@ -55,7 +58,7 @@ def build_summary(merged: Merged, created_at: str | None = None) -> dict[str, An
         "competitions": competition_entries(records),
         "llm_usage": usage_totals(records),
         "merge": merged.to_dict(),
-        "integrity": integrity_section(records),
+        "integrity": integrity_section(records, session_flags),
     }
 
 
@@ -104,7 +107,7 @@ def competition_entry(
     first = records[0]
     done = [r for r in records if ran(r)]
     graded = next((r.grade for r in records if r.grade), None)
-    medals = [medal_of(r) for r in done]
+    medals = [r.medal for r in done]
     scores = [r.grade.score for r in done if r.grade and r.grade.score is not None]
     return {
         "agent": first.agent,
@@ -143,7 +146,7 @@ def run_entry(record: RunRecord) -> dict[str, Any]:
         "graded": record.grade is not None,
         "score": record.grade.score if record.grade else None,
         "percentile": record.grade.percentile if record.grade else None,
-        "medal": medal_of(record),
+        "medal": record.medal,
         **flags(record),
         "timed_out": record.timed_out,
         "wall_seconds": record.wall_seconds,

@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from pytest_mlebench.medals import MEDALS
-from pytest_mlebench.report.aggregate import group_stats, groups_by_split, medal_of, ran
+from pytest_mlebench.records.run_record import RunRecord
+from pytest_mlebench.report.aggregate import group_stats, groups_by_split, ran
 from pytest_mlebench.report.percentiles import PercentileBasis, mean_percentile
 from pytest_mlebench.report.usage import usage_brief, usage_totals
-from pytest_mlebench.results import RunRecord
 
 
 def estimate_text(metric: dict[str, Any]) -> str:
@@ -58,7 +58,7 @@ def medal_table(records: Sequence[RunRecord]) -> list[str]:
         return []
     rows: dict[tuple[str, str], dict[int, str]] = defaultdict(dict)
     for record in records:
-        cell = (medal_of(record) or "-") if ran(record) else "not run"
+        cell = (record.medal or "-") if ran(record) else "not run"
         rows[(record.agent, record.competition_id)][record.seed] = cell
     agents = {agent for agent, _ in rows}
     bases = {agent: PercentileBasis.of(r for r in records if r.agent == agent) for agent in agents}

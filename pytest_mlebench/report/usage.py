@@ -12,8 +12,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from pytest_mlebench.report.aggregate import medal_of
-from pytest_mlebench.results import RunRecord
+from pytest_mlebench.records.run_record import RunRecord
 
 
 def usage_totals(records: Sequence[RunRecord]) -> dict[str, Any] | None:
@@ -24,7 +23,7 @@ def usage_totals(records: Sequence[RunRecord]) -> dict[str, Any] | None:
     accounts = [r.gateway or {} for r in used]
     costs = [a.get("cost_usd") for a in accounts]
     known = [float(c) for c in costs if c is not None]
-    medals = sum(1 for r in used if medal_of(r))
+    medals = sum(1 for r in used if r.medal)
     cost = math.fsum(known) if known or not costs else None
     return {
         "runs": len(used),

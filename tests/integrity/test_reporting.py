@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 
-from pytest_mlebench.integrity.model import Flag, IntegrityReport
 from pytest_mlebench.integrity.reporting import allure_tags, terminal_lines
+from pytest_mlebench.records.run_record import RunRecord
+from pytest_mlebench.records.verdict import Flag, IntegrityReport
 from pytest_mlebench.report.html import render_html
 from pytest_mlebench.report.merge import merge_records
 from pytest_mlebench.report.summary_json import build_summary
-from pytest_mlebench.results import RunRecord
 from tests.report.builders import record
 
 EDITOR = Flag("process", "editor", "high", "an editor ran", {"command": "vim sub.csv"})

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_mlebench.grade_report import GradeReport
 from pytest_mlebench.medals import Thresholds
-from pytest_mlebench.results import RunRecord
+from pytest_mlebench.records.grade_report import GradeReport
+from pytest_mlebench.records.run_record import RunRecord
 
 THRESHOLDS = Thresholds(gold=0.9, silver=0.8, bronze=0.7, median=0.5, lower_is_better=False)
 

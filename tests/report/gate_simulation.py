@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from pytest_mlebench.report.paired import RunPair, paired_verdict
+from pytest_mlebench.report.paired_comparison import RunPair, paired_verdict
 
 MEDAL_PERCENTILE = 85.0
 

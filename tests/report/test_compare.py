@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
+from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.report.compare import compare_summaries, comparison_lines, verdict
 from pytest_mlebench.report.merge import merge_records
 from pytest_mlebench.report.summary_json import build_summary
-from pytest_mlebench.results import RunRecord
 from tests.report.builders import record
 
 

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from pytest_mlebench.cli import main
+from pytest_mlebench.report.baseline_gate import gate_lines, run_gate
 from pytest_mlebench.report.cost import CostLimit, cost_checks, cost_limit
-from pytest_mlebench.report.gating import gate_lines, run_gate
 from pytest_mlebench.report.markdown import render_markdown
-from tests.report.test_gating import session
+from tests.report.test_baseline_gate import session
 
 
 def priced(summary: dict[str, Any], dollars: float | None, calls: int = 2) -> dict[str, Any]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pytest_mlebench.records.run_record import RunRecord, append_record
 from pytest_mlebench.report.merge import merge_files, merge_records
-from pytest_mlebench.results import RunRecord, append_record
 from tests.report.builders import record
 
 

@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from pytest_mlebench.records.verdict import Flag, IntegrityReport
 from pytest_mlebench.report.progress import (
     ProgressBoard,
     Ticker,
@@ -86,3 +87,24 @@ def test_ticker_prints_the_status_line_while_runs_are_in_flight() -> None:
     ticker.stop()
     assert lines[0] == "mlebench: toy-a preparing"
     assert lines[1].startswith("mlebench: [00:00] 0 done, 0 medal(s) | toy-a preparing 00:00")
+
+
+def test_a_medal_withheld_by_strict_integrity_shows_as_no_medal() -> None:
+    lines: list[str] = []
+    board = ProgressBoard(lines.append, lambda nodeid: ("toy-a", 60.0), Clock())
+    verdict = IntegrityReport(
+        mode="strict",
+        flags=(Flag("process", "editor", "high", "an editor ran"),),
+        medal_withheld=True,
+        earned_medal="gold",
+    )
+    withheld = record("toy-a", 0, 0.95, integrity=verdict)
+    assert withheld.earned_medal == "gold" and withheld.medal is None
+    board.started("x::toy-a")
+    board.setup_finished("x::toy-a", "passed")
+    board.call_finished("x::toy-a", "passed", outcome_properties(withheld))
+    assert lines[-1] == (
+        "mlebench: toy-a done after 00:00: passed, score 0.95, no medal "
+        "(gold withheld by integrity)"
+    )
+    assert board.medals == 0

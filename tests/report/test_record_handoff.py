@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.report.hooks import record_of
-from pytest_mlebench.results import RunRecord
 from tests.report.builders import record as make_record
 
 

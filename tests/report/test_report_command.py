@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pytest_mlebench.cli import main
-from pytest_mlebench.results import RunRecord, append_record
+from pytest_mlebench.records.run_record import RunRecord, append_record
 from tests.report.builders import record
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from pytest_mlebench.errors import ConfigError
+from pytest_mlebench.records.run_record import append_record
 from pytest_mlebench.report.merge import merge_records
 from pytest_mlebench.report.summary_json import build_summary, load_summary, write_summary
-from pytest_mlebench.results import append_record
 from tests.report.builders import record
 
 RECORDS = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_mlebench.runner import exit_note
+from pytest_mlebench.records.build import exit_note
 from pytest_mlebench.sandbox.base import ExecResult
 
 

@@ -10,16 +10,16 @@ from typing import Any, cast
 
 import pytest
 
-from pytest_mlebench.gate import gate_failure
-from pytest_mlebench.grade_report import GradeReport
 from pytest_mlebench.graders import ScoreResult
 from pytest_mlebench.grading import build_report
 from pytest_mlebench.medals import NO_AWARD, Award, Thresholds, thresholds_for
+from pytest_mlebench.records.grade_report import GradeReport
+from pytest_mlebench.records.requirement import requirement_failure
+from pytest_mlebench.records.run_record import RECORD_VERSION, RunRecord, read_records
 from pytest_mlebench.registry import Competition
 from pytest_mlebench.report.mlebench_compat import GRADE_KEYS, grade_json, mlebench_report
 from pytest_mlebench.report.rerun import select_pairs
 from pytest_mlebench.report.summary_json import load_summary
-from pytest_mlebench.results import RECORD_VERSION, RunRecord, read_records
 
 HIGHER = Thresholds(gold=0.9, silver=0.8, bronze=0.7, median=0.5, lower_is_better=False)
 LOWER = Thresholds(gold=0.1, silver=0.2, bronze=0.3, median=0.5, lower_is_better=True)
@@ -309,10 +309,10 @@ def test_without_a_leaderboard_a_valid_grade_has_no_medal_and_says_why() -> None
     assert flat["any_medal"] is False and flat["is_lower_better"] is False
     assert GradeReport.from_dict(report.to_dict()) == report
     assert GradeReport.from_dict(flat) == report
-    assert gate_failure(report, "bronze") == (
+    assert requirement_failure(report, "bronze") == (
         "no leaderboard: no medal; bronze cannot be reached (score 0.99)"
     )
-    assert gate_failure(report, "valid") is None
+    assert requirement_failure(report, "valid") is None
 
 
 def test_a_grade_of_the_first_nested_form_still_reads() -> None:

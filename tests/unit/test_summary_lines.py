@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from pytest_mlebench.grade_report import GradeReport
-from pytest_mlebench.summary import run_line, skipped_lines
+from pytest_mlebench.records.grade_report import GradeReport
+from pytest_mlebench.records.verdict import Flag, IntegrityReport
+from pytest_mlebench.summary import run_line, skipped_lines, totals_line
 from tests.report.builders import record
 
 
@@ -29,3 +30,15 @@ def test_a_valid_run_without_a_leaderboard_says_so() -> None:
     )
     line = run_line(replace(record("a", 0, 0.9), grade=grade))
     assert "medal n/a" in line and "(no leaderboard: no medal)" in line
+
+
+def test_a_withheld_medal_counts_nowhere_in_the_terminal_lines() -> None:
+    verdict = IntegrityReport(
+        mode="strict",
+        flags=(Flag("process", "editor", "high", "an editor ran"),),
+        medal_withheld=True,
+        earned_medal="gold",
+    )
+    withheld = record("toy-a", 0, 0.95, integrity=verdict)
+    assert totals_line([withheld]).endswith("any medal 0 (0.0 %)")
+    assert " medal none " in run_line(withheld) and "WITHHELD (earned gold)" in run_line(withheld)

@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from pytest_mlebench.gate import gate_failure
-from pytest_mlebench.grade_report import GradeReport
 from pytest_mlebench.medals import Thresholds
+from pytest_mlebench.records.grade_report import GradeReport
+from pytest_mlebench.records.requirement import requirement_failure
 
 HIGHER = Thresholds(gold=0.9, silver=0.8, bronze=0.7, median=0.5, lower_is_better=False)
 LOWER = Thresholds(gold=0.1, silver=0.2, bronze=0.3, median=0.5, lower_is_better=True)
@@ -60,7 +60,7 @@ MISSING = replace(INVALID, submission_exists=False, invalid_reason="no submissio
     ],
 )
 def test_gate(report: GradeReport, require: str, failure: str | None) -> None:
-    result = gate_failure(report, require)  # type: ignore[arg-type]
+    result = requirement_failure(report, require)  # type: ignore[arg-type]
     if failure is None:
         assert result is None
     else:

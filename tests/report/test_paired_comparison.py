@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_mlebench.report.paired import (
+from pytest_mlebench.report.paired_comparison import (
     CompetitionShift,
     RunPair,
     cluster_bootstrap,

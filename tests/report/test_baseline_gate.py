@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from pytest_mlebench.report.gating import gate_lines, paired_margin, run_gate
+from pytest_mlebench.records.run_record import RunRecord
+from pytest_mlebench.report.baseline_gate import gate_lines, paired_margin, run_gate
 from pytest_mlebench.report.merge import merge_records
 from pytest_mlebench.report.summary_json import build_summary
-from pytest_mlebench.results import RunRecord
 from tests.report.builders import record
 
 COMPETITIONS = ("alpha", "beta", "gamma", "delta")

@@ -5,7 +5,7 @@
 * ``rate-drop``: today's gate (:mod:`~pytest_mlebench.report.compare`): any-medal % and valid %
   may not fall more than ``--mle-max-drop`` percentage points.
 * ``paired``: runs matched by (agent, competition, seed) (:mod:`~pytest_mlebench.report.matching`)
-  and judged by :func:`~pytest_mlebench.report.paired.paired_verdict` at level
+  and judged by :func:`~pytest_mlebench.report.paired_comparison.paired_verdict` at level
   ``--mle-gate-alpha``; only a ``regression`` fails. ``--mle-max-drop`` is the largest mean
   percentile drop, in percentile points, that passes when it is not significant
   (:func:`paired_margin`; 0, the default, means that only a significant drop fails).
@@ -38,7 +38,7 @@ from pytest_mlebench.report.matching import (
     match_runs,
     unmatched_lines,
 )
-from pytest_mlebench.report.paired import PairedResult, describe_interval, paired_verdict
+from pytest_mlebench.report.paired_comparison import PairedResult, describe_interval, paired_verdict
 
 GATE_MODES = ("auto", "paired", "rate-drop")
 Mode = Literal["paired", "rate-drop"]

@@ -1,0 +1,194 @@
+"""The per-run record and its JSON-lines file, appended atomically as each run ends.
+
+Each finished run is one line, written with a single ``write`` on a file opened for appending and
+under a file lock, so concurrent xdist workers never interleave and a crash loses nothing that
+already finished. Records carry their own ids (session, run, competition, seed, agent); readers
+merge by those, never by file order.
+
+Version 2 stores the grade in :class:`~pytest_mlebench.records.grade_report.GradeReport`'s own form;
+records of version 1 (mle-bench's flat 16 keys) are read back into the same model.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from filelock import FileLock
+
+from pytest_mlebench.atomic_write import write_atomically
+from pytest_mlebench.medals import Medal
+from pytest_mlebench.records.grade_report import GradeReport
+from pytest_mlebench.records.verdict import IntegrityReport
+
+Outcome = Literal["passed", "failed", "error", "skipped"]
+RECORD_VERSION = 2
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """Everything known about one (competition, seed, agent) run.
+
+    ``gateway`` is the LLM gateway's account of the run (calls, tokens, cost, budget; ``None``
+    without a gateway); ``egress`` the allow-list proxy's (or a note that ``bridge`` left the
+    sandbox open). Both are documented in ``docs/agents.md``. ``image`` is the Docker image the
+    agent ran in (its tag carries the hash of what it was built from; ``None`` elsewhere).
+    ``node`` says which Ray node ran the sandbox and where each attempt ran (``--mle-ray``,
+    ``docs/scale-out.md``); ``None`` for a run on this machine and in records written before it
+    existed, which read back unchanged.
+
+    ``grade`` is our grade; ``integrity`` what the checks found and whether the medal was
+    withheld (:attr:`medal` combines the two). The original-compatible score and medal — what
+    the original MLE-bench grader gives where a competition declares that it grades differently
+    — belong beside ``grade``, as optional fields of their own (``None`` where both agree or for
+    records written before they existed), so that every reader finds ours and the original's in
+    the same record.
+    """
+
+    session_id: str
+    run_id: str
+    test_id: str
+    competition_id: str
+    seed: int
+    agent: str
+    outcome: Outcome
+    reason: str | None
+    sandbox: str
+    isolated: bool
+    started_at: str
+    finished_at: str
+    time_limit: float | None = None
+    network: str | None = None
+    resources: dict[str, Any] = field(default_factory=dict)
+    wall_seconds: float | None = None
+    cpu_seconds: float | None = None
+    peak_memory_bytes: int | None = None
+    exit_code: int | None = None
+    timed_out: bool = False
+    oom_killed: bool = False
+    grade: GradeReport | None = None
+    validation_calls: list[dict[str, Any]] = field(default_factory=list)
+    splits: list[str] = field(default_factory=list)
+    complexity: str | None = None
+    modality: str | None = None
+    run_dir: str | None = None
+    worker: str = "master"
+    gateway: dict[str, Any] | None = None
+    egress: dict[str, Any] | None = None
+    integrity: IntegrityReport | None = None
+    image: str | None = None
+    node: dict[str, Any] | None = None
+    version: int = RECORD_VERSION
+
+    @property
+    def medal(self) -> Medal | None:
+        """The medal this run counts with: the grade's, unless strict integrity withheld it.
+
+        ``None`` for no medal, for a run without a grade and for a withheld medal (which
+        :attr:`earned_medal` still names).
+        """
+        if self.grade is None or self.medal_withheld:
+            return None
+        return self.grade.medal
+
+    @property
+    def earned_medal(self) -> Medal | None:
+        """The medal the grade gave, before integrity (``None`` without a grade or a medal)."""
+        return self.grade.medal if self.grade is not None else None
+
+    @property
+    def medal_withheld(self) -> bool:
+        """Whether ``--mle-integrity strict`` took this run's medal away."""
+        return self.integrity is not None and self.integrity.medal_withheld
+
+    @property
+    def ran(self) -> bool:
+        """Whether the run happened (a skipped run, its data not prepared, did not)."""
+        return self.outcome != "skipped"
+
+    def to_json(self) -> str:
+        return json.dumps(_finite(asdict(self)), sort_keys=True, allow_nan=False)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RunRecord:
+        """A record of any version; what is read back is a record of this version.
+
+        Raises:
+            ValueError: When the grade is malformed.
+            TypeError: When a required key is missing.
+        """
+        known = {name for name in cls.__dataclass_fields__}
+        values = {key: value for key, value in data.items() if key in known}
+        grade = values.get("grade")
+        values["grade"] = None if grade is None else GradeReport.from_dict(grade)
+        integrity = values.get("integrity")
+        values["integrity"] = None if integrity is None else IntegrityReport.from_dict(integrity)
+        values["version"] = RECORD_VERSION
+        return cls(**values)
+
+
+def append_record(path: Path, record: RunRecord) -> None:
+    """Append ``record`` as one line; safe against concurrent writers and crashes."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    line = (record.to_json() + "\n").encode("utf-8")
+    with FileLock(str(path) + ".lock", timeout=60):
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            os.write(fd, line)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def read_records(paths: Iterable[Path]) -> Iterator[RunRecord]:
+    """Records from JSON-lines files; a torn last line (crash mid-write) is skipped."""
+    for path in paths:
+        with path.open(encoding="utf-8") as handle:
+            for line in handle:
+                line = line.strip()
+                if not line:
+                    continue
+                try:
+                    yield RunRecord.from_dict(json.loads(line))
+                except (ValueError, TypeError):
+                    continue
+
+
+def drop_session(path: Path, session_id: str) -> int:
+    """Remove the records of ``session_id`` from the results file; returns how many went.
+
+    A session in which nothing ran (every competition skipped) leaves the file as it found it.
+    The file is rewritten whole, under the writers' lock; torn lines are kept as they are.
+    """
+    if not path.is_file():
+        return 0
+    with FileLock(str(path) + ".lock", timeout=60):
+        lines = path.read_text("utf-8").splitlines(keepends=True)
+        kept = [line for line in lines if _session_of(line) != session_id]
+        if len(kept) != len(lines):
+            write_atomically(path, "".join(kept))
+    return len(lines) - len(kept)
+
+
+def _session_of(line: str) -> str | None:
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return None
+    return data.get("session_id") if isinstance(data, dict) else None
+
+
+def _finite(value: Any) -> Any:
+    """Replace NaN/inf by ``None`` so the JSON stays standard."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_finite(item) for item in value]
+    return value
