@@ -34,7 +34,8 @@ def pearson(y_true: Columns, y_pred: Columns) -> float:
 
 
 def _centred(values: FloatArray) -> FloatArray:
-    return values - values.mean()
+    centred: FloatArray = values - values.mean()
+    return centred
 
 
 def require_varying_predictions(y_pred: Columns) -> None:
