@@ -1,4 +1,4 @@
-"""The real plugin runs the baseline agent on every Kaggle competition's Kaggle-shaped fixture.
+"""The real plugin runs the baseline agent on every Lite competition's Kaggle-shaped fixture.
 
 Each competition's shaped download is extracted into a data folder as ``mlebench prepare`` would
 leave it; then one pytest session (the local sandbox, ``-n 2``) prepares, runs the baseline agent
@@ -39,7 +39,7 @@ def test_the_baseline_hands_in_a_valid_submission_everywhere(
     pytester.makepyfile(test_bench="from pytest_mlebench.benchmark import test_competition\n")
     results = pytester.path / "results.jsonl"
     outcome = pytester.runpytest_subprocess(
-        "-m", "kaggle", "-n", "2", "-p", "no:randomly",
+        "-m", "lite", "-n", "2", "-p", "no:randomly",
         "--mle-agent", "baseline", "--mle-sandbox", "local", "--mle-time-limit", "300",
         f"--mle-data-dir={lite_data}", f"--mle-results={results}",
     )  # fmt: skip

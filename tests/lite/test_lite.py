@@ -1,7 +1,6 @@
-"""The Kaggle competitions on Kaggle-shaped files: prepare invariants, grading, and a leak probe.
+"""The Lite competitions on Kaggle-shaped files: prepare invariants, grading, and a leak probe.
 
-For every Lite competition with a folder, and every Medium or High one with a folder and a shape,
-its shape module (``tests/lite/shapes/``) writes what
+For every Lite competition with a folder, its shape module (``tests/lite/shapes/``) writes what
 Kaggle's download holds, with tiny synthetic content; the competition's own ``prepare.py`` turns it
 into ``public/`` and ``private/``; then:
 
@@ -46,12 +45,7 @@ ROOT = Path(__file__).resolve().parents[2]
 COMPETITIONS = ROOT / "competitions"
 LITE = read_id_list(COMPETITIONS / "splits" / "lite.txt")
 SHAPES = load_shapes()
-DEFINED_LITE = [cid for cid in LITE if (COMPETITIONS / cid / "config.yaml").is_file()]
-# Medium and High competitions run through the same checks once their folder and shape exist.
-BEYOND_LITE = sorted(
-    cid for cid in SHAPES if cid not in LITE and (COMPETITIONS / cid / "config.yaml").is_file()
-)
-DEFINED = DEFINED_LITE + BEYOND_LITE
+DEFINED = [cid for cid in LITE if (COMPETITIONS / cid / "config.yaml").is_file()]
 
 
 def _shape(competition_id: str) -> ModuleType:
@@ -71,17 +65,10 @@ def prepared(
 
 
 def test_every_defined_lite_competition_is_a_kaggle_competition() -> None:
-    for competition_id in DEFINED_LITE:
+    for competition_id in DEFINED:
         competition = load_competition(COMPETITIONS / competition_id)
         assert competition.source == "kaggle", competition_id
         assert competition.complexity == "low", competition_id
-
-
-def test_every_competition_beyond_lite_is_a_kaggle_competition_above_low() -> None:
-    for competition_id in BEYOND_LITE:
-        competition = load_competition(COMPETITIONS / competition_id)
-        assert competition.source == "kaggle", competition_id
-        assert competition.complexity in ("medium", "high"), competition_id
 
 
 def test_preparing_twice_gives_identical_files(prepared: PreparedLite, tmp_path: Path) -> None:

@@ -1,31 +1,24 @@
-"""The medal thresholds of every shipped Kaggle board, as ``mlebench list --json`` prints them.
+"""The medal thresholds of every shipped Lite leaderboard, as ``mlebench list --json`` prints them.
 
-``thresholds.json`` pins, per Lite competition, the row count and the gold/silver/bronze/median
-scores computed from the board by Kaggle's rules; ``thresholds_beyond_lite.json`` does the same for
-the Medium and High competitions, with the board's SHA-256 (the original MLE-bench's Git LFS oid,
-so the file is byte for byte the original's). A changed board or a change to the medal rules
-shows here first; a board that ships without a pin fails too.
+``thresholds.json`` pins, per competition, the row count and the gold/silver/bronze/median scores
+computed from the board by Kaggle's rules. A changed board or a change to the medal rules shows
+here first; a board that ships without a pin fails too.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
 import pytest
 
 from pytest_mlebench.cli import main
-from pytest_mlebench.definition import load_competition
 from pytest_mlebench.registry import read_id_list
 
 HERE = Path(__file__).resolve().parent
 COMPETITIONS = HERE.parents[1] / "competitions"
 PINNED: dict[str, dict[str, object]] = json.loads((HERE / "thresholds.json").read_text("utf-8"))
 LITE = read_id_list(COMPETITIONS / "splits" / "lite.txt")
-PINNED_BEYOND_LITE: dict[str, dict[str, object]] = json.loads(
-    (HERE / "thresholds_beyond_lite.json").read_text("utf-8")
-)
 
 
 def _list_json(capsys: pytest.CaptureFixture[str]) -> dict[str, dict[str, object]]:
@@ -38,32 +31,12 @@ def test_every_shipped_lite_board_is_pinned() -> None:
     assert shipped == set(PINNED)
 
 
-def test_every_shipped_board_beyond_lite_is_pinned() -> None:
-    shipped = {
-        config.parent.name
-        for config in COMPETITIONS.glob("*/config.yaml")
-        if config.parent.name not in LITE
-        and load_competition(config.parent, leaderboard=False).source == "kaggle"
-        and (config.parent / "leaderboard.csv").is_file()
-    }
-    assert shipped == set(PINNED_BEYOND_LITE)
-
-
-@pytest.mark.parametrize("competition_id", sorted(PINNED_BEYOND_LITE))
-def test_a_board_beyond_lite_is_the_originals_file(competition_id: str) -> None:
-    board = (COMPETITIONS / competition_id / "leaderboard.csv").read_bytes()
-    assert hashlib.sha256(board).hexdigest() == PINNED_BEYOND_LITE[competition_id]["sha256"]
-
-
-@pytest.mark.parametrize("pins", [PINNED, PINNED_BEYOND_LITE], ids=["lite", "beyond-lite"])
-def test_list_json_prints_the_pinned_thresholds(
-    capsys: pytest.CaptureFixture[str], pins: dict[str, dict[str, object]]
-) -> None:
+def test_list_json_prints_the_pinned_thresholds(capsys: pytest.CaptureFixture[str]) -> None:
     rows = _list_json(capsys)
-    defined = [cid for cid in pins if cid in rows]
+    defined = [cid for cid in PINNED if cid in rows]
     for cid in defined:
         board = rows[cid]["leaderboard"]
-        pin = pins[cid]
+        pin = PINNED[cid]
         assert isinstance(board, dict), cid
         assert board["rows"] == pin["n"], cid
         for key in ("gold", "silver", "bronze", "median"):

@@ -25,6 +25,7 @@ import py7zr
 from tests.lite.synthetic_images import random_hex
 
 COMPETITION = "statoil-iceberg-classifier-challenge"
+PUBLIC_JSON = True  # train.json / test.json: checked by tests/full/test_public_json.py
 SIDE = 15
 RECORDS_PER_LABEL = 25
 TEST_RECORDS = 5
