@@ -14,6 +14,7 @@ predicts 0.5.
 from __future__ import annotations
 
 import json
+import lzma
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ import py7zr
 from sklearn.model_selection import train_test_split
 
 from pytest_mlebench.embedded import raw_file, require, write_csv
+from pytest_mlebench.errors import PrepareError
 
 ID = "id"
 TARGET = "is_iceberg"
@@ -49,16 +51,21 @@ def prepare(raw: Path, public: Path, private: Path) -> None:
 
 def _train_records(archive: Path) -> list[dict[str, Any]]:
     """The records of ``data/processed/train.json`` inside the archive, each field checked."""
+    damaged = f"{archive} is damaged or not a 7z archive"
     with tempfile.TemporaryDirectory() as scratch:
         try:
             with py7zr.SevenZipFile(archive, "r") as bundle:
                 names = bundle.getnames()
                 require(MEMBER in names, f"{archive} holds no {MEMBER} (it holds {names[:5]})")
                 bundle.extract(path=scratch, targets=[MEMBER])
-        except py7zr.exceptions.Bad7zFile as exc:
-            require(False, f"{archive} is not a readable 7z archive ({exc}); download it again")
-        with (Path(scratch) / MEMBER).open(encoding="utf-8") as handle:
-            records = json.load(handle)
+            with (Path(scratch) / MEMBER).open(encoding="utf-8") as handle:
+                records = json.load(handle)
+        except (py7zr.exceptions.ArchiveError, lzma.LZMAError, EOFError) as exc:
+            raise PrepareError(f"{damaged} ({exc}); download it again") from None
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise PrepareError(
+                f"{MEMBER} in {archive} is not JSON ({exc}); download it again"
+            ) from None
     require(isinstance(records, list) and len(records) > 0, f"{MEMBER} must be a list of records")
     for record in records:
         require(
