@@ -3,9 +3,9 @@ sandbox validator.
 
 The order of checks: the spec (the competition's fault, raised), the answers (likewise), then the
 submission file — size, text, header, columns by name, rows, ids as an exact set, values per the
-metric's value kind, row sums. What comes out is two :class:`~graders.metrics.base.Columns`
-aligned row by row through the ids, so a metric never sees reordered columns, shuffled rows or
-foreign ids.
+metric's value kind, row sums, and the metric's own rule on predictions where it has one. What
+comes out is two :class:`~graders.metrics.base.Columns` aligned row by row through the ids, so a
+metric never sees reordered columns, shuffled rows or foreign ids.
 """
 
 from __future__ import annotations
@@ -138,6 +138,8 @@ def align_submission(
             for index, name in enumerate(targets)
         ]
         y_pred = mixed_columns(targets, columns, rows)
+    if metric.check_predictions is not None:
+        metric.check_predictions(y_pred)
     del arrays, ids, rows
     release_free_memory()  # the submission's parsed buffers, before the metric allocates
     return AlignedSubmission(metric=metric, y_true=y_true, y_pred=y_pred)

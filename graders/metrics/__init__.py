@@ -17,6 +17,7 @@ from pytest_mlebench.graders.metrics.classification import (
     macro_f1,
     quadratic_weighted_kappa,
 )
+from pytest_mlebench.graders.metrics.correlation import pearson, require_varying_predictions
 from pytest_mlebench.graders.metrics.probabilistic import (
     log_loss,
     mean_column_roc_auc,
@@ -171,6 +172,16 @@ _ALL = (
         compute=concordance_index,
         description="Harrell's concordance of risk scores with (time, event) answers",
         arity="survival",
+    ),
+    Metric(
+        name="pearson",
+        lower_is_better=False,
+        value_kind="real",
+        rows_sum_to_one=False,
+        compute=pearson,
+        description="Pearson correlation of one prediction column with the answers",
+        arity="one",
+        check_predictions=require_varying_predictions,
     ),
 )
 

@@ -57,6 +57,9 @@ class Metric:
         description: One line for people.
         arity: How target columns pair with answer columns (see :data:`Arity`).
         parameters: Names of the keyword parameters ``compute`` accepts.
+        check_predictions: A rule the aligned predictions must meet beyond their value kind
+            (Pearson's r needs predictions that vary), run by validation; it raises
+            :class:`~graders.errors.SubmissionRejected` with the reason. None: no such rule.
     """
 
     name: str
@@ -67,6 +70,7 @@ class Metric:
     description: str
     arity: Arity = "paired"
     parameters: tuple[str, ...] = ()
+    check_predictions: Callable[[Columns], None] | None = field(default=None, repr=False)
 
 
 Array = npt.NDArray[Any]

@@ -307,6 +307,7 @@ DIRECTIONS = {
     "map-at-k": False,
     "smape": True,
     "c-index": False,
+    "pearson": False,
 }
 
 

@@ -1,0 +1,54 @@
+"""Correlation metrics: Pearson's r of one prediction column against one answer column.
+
+A correlation is undefined when either side does not vary. Constant answers are the
+competition's fault (:class:`~graders.errors.GraderError`); constant predictions are the
+submission's, and :func:`require_varying_predictions` rejects them during validation with a
+reason, so the sandbox validator and grading agree and no NaN ever reaches a score.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from pytest_mlebench.graders.errors import GraderError, SubmissionRejected
+from pytest_mlebench.graders.messages import show_value
+from pytest_mlebench.graders.metrics.base import Columns, FloatArray, require_same_shape
+
+
+def pearson(y_true: Columns, y_pred: Columns) -> float:
+    """Pearson's correlation coefficient ``r`` of the predictions with the answers.
+
+    ``r = Σ (p − p̄)(t − t̄) / sqrt(Σ (p − p̄)² · Σ (t − t̄)²)``, from centred values (so a large
+    common offset costs no precision), clipped to [−1, 1] against rounding; the same number as
+    ``scipy.stats.pearsonr``.
+    """
+    require_same_shape(y_true, y_pred, "pearson")
+    truth = _centred(y_true.float_column())
+    if not truth.any():
+        raise GraderError(f"pearson: answer column {y_true.names[0]!r} is constant")
+    pred = _centred(y_pred.float_column())
+    spread = float(np.sqrt(np.dot(truth, truth) * np.dot(pred, pred)))
+    if spread == 0.0:  # validation rejects constant predictions; a direct caller gets NaN
+        return float("nan")
+    return float(np.clip(np.dot(truth, pred) / spread, -1.0, 1.0))
+
+
+def _centred(values: FloatArray) -> FloatArray:
+    centred: FloatArray = values - values.mean()
+    return centred
+
+
+def require_varying_predictions(y_pred: Columns) -> None:
+    """Reject predictions that are all the same number: their correlation is undefined.
+
+    Raises:
+        SubmissionRejected: Every value of a target column is equal.
+    """
+    for name, values in zip(y_pred.names, y_pred.arrays, strict=True):
+        column = np.asarray(values, dtype=np.float64)
+        if column.size and float(column.max()) == float(column.min()):
+            raise SubmissionRejected(
+                f"column {show_value(name)} holds the same value ({column[0]:g}) in every row: "
+                "a correlation with constant predictions is undefined (NaN); submit predictions "
+                "that vary from row to row"
+            )

@@ -1,0 +1,103 @@
+"""The worked examples of how our grading differs from the original MLE-bench's, in numbers.
+
+Each competition README of the first Medium batch shows one example of a difference; these tests
+compute both sides: ours with the graders library, the original's with the scikit-learn or SciPy
+call its grader makes. Where the original accepts a submission we reject, the reason is checked.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from sklearn.metrics import cohen_kappa_score, log_loss
+
+from pytest_mlebench.definition import load_competition
+from pytest_mlebench.graders import Columns, get_metric, score_submission
+
+COMPETITIONS = Path(__file__).resolve().parents[2] / "competitions"
+
+
+def _score(competition_id: str, answers: pd.DataFrame, submission: pd.DataFrame, root: Path):
+    spec = load_competition(COMPETITIONS / competition_id, leaderboard=False).submission
+    answers.to_csv(root / "answers.csv", index=False)
+    submission.to_csv(root / "submission.csv", index=False)
+    return score_submission(root / "submission.csv", root / "answers.csv", spec)
+
+
+def test_us_patent_constant_predictions_nan_there_invalid_here(tmp_path: Path) -> None:
+    truth = [0.0, 0.25, 0.5, 1.0]
+    ids = ["a1", "b2", "c3", "d4"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # scipy warns about the constant input
+        from scipy.stats import pearsonr
+
+        original = pearsonr(truth, [0.0] * 4)[0]
+    assert math.isnan(original)
+    result = _score(
+        "us-patent-phrase-to-phrase-matching",
+        pd.DataFrame({"id": ids, "score": truth}),
+        pd.DataFrame({"id": ids, "score": 0}),
+        tmp_path,
+    )
+    assert not result.valid
+    assert result.reason is not None and "same value (0) in every row" in result.reason
+
+
+def test_essay_scoring_prediction_beyond_the_scale() -> None:
+    truth, pred = [1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 8]
+    original = cohen_kappa_score(truth, pred, weights="quadratic")
+    ours = get_metric("quadratic-weighted-kappa").compute(
+        Columns.of({"score": truth}), Columns.of({"score": pred})
+    )
+    assert round(original, 5) == 0.97561
+    assert round(ours, 5) == 0.91837
+    inside = [2, 2, 3, 4, 5, 5]  # within 1..6 the two agree
+    assert cohen_kappa_score(truth, inside, weights="quadratic") == pytest.approx(
+        get_metric("quadratic-weighted-kappa").compute(
+            Columns.of({"score": truth}), Columns.of({"score": inside})
+        ),
+        abs=1e-12,
+    )
+
+
+def test_petfinder_prediction_above_100_is_scored_here(tmp_path: Path) -> None:
+    result = _score(
+        "petfinder-pawpularity-score",
+        pd.DataFrame({"Id": ["p1"], "Pawpularity": [100]}),
+        pd.DataFrame({"Id": ["p1"], "Pawpularity": [104.0]}),
+        tmp_path,
+    )
+    assert result.valid and result.score == pytest.approx(4.0)
+
+
+def test_lmsys_zero_probability_on_the_verdict(tmp_path: Path) -> None:
+    columns = ["winner_model_a", "winner_model_b", "winner_tie"]
+    result = _score(
+        "lmsys-chatbot-arena",
+        pd.DataFrame({"id": [1], **dict(zip(columns, [[1], [0], [0]], strict=True))}),
+        pd.DataFrame({"id": [1], **dict(zip(columns, [[0.0], [0.5], [0.5]], strict=True))}),
+        tmp_path,
+    )
+    assert result.valid and round(result.score or 0.0, 3) == 34.539
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        original = log_loss([0], [[0.0, 0.5, 0.5]], labels=[0, 1, 2])
+    assert original > result.score  # clipped at machine epsilon, below Kaggle's 1e-15
+
+
+def test_statoil_confident_wrong_answer(tmp_path: Path) -> None:
+    result = _score(
+        "statoil-iceberg-classifier-challenge",
+        pd.DataFrame({"id": ["a", "b"], "is_iceberg": [1, 0]}),
+        pd.DataFrame({"id": ["a", "b"], "is_iceberg": [0.0, 0.0]}),
+        tmp_path,
+    )
+    assert result.valid and round(result.score or 0.0, 3) == 17.269
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        original = log_loss([1, 0], [0.0, 0.0], labels=[0, 1])
+    assert original > result.score
