@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pytest_mlebench.grade_report import GradeReport
-from pytest_mlebench.settings import REQUIRE_LEVELS, Require
+from pytest_mlebench.values.require_levels import REQUIRE_LEVELS, Require
 
 
 def gate_failure(report: GradeReport, require: Require) -> str | None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-Severity = Literal["info", "low", "medium", "high"]
-SEVERITIES: tuple[Severity, ...] = ("info", "low", "medium", "high")
+from pytest_mlebench.values.severity import SEVERITIES, Severity
+
 Mode = Literal["report", "strict"]
 
 

@@ -11,8 +11,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from pytest_mlebench.integrity.model import SEVERITIES, Flag, severity_rank
+from pytest_mlebench.integrity.model import Flag, severity_rank
 from pytest_mlebench.results import RunRecord
+from pytest_mlebench.values.severity import SEVERITIES
 
 FLAG_KINDS = (
     "watermark",

@@ -17,7 +17,6 @@ from typing import Any
 
 from pytest_mlebench.errors import MLEBenchError
 from pytest_mlebench.integrity.crossrun import cross_run_flags
-from pytest_mlebench.integrity.policy import load_policy
 from pytest_mlebench.report.allure import load_categories, write_session_files
 from pytest_mlebench.report.environment import build_environment
 from pytest_mlebench.report.gating import GateResult, gate_lines, run_gate
@@ -28,6 +27,7 @@ from pytest_mlebench.report.profiles import build_profile, profile_text
 from pytest_mlebench.report.summary_json import build_summary, load_summary, write_summary
 from pytest_mlebench.results import RunRecord, read_records
 from pytest_mlebench.session import MLEBenchSession
+from pytest_mlebench.values.integrity_policy import load_policy
 
 CATEGORIES_TEMPLATE = Path("reports") / "categories.json"
 
