@@ -27,7 +27,6 @@ from pytest_mlebench.report.profiles import build_profile, profile_text
 from pytest_mlebench.report.summary_json import build_summary, load_summary, write_summary
 from pytest_mlebench.results import RunRecord, read_records
 from pytest_mlebench.session import MLEBenchSession
-from pytest_mlebench.values.integrity_policy import load_policy
 
 CATEGORIES_TEMPLATE = Path("reports") / "categories.json"
 
@@ -84,8 +83,7 @@ def session_integrity(
 ) -> list[dict[str, Any]]:
     """Cross-run similarity of this session's runs: flags for the summary, terminal lines."""
     try:
-        policy = load_policy(mle.settings.integrity_policy).with_threshold(mle.settings.similarity)
-        flags = cross_run_flags(records, policy)
+        flags = cross_run_flags(records, mle.integrity.policy)
     except MLEBenchError as exc:
         result.lines.append(f"integrity: cross-run similarity not checked: {exc}")
         return []
