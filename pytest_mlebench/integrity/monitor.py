@@ -142,10 +142,10 @@ class IntegrityOptions:
     """
 
     policy: Policy
-    mode: Mode = "report"
-    network: str | None = None
-    references: Path | None = None
-    judge: JudgeSetup | None = None
+    mode: Mode
+    network: str | None
+    references: Path | None
+    judge: JudgeSetup | None
 
 
 def integrity_options(
@@ -162,7 +162,8 @@ def integrity_options(
 ) -> IntegrityOptions:
     """The options from the values of ``--mle-integrity-policy``, ``--mle-similarity``,
     ``--mle-integrity``, ``--mle-references``, ``--mle-judge`` (asked through ``agent``'s
-    providers, ``upstreams`` and ``price_table``) and ``--mle-network``.
+    providers, ``upstreams`` and ``price_table``) and ``--mle-network`` (``mlebench integrity``
+    leaves it out: each saved run keeps its own).
 
     Raises:
         MLEBenchError: When the judge cannot be set up (a missing provider key).
