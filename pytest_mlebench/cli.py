@@ -70,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     from pytest_mlebench.doctor import add_doctor_command
 
     add_doctor_command(commands, _common)
-    from pytest_mlebench.integrity.offline import add_integrity_command
+    from pytest_mlebench.integrity_command import add_integrity_command
 
     add_integrity_command(commands, _common)
     return parser

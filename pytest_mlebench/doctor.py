@@ -30,7 +30,7 @@ from pytest_mlebench.kaggle.progress import human_bytes
 Status = Literal["ok", "warn", "FAIL"]
 GPU_PROBE_TIMEOUT = 15
 DOCKER_FIX = (
-    "start the Docker engine (bash .ci/install-docker.sh, or point DOCKER_HOST at one); "
+    "start the Docker engine (dockerd), or point DOCKER_HOST at one; "
     "the SDK comes with pip install 'pytest-mlebench[docker]'"
 )
 IMAGE_FIX = "mlebench sandbox build (a pytest session also builds it before the first run)"

@@ -1,4 +1,7 @@
-"""Hooks users implement in a conftest to extend the harness instead of forking it."""
+"""Hooks users implement in a conftest to extend the harness instead of forking it.
+
+``tests/plugin/test_plugin.py`` runs each of them from a user's conftest on an example project.
+"""
 
 from __future__ import annotations
 
@@ -46,4 +49,9 @@ def pytest_mlebench_graded(record: RunRecord) -> None:
 
 @pytest.hookspec
 def pytest_mlebench_update_environment(environment: dict[str, Any]) -> None:
-    """Add or change entries of the run environment written to reports (agent, versions, …)."""
+    """Add, change or remove entries of the run environment written to reports.
+
+    ``environment`` maps names (``agent``, ``sandbox.backend``, ``version.pytest``, …) to values;
+    it becomes Allure's ``environment.properties``. Called once per session on the controller,
+    when ``--alluredir`` is given, after the harness has filled in its own entries.
+    """

@@ -15,7 +15,6 @@ import pytest
 
 from pytest_mlebench import hookspecs
 from pytest_mlebench.errors import MLEBenchError
-from pytest_mlebench.integrity.judge import check_judge
 from pytest_mlebench.known_issues import MARKS as ISSUE_MARKS
 from pytest_mlebench.known_issues import marks_of
 from pytest_mlebench.registry import MODALITIES, SOURCES, Competition, load_registry
@@ -29,9 +28,16 @@ from pytest_mlebench.selection import (
     empty_selection_lines,
     marker_names,
 )
-from pytest_mlebench.session import SESSION_KEY, MLEBenchSession, get_session, resolve_agent
+from pytest_mlebench.session import (
+    SESSION_KEY,
+    MLEBenchSession,
+    get_session,
+    resolve_agent,
+    resolve_integrity,
+)
 from pytest_mlebench.settings import add_options, resolve_settings
 from pytest_mlebench.summary import terminal_lines
+from pytest_mlebench.values.time_limit import run_time_limit
 
 pytest_plugins = ["pytest_mlebench.fixtures.benchmark"]
 
@@ -63,13 +69,15 @@ def pytest_configure(config: pytest.Config) -> None:
         settings = resolve_settings(config)
         registry = load_registry(settings.competitions_dirs)
         agent = resolve_agent(config, settings)
-        check_judge(settings.judge, agent, dict(settings.gateway_upstreams), settings.price_table)
+        integrity = resolve_integrity(settings, agent)
     except MLEBenchError as exc:
         raise pytest.UsageError(str(exc)) from None
     for split in registry.splits:
         if split not in FIXED_MARKERS:
             config.addinivalue_line("markers", f"{split}: competition in the {split} split")
-    session = MLEBenchSession(settings=settings, registry=registry, agent=agent)
+    session = MLEBenchSession(
+        settings=settings, registry=registry, agent=agent, integrity=integrity
+    )
     workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
     if workerinput is not None:
         session.worker = str(workerinput["workerid"])
@@ -165,7 +173,7 @@ def marks_for(competition: Competition, time_limit: int | None) -> list[pytest.M
         *(getattr(pytest.mark, split) for split in sorted(competition.splits)),
         *(getattr(pytest.mark, mark) for mark in marks_of(competition.known_issues)),
     ]
-    backstop = (time_limit or competition.time_limit) + TIMEOUT_GRACE_SECONDS
+    backstop = run_time_limit(time_limit, competition) + TIMEOUT_GRACE_SECONDS
     marks.append(pytest.mark.timeout(backstop, method="signal"))
     return marks
 

@@ -48,6 +48,7 @@ from pytest_mlebench.sandbox.network import BRIDGE_WARNING
 from pytest_mlebench.sandbox.plan import engine_ready
 from pytest_mlebench.session import MLEBenchSession
 from pytest_mlebench.timestamps import utc_timestamp
+from pytest_mlebench.values.time_limit import run_time_limit
 
 INSTRUCTIONS = Path(__file__).with_name("instructions.md")
 MAX_ARTIFACT_BYTES = 100 * 1024**2  # per file of the agent's logs/ and code/ kept with the run
@@ -102,7 +103,7 @@ class BenchmarkRun:
 
     @property
     def time_limit(self) -> int:
-        return self.session.settings.time_limit or self.competition.time_limit
+        return run_time_limit(self.session.settings.time_limit, self.competition)
 
     def resources(self) -> ResourceGrant:
         settings, wanted = self.session.settings, self.competition.resources
@@ -123,9 +124,7 @@ class BenchmarkRun:
         try:
             exec_result, calls, grant = self._run_agent(self.session.agent)
             report = self._grade()
-            context = integrity_context(
-                self.session.settings, self.competition, self.sandbox, self.session.agent
-            )
+            context = integrity_context(self.session.integrity, self.competition, self.sandbox)
             integrity = self.integrity.check(calls, context, report.medal)
         except Exception as exc:
             self._write(self._record("error", f"{type(exc).__name__}: {exc}"))

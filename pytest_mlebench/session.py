@@ -1,7 +1,8 @@
 """Run state of one pytest session, kept in ``config.stash`` (never on private attributes).
 
 Also the one place the agent is resolved: :func:`resolve_agent` runs once per process in
-``pytest_configure``, so an unknown ``--mle-agent`` stops the session before any test runs.
+``pytest_configure``, so an unknown ``--mle-agent`` stops the session before any test runs; so does
+:func:`resolve_integrity` (the integrity settings as the checks take them, a missing judge key).
 """
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ import pytest
 
 from pytest_mlebench.agents import Agent, load_agent
 from pytest_mlebench.errors import AgentError, SettingError
+from pytest_mlebench.integrity.monitor import IntegrityOptions, integrity_options
 from pytest_mlebench.registry import Registry
-from pytest_mlebench.sandbox.network import NetworkPolicy, parse_network
 from pytest_mlebench.sandbox.plan import SandboxPlan
 from pytest_mlebench.selection import SelectionCount
 from pytest_mlebench.settings import Settings, source_of
+from pytest_mlebench.values.network_policy import NetworkPolicy, parse_network
 
 
 @dataclass
@@ -28,6 +30,7 @@ class MLEBenchSession:
         settings: The resolved settings.
         registry: The competitions of this session.
         agent: The agent every run of this process uses (:func:`resolve_agent`).
+        integrity: The integrity settings as plain values (:func:`resolve_integrity`).
         session_id: Id shared by the controller and its workers; stamped on every record.
         plan: The controller's sandbox decisions (backend, image, GPUs), shared with workers.
         worker: ``master`` on the controller, else the xdist worker id.
@@ -38,6 +41,7 @@ class MLEBenchSession:
     settings: Settings
     registry: Registry
     agent: Agent
+    integrity: IntegrityOptions
     session_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     plan: SandboxPlan = field(default_factory=lambda: SandboxPlan(backend="local"))
     worker: str = "master"
@@ -79,3 +83,18 @@ def resolve_agent(config: pytest.Config, settings: Settings) -> Agent:
     except AgentError as exc:
         source = source_of(config, "agent")
         raise SettingError(f"invalid agent {settings.agent!r} from {source}: {exc}") from None
+
+
+def resolve_integrity(settings: Settings, agent: Agent) -> IntegrityOptions:
+    """The integrity settings of the session for the checks (policy loaded, judge set up once)."""
+    return integrity_options(
+        policy_file=settings.integrity_policy,
+        similarity=settings.similarity,
+        mode=settings.integrity,
+        references=settings.references,
+        judge_model=settings.judge,
+        agent=agent,
+        upstreams=dict(settings.gateway_upstreams),
+        price_table=settings.price_table,
+        network=settings.network,
+    )

@@ -7,8 +7,11 @@ is the one rule, CLI > environment > ini > default, used by pytest and the ``mle
 naming the setting, the value, where it came from and what is allowed.
 
 The parsers take the raw value (a string, or a list of strings for a repeatable option) and the
-folder relative paths are taken from, and raise ``ValueError`` saying what is allowed. The table of
-this package's settings is :data:`pytest_mlebench.settings.SETTINGS`.
+folder relative paths are taken from, and raise ``ValueError`` saying what is allowed; the parsers
+of values that features share (cost limits, providers, the network, the integrity policy) live in
+:mod:`pytest_mlebench.values`. The table of this package's settings is
+:data:`pytest_mlebench.setting_table.SETTINGS`. This module imports only the foundation and the
+data layer, never a feature.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any, Literal
 
 from pytest_mlebench.data import default_data_dir
 from pytest_mlebench.errors import MLEBenchError, SettingError
+from pytest_mlebench.values.integrity_policy import load_policy
 
 Parse = Callable[[Any, Path], Any]
 Kind = Literal["value", "list", "flag"]
@@ -233,6 +237,31 @@ def results_file(value: Any, base: Path) -> Path:
     return path
 
 
+def significance_level(value: Any) -> float:
+    """A significance level: a number strictly between 0 and 1 (``0.05``)."""
+    try:
+        number = float(str(value))
+    except ValueError:
+        raise ValueError("expected a number between 0 and 1, e.g. 0.05") from None
+    if not 0 < number < 1:
+        raise ValueError("expected a number between 0 and 1, e.g. 0.05")
+    return number
+
+
+def ray_address(value: Any) -> str:
+    """``auto``, or the ``HOST:PORT`` of a Ray cluster's head (this machine joins as a node)."""
+    spelled = str(value).strip()
+    if spelled.startswith("ray://"):
+        raise ValueError(
+            "Ray Client addresses (ray://) are not supported: run pytest on a node of the "
+            "cluster (`ray start --address HEAD:6379`) and pass auto or HEAD:6379"
+        )
+    host, _, port = spelled.rpartition(":")
+    if spelled == "auto" or (host and port.isdigit()):
+        return spelled
+    raise ValueError("expected auto or HOST:PORT of the Ray head, e.g. 10.0.0.5:6379")
+
+
 def fraction(value: Any) -> float:
     """A share between 0 and 1."""
     try:
@@ -256,8 +285,6 @@ def existing_dir(value: Any, base: Path) -> Path | None:
 
 def policy_file(value: Any, base: Path) -> Path | None:
     """An integrity policy file that exists and loads; unset means the default policy."""
-    from pytest_mlebench.integrity.policy import load_policy
-
     path = existing_file(value, base)
     if path is not None:
         try:

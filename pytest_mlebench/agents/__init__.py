@@ -23,7 +23,7 @@ from pytest_mlebench.agents.dockerfile import AgentImage, agent_image
 from pytest_mlebench.errors import AgentError, ConfigError
 from pytest_mlebench.gateway.config import KEY_VARIABLES, GatewayConfig, gateway_config
 from pytest_mlebench.sandbox.base import ExecResult, Sandbox
-from pytest_mlebench.sandbox.network import network_text
+from pytest_mlebench.values.network_policy import network_text
 
 SCRIPTS = Path(__file__).with_name("scripts")
 BUILTIN_AGENTS: Mapping[str, str] = {

@@ -17,7 +17,6 @@ from pytest_mlebench.gateway.config import (
     GatewayError,
     Provider,
     gateway_config,
-    parse_upstreams,
 )
 from pytest_mlebench.gateway.prices import PriceTable, load_price_table
 from pytest_mlebench.gateway.server import Gateway
@@ -38,5 +37,4 @@ __all__ = [
     "Provider",
     "gateway_config",
     "load_price_table",
-    "parse_upstreams",
 ]

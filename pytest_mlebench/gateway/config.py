@@ -13,15 +13,11 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from urllib.parse import urlparse
 
 from pytest_mlebench.errors import ConfigError, SandboxError
+from pytest_mlebench.values.providers import DEFAULT_BASE_URLS, check_base_url
 
 SECRET = re.compile(r"\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
-DEFAULT_BASE_URLS: Mapping[str, str] = {
-    "openai": "https://api.openai.com/v1",
-    "anthropic": "https://api.anthropic.com",
-}
 # Environment variables of the original agent configs that hold a provider's key.
 KEY_VARIABLES: Mapping[str, str] = {
     "OPENAI_API_KEY": "openai",
@@ -122,31 +118,6 @@ def _provider(name: str, entry: object, taken: Provider | None, where: str) -> P
     return Provider(
         name, base_url, str(key) if key is not None else (taken.api_key if taken else None)
     )
-
-
-def check_base_url(url: str, where: str) -> str:
-    """``url`` if it is an http(s) URL with a host; else :class:`ConfigError` naming ``where``."""
-    parsed = urlparse(url)
-    if parsed.scheme not in ("http", "https") or not parsed.netloc:
-        raise ConfigError(f"{where}: base URL {url!r} must be http://HOST[:PORT]/... or https://")
-    return url.rstrip("/")
-
-
-def parse_upstreams(values: list[str] | tuple[str, ...]) -> dict[str, str]:
-    """``PROVIDER=URL`` pairs of ``--mle-gateway-upstream``; ``ValueError`` names a bad one."""
-    upstreams: dict[str, str] = {}
-    for value in values:
-        name, sep, url = str(value).partition("=")
-        if not sep or name not in DEFAULT_BASE_URLS:
-            raise ValueError(
-                f"{value!r}: expected PROVIDER=URL with PROVIDER one of "
-                f"{', '.join(DEFAULT_BASE_URLS)}"
-            )
-        try:
-            upstreams[name] = check_base_url(url, name)
-        except ConfigError as exc:
-            raise ValueError(str(exc)) from None
-    return upstreams
 
 
 def host_environment() -> Mapping[str, str]:

@@ -16,7 +16,6 @@ from typing import Any
 from pytest_mlebench.integrity.disclosure import disclosure_block
 from pytest_mlebench.integrity.judge import JudgeSetup, run_judge
 from pytest_mlebench.integrity.network import network_flags
-from pytest_mlebench.integrity.policy import Policy
 from pytest_mlebench.integrity.probing import validator_flags
 from pytest_mlebench.integrity.rules import (
     has_code,
@@ -35,6 +34,7 @@ from pytest_mlebench.integrity.similarity import (
 from pytest_mlebench.integrity.watermark import watermark_flags
 from pytest_mlebench.medals import MEDALS
 from pytest_mlebench.records.verdict import Flag, IntegrityReport, Mode, severity_rank, sort_flags
+from pytest_mlebench.values.integrity_policy import Policy
 
 
 @dataclass(frozen=True)

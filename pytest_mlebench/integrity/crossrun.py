@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from itertools import combinations
 from pathlib import Path
 
-from pytest_mlebench.integrity.policy import Policy
 from pytest_mlebench.integrity.similarity import Fingerprints, code_files, top_matches
 from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.records.verdict import Flag, sort_flags
+from pytest_mlebench.values.integrity_policy import Policy
 
 
 def cross_run_flags(records: Sequence[RunRecord], policy: Policy) -> list[Flag]:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import re
 import shutil
 import socket
 import tempfile
@@ -35,17 +34,17 @@ from pytest_mlebench.gateway import (
     Provider,
     load_price_table,
 )
-from pytest_mlebench.gateway.config import DEFAULT_BASE_URLS, KEY_VARIABLES, host_environment
+from pytest_mlebench.gateway.config import KEY_VARIABLES, host_environment
 from pytest_mlebench.integrity.judge_prompt import (
     JudgeAnswer,
     JudgePrompt,
     judge_prompt,
     read_reply,
 )
-from pytest_mlebench.integrity.policy import Policy
 from pytest_mlebench.records.verdict import Flag
+from pytest_mlebench.values.integrity_policy import Policy
+from pytest_mlebench.values.providers import DEFAULT_BASE_URLS
 
-MODEL_NAME = re.compile(r"[A-Za-z0-9._:/@-]+")
 PROMPT_FILE = Path("integrity") / "judge-prompt.md"
 TRANSCRIPT_FILE = Path("integrity") / "judge.jsonl"
 MAX_REPLY_CHARS = 4000
@@ -53,15 +52,6 @@ ANSWER_TOKENS = 1024
 TIMEOUT_SECONDS = 600
 ACCOUNTING = ("input_tokens", "output_tokens", "cost_usd", "unpriced_models")
 SEPARATE_BUDGET = "the judge's own; never counted against the agent's LLM budget"
-
-
-def judge_model(value: Any) -> str | None:
-    """The ``--mle-judge`` setting: unset means no judge."""
-    if value is None or not str(value).strip():
-        return None
-    if not MODEL_NAME.fullmatch(str(value).strip()):
-        raise ValueError("expected a model name such as gpt-4o or anthropic/claude-3-5-haiku")
-    return str(value).strip()
 
 
 @dataclass(frozen=True)

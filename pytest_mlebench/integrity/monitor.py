@@ -4,6 +4,8 @@
 environment and instructions, :meth:`watch` wraps the agent's time in a started sandbox (the
 process audit runs meanwhile; the inventory and the file-system diff are taken at the end, while
 the sandbox still exists), and :meth:`check` turns the evidence into the record's report.
+:class:`IntegrityOptions` are the session's integrity settings as plain values (the runner makes
+them from its settings; this package never reads the settings).
 The evidence is saved as ``<run dir>/integrity/evidence.json`` so ``mlebench integrity`` can
 check the run again offline.
 """
@@ -13,23 +15,23 @@ from __future__ import annotations
 import json
 import secrets
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.integrity.checks import CheckContext, check_run
 from pytest_mlebench.integrity.inventory import files_outside_contract, take_inventory
-from pytest_mlebench.integrity.judge import check_judge
-from pytest_mlebench.integrity.policy import load_policy
+from pytest_mlebench.integrity.judge import JudgeSetup, check_judge
 from pytest_mlebench.integrity.processes import ProcessAudit, Sampler, docker_sampler, local_sampler
 from pytest_mlebench.integrity.similarity import reference_folder
 from pytest_mlebench.integrity.watermark import agent_sources, copied_in_matches
-from pytest_mlebench.records.verdict import IntegrityReport
+from pytest_mlebench.records.verdict import IntegrityReport, Mode
 from pytest_mlebench.registry import Competition
 from pytest_mlebench.sandbox.base import Sandbox, SandboxFacts
-from pytest_mlebench.settings import Settings
 from pytest_mlebench.timestamps import utc_timestamp
+from pytest_mlebench.values.integrity_policy import Policy, load_policy
 
 NONCE_ENV = "MLEBENCH_RUN_NONCE"
 EVIDENCE_FILE = Path("integrity") / "evidence.json"
@@ -125,21 +127,67 @@ class IntegrityRun:
         return check_run(self.evidence, self.run_dir, calls, context, earned_medal)
 
 
+@dataclass(frozen=True)
+class IntegrityOptions:
+    """The integrity settings of a session (or of ``mlebench integrity``), as plain values.
+
+    Made once by whoever holds the settings, so the checks never read them.
+
+    Attributes:
+        policy: The policy, ``--mle-similarity`` applied (``--mle-integrity-policy``).
+        mode: ``report`` or ``strict`` (``--mle-integrity``).
+        network: ``--mle-network`` as given (``None``: not given).
+        references: ``--mle-references``: the reference corpus of the similarity check.
+        judge: The LLM judge's setup (``--mle-judge``), or ``None`` without a judge.
+    """
+
+    policy: Policy
+    mode: Mode
+    network: str | None
+    references: Path | None
+    judge: JudgeSetup | None
+
+
+def integrity_options(
+    *,
+    policy_file: Path | None,
+    similarity: float | None,
+    mode: str,
+    references: Path | None,
+    judge_model: str | None,
+    agent: object,
+    upstreams: Mapping[str, str],
+    price_table: Path | None,
+    network: str | None = None,
+) -> IntegrityOptions:
+    """The options from the values of ``--mle-integrity-policy``, ``--mle-similarity``,
+    ``--mle-integrity``, ``--mle-references``, ``--mle-judge`` (asked through ``agent``'s
+    providers, ``upstreams`` and ``price_table``) and ``--mle-network`` (``mlebench integrity``
+    leaves it out: each saved run keeps its own).
+
+    Raises:
+        MLEBenchError: When the judge cannot be set up (a missing provider key).
+    """
+    return IntegrityOptions(
+        policy=load_policy(policy_file).with_threshold(similarity),
+        mode="strict" if mode == "strict" else "report",
+        network=network,
+        references=references,
+        judge=check_judge(judge_model, agent, upstreams, price_table),
+    )
+
+
 def integrity_context(
-    settings: Settings, competition: Competition, sandbox: SandboxFacts | None, agent: object = None
+    options: IntegrityOptions, competition: Competition, sandbox: SandboxFacts | None
 ) -> CheckContext:
-    """The checks' context for a run of ``competition`` under ``settings`` (``agent``: whose
-    gateway providers the LLM judge uses, when ``--mle-judge`` is given)."""
-    policy = load_policy(settings.integrity_policy).with_threshold(settings.similarity)
+    """The checks' context for a run of ``competition`` in ``sandbox`` under ``options``."""
     return CheckContext(
-        policy=policy,
-        mode="strict" if settings.integrity == "strict" else "report",
-        network=settings.network,
+        policy=options.policy,
+        mode=options.mode,
+        network=options.network,
         isolated=bool(sandbox is not None and sandbox.isolated),
-        references=reference_folder(competition.folder, settings.references, competition.id),
-        judge=check_judge(
-            settings.judge, agent, dict(settings.gateway_upstreams), settings.price_table
-        ),
+        references=reference_folder(competition.folder, options.references, competition.id),
+        judge=options.judge,
     )
 
 

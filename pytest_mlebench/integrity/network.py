@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_mlebench.integrity.policy import Policy
 from pytest_mlebench.records.verdict import Flag
+from pytest_mlebench.values.integrity_policy import Policy
 
 REASON = "the agent tried to reach a host outside the allow-list; the egress proxy refused it"
 

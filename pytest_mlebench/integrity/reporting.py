@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from pytest_mlebench.records.run_record import RunRecord
-from pytest_mlebench.records.verdict import SEVERITIES, Flag, severity_rank
+from pytest_mlebench.records.verdict import Flag, severity_rank
+from pytest_mlebench.values.severity import SEVERITIES
 
 FLAG_KINDS = (
     "watermark",

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.integrity.filekinds import CODE_SUFFIXES, DATA_SUFFIXES, SOURCE_SUFFIXES
-from pytest_mlebench.integrity.policy import Policy, first_match
 from pytest_mlebench.records.verdict import Flag
+from pytest_mlebench.values.integrity_policy import Policy, first_match
 
 MAX_TEXT_BYTES = 20 * 1024**2
 MAX_LOG_FLAGS_PER_RULE = 1

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.digests import sha256_file
-from pytest_mlebench.integrity.policy import Policy
 from pytest_mlebench.records.verdict import Flag
+from pytest_mlebench.values.integrity_policy import Policy
 
 CLOCK_SLACK_SECONDS = 2.0
 MAX_AGENT_FILES = 20000

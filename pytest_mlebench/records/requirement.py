@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from pytest_mlebench.medals import MEDALS
 from pytest_mlebench.records.grade_report import GradeReport
+from pytest_mlebench.values.require_levels import REQUIRE_LEVELS
 
-LEVELS: tuple[str, ...] = ("none", "valid", "above-median", *reversed(MEDALS))
+LEVELS: tuple[str, ...] = REQUIRE_LEVELS
 
 
 def requirement_failure(report: GradeReport, require: str) -> str | None:

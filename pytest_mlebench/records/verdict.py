@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
-Severity = Literal["info", "low", "medium", "high"]
-SEVERITIES: tuple[Severity, ...] = ("info", "low", "medium", "high")
+from pytest_mlebench.values.severity import SEVERITIES as SEVERITIES
+from pytest_mlebench.values.severity import Severity as Severity
+
 Mode = Literal["report", "strict"]
 
 

@@ -31,7 +31,7 @@ from pytest_mlebench.report.compare import (
     moved_lines,
     pair_agents,
 )
-from pytest_mlebench.report.cost import CostChange, CostCheck, CostLimit, cost_change, cost_checks
+from pytest_mlebench.report.cost import CostChange, CostCheck, cost_change, cost_checks
 from pytest_mlebench.report.matching import (
     Matching,
     carries_percentiles,
@@ -39,8 +39,8 @@ from pytest_mlebench.report.matching import (
     unmatched_lines,
 )
 from pytest_mlebench.report.paired_comparison import PairedResult, describe_interval, paired_verdict
+from pytest_mlebench.values.cost_limit import CostLimit
 
-GATE_MODES = ("auto", "paired", "rate-drop")
 Mode = Literal["paired", "rate-drop"]
 
 

@@ -20,9 +20,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from pytest_mlebench.report.matching import RunKey
+from pytest_mlebench.values.cost_limit import CostLimit
 
 USAGE_KEYS = ("input_tokens", "output_tokens", "cost_usd")
 
@@ -84,44 +85,6 @@ def cost_change(
         {k: math.fsum(before[x][k] for x in both) for k in shared},
         {k: math.fsum(after[x][k] for x in both) for k in shared},
     )
-
-
-COST_LIMIT_HELP = (
-    "expected a fraction of the baseline's cost such as 0.2 (or 20%), or a dollar amount per run "
-    "such as $0.05"
-)
-
-
-@dataclass(frozen=True)
-class CostLimit:
-    """How much the mean LLM cost per run may rise: a fraction of the baseline's, or dollars."""
-
-    amount: float
-    unit: Literal["fraction", "dollars"]
-
-    def ceiling(self, base: float) -> float:
-        """The highest mean cost per run that passes against a baseline of ``base``."""
-        return base * (1 + self.amount) if self.unit == "fraction" else base + self.amount
-
-    def text(self) -> str:
-        """``+20 %`` or ``+$0.0500 per run``."""
-        if self.unit == "fraction":
-            return f"+{100 * self.amount:g} %"
-        return f"+${self.amount:.4f} per run"
-
-
-def cost_limit(value: object) -> CostLimit:
-    """``0.2`` or ``20%`` (a fraction of the baseline's cost), ``$0.05`` (dollars per run)."""
-    text = str(value).strip()
-    unit: Literal["fraction", "dollars"] = "dollars" if text.startswith("$") else "fraction"
-    number = text.removeprefix("$").removesuffix("%").strip()
-    try:
-        amount = float(number)
-    except ValueError:
-        raise ValueError(COST_LIMIT_HELP) from None
-    if not math.isfinite(amount) or amount < 0 or (unit == "dollars" and text.endswith("%")):
-        raise ValueError(COST_LIMIT_HELP)
-    return CostLimit(amount / 100 if text.endswith("%") else amount, unit)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,6 @@ from typing import Any
 
 from pytest_mlebench.errors import MLEBenchError
 from pytest_mlebench.integrity.crossrun import cross_run_flags
-from pytest_mlebench.integrity.policy import load_policy
 from pytest_mlebench.records.run_record import RunRecord, drop_session
 from pytest_mlebench.records.verdict import Flag
 from pytest_mlebench.report.allure import load_categories
@@ -139,8 +138,7 @@ def session_integrity(
 ) -> tuple[tuple[Flag, ...], list[str]]:
     """Cross-run similarity of this session's runs: the flags and their terminal lines."""
     try:
-        policy = load_policy(mle.settings.integrity_policy).with_threshold(mle.settings.similarity)
-        flags = tuple(cross_run_flags(records, policy))
+        flags = tuple(cross_run_flags(records, mle.integrity.policy))
     except MLEBenchError as exc:
         return (), [f"integrity: cross-run similarity not checked: {exc}"]
     return flags, [f"integrity (session): {flag.summary()}" for flag in flags]

@@ -30,6 +30,7 @@ from pytest_mlebench.report.rerun import RerunPlan, item_pair, plan_rerun, split
 from pytest_mlebench.report.summary_json import load_summary
 from pytest_mlebench.session import MLEBenchSession
 from pytest_mlebench.settings import source_of
+from pytest_mlebench.values.time_limit import run_time_limit
 
 PLUGIN_NAME = "mlebench-report"
 
@@ -126,7 +127,7 @@ class ReportHooks:
         case = case_of(nodeid, (c.id for c in self.mle.registry))
         if case is None:
             return None
-        limit = self.mle.settings.time_limit or self.mle.registry.get(case[0]).time_limit
+        limit = run_time_limit(self.mle.settings.time_limit, self.mle.registry.get(case[0]))
         return param_id(nodeid) or case[0], float(limit)
 
     def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:

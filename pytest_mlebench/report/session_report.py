@@ -18,7 +18,7 @@ from typing import Any
 
 from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.report.baseline_gate import GateResult
-from pytest_mlebench.report.cost import CostLimit
+from pytest_mlebench.values.cost_limit import CostLimit
 
 
 @dataclass(frozen=True, eq=False)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from pytest_mlebench.sandbox.network import NetworkPolicy, parse_network
+from pytest_mlebench.values.network_policy import NetworkPolicy, parse_network
 from tests.plugin.conftest import ExampleProject
 
 

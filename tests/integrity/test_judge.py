@@ -19,7 +19,7 @@ from pytest_mlebench.cli import main
 from pytest_mlebench.gateway import GatewayConfig, GatewayError, Provider
 from pytest_mlebench.integrity.judge import JudgeSetup, judge_setup, run_judge
 from pytest_mlebench.integrity.judge_prompt import QUESTIONS, read_reply
-from pytest_mlebench.integrity.policy import load_policy
+from pytest_mlebench.values.integrity_policy import load_policy
 from tests.gateway.fake_upstream import INPUT_TOKENS, OUTPUT_TOKENS, FakeUpstream
 from tests.integrity.conftest import ExampleProject, flags_of, records_of
 

@@ -7,13 +7,13 @@ from pathlib import Path
 import pytest
 
 from pytest_mlebench.errors import ConfigError
-from pytest_mlebench.integrity import judge
 from pytest_mlebench.integrity.fingerprint import BUCKETS, buckets_apart, fingerprint_file
-from pytest_mlebench.integrity.policy import load_policy
 from pytest_mlebench.integrity.probing import validator_flags
 from pytest_mlebench.integrity.processes import ProcessLog, clean, local_sampler
 from pytest_mlebench.integrity.rules import literal_flag, process_flags
 from pytest_mlebench.records.verdict import Flag, IntegrityReport
+from pytest_mlebench.values.integrity_policy import load_policy
+from pytest_mlebench.values.providers import judge_model
 
 POLICY = load_policy()
 
@@ -155,7 +155,7 @@ def test_report_round_trips_through_its_dict() -> None:
 
 
 def test_the_judge_setting_takes_a_model_name() -> None:
-    assert judge.judge_model(None) is None
-    assert judge.judge_model(" gpt-4o-mini ") == "gpt-4o-mini"
+    assert judge_model(None) is None
+    assert judge_model(" gpt-4o-mini ") == "gpt-4o-mini"
     with pytest.raises(ValueError, match="expected a model name"):
-        judge.judge_model("two words")
+        judge_model("two words")

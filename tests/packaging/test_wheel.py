@@ -16,6 +16,7 @@ SHIPPED = [
     "pytest_mlebench/plugin.py",
     "pytest_mlebench/benchmark.py",
     "pytest_mlebench/instructions.md",
+    "pytest_mlebench/values/default_integrity_policy.yaml",
     "pytest_mlebench/agents/scripts/dummy.py",
     "pytest_mlebench/sandbox/validate_client.py",
     "pytest_mlebench/sandbox/conformance/__init__.py",

@@ -209,6 +209,26 @@ def test_the_hook_is_asked_before_the_built_ins(project: ExampleProject) -> None
     assert {r["agent"] for r in records(project)} == {"fake-hook-agent"}
 
 
+ENVIRONMENT_CONFTEST = """
+def pytest_mlebench_update_environment(environment):
+    environment["team"] = "vision"
+    environment["agent"] = environment["agent"] + " (tuned)"
+    del environment["platform"]
+"""
+
+
+def test_user_hook_adds_and_changes_the_reported_environment(project: ExampleProject) -> None:
+    project.pytester.makeconftest(ENVIRONMENT_CONFTEST)
+    alluredir = project.root / "allure-results"
+    result = project.run("-m", "toys", "-k", "toy-b", "--alluredir", str(alluredir))
+    result.assert_outcomes(passed=1)
+    lines = (alluredir / "environment.properties").read_text().splitlines()
+    assert "team = vision" in lines  # added by the hook
+    assert "agent = dummy (tuned)" in lines  # changed by the hook
+    assert not any(line.startswith("platform = ") for line in lines)  # removed by the hook
+    assert "sandbox.backend = local" in lines  # the harness's own entries stay
+
+
 def test_a_folder_agent_is_recorded_by_its_id(project: ExampleProject) -> None:
     folder = project.root / "agents" / "copier"
     folder.mkdir(parents=True)

@@ -14,7 +14,7 @@ from pytest_mlebench.report.html import render_html
 from pytest_mlebench.report.merge import merge_records
 from pytest_mlebench.report.summary_json import build_summary, node_text, run_node
 from pytest_mlebench.results import RunRecord
-from pytest_mlebench.settings import ray_address
+from pytest_mlebench.setting_spec import ray_address
 from tests.report.builders import record
 
 ATTEMPT_A = {"node_id": "aaaa1111bbbb", "ip": "10.0.0.8", "hostname": "gpu-4", "error": "lost"}

@@ -11,8 +11,9 @@ import pytest
 
 from pytest_mlebench.cli import main
 from pytest_mlebench.report.baseline_gate import gate_lines, run_gate
-from pytest_mlebench.report.cost import CostLimit, cost_checks, cost_limit
+from pytest_mlebench.report.cost import cost_checks
 from pytest_mlebench.report.markdown import render_markdown
+from pytest_mlebench.values.cost_limit import CostLimit, cost_limit
 from tests.report.test_baseline_gate import session
 
 

@@ -15,12 +15,13 @@ from pathlib import Path
 
 import pytest_mlebench
 from pytest_mlebench.medals import MEDALS, Thresholds
-from pytest_mlebench.settings import REQUIRE_LEVELS
+from pytest_mlebench.values.require_levels import REQUIRE_LEVELS
 
 PACKAGE = Path(pytest_mlebench.__file__).parent
 DECLARATION = "medals.py"
 # --mle-require's levels end with the medal names (checked against MEDALS below).
-GATE_LEVELS = "settings.py"
+GATE_LEVELS = "require_levels.py"
+GATE_LEVELS_PATH = PACKAGE / "values" / GATE_LEVELS
 # The one place that reads old flat records back: the medal from the per-medal flags.
 FLAT_READER = "grade_report.py"
 
@@ -68,8 +69,8 @@ def test_the_declaration_orders_medals_and_thresholds_alike() -> None:
 
 def test_gate_levels_end_with_the_medals_worst_first() -> None:
     assert REQUIRE_LEVELS[-len(MEDALS) :] == tuple(reversed(MEDALS))
-    lines = (PACKAGE / GATE_LEVELS).read_text("utf-8").splitlines()
-    for hit in medal_literals(PACKAGE / GATE_LEVELS):
+    lines = GATE_LEVELS_PATH.read_text("utf-8").splitlines()
+    for hit in medal_literals(GATE_LEVELS_PATH):
         number = int(hit.split(":")[1])
         assert lines[number - 1].startswith(("REQUIRE_LEVELS =", "Require =")), hit
 

@@ -38,7 +38,7 @@ from pytest_mlebench.sandbox.docker.cleanup import (
 log = logging.getLogger(__name__)
 
 PROXY_START_SECONDS = 10
-INSTALL_HINT = "apt-get install tinyproxy (scripts/bootstrap.sh does it)"
+INSTALL_HINT = "apt-get install tinyproxy"
 KIND_LABEL = "pytest-mlebench.kind"
 REQUEST = re.compile(r"Request \(file descriptor \d+\): (\S+) (\S+)")
 REFUSED = re.compile(r'refused on filtered domain "([^"]*)"')

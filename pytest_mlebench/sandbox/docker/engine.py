@@ -67,4 +67,4 @@ def engine_is_remote() -> bool:
 
 
 def start_hint() -> str:
-    return "start dockerd (bash .ci/install-docker.sh) or point DOCKER_HOST at an engine"
+    return "start the Docker engine (dockerd) or point DOCKER_HOST at an engine"

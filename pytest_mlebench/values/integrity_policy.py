@@ -1,8 +1,8 @@
-"""The integrity policy: patterns, severities and thresholds, from YAML.
+"""``--mle-integrity-policy``: the integrity policy (patterns, severities, thresholds), from YAML.
 
-The default ships with the package (``default_policy.yaml``); ``--mle-integrity-policy FILE``
-replaces whole sections of it. A broken file is an :class:`~pytest_mlebench.errors.ConfigError`
-naming the file and the entry to fix.
+The default ships beside this module (``default_integrity_policy.yaml``);
+``--mle-integrity-policy FILE`` replaces whole sections of it. A broken file is a
+:class:`~pytest_mlebench.errors.ConfigError` naming the file and the entry to fix.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from typing import Any
 import yaml
 
 from pytest_mlebench.errors import ConfigError
-from pytest_mlebench.records.verdict import SEVERITIES, Severity
+from pytest_mlebench.values.severity import SEVERITIES, Severity
 
-DEFAULT_POLICY = Path(__file__).with_name("default_policy.yaml")
+DEFAULT_POLICY = Path(__file__).with_name("default_integrity_policy.yaml")
 SECTIONS = (
     "withhold_at",
     "processes",

@@ -1,3 +1,0 @@
-"""Root conftest: loads the project's fixtures and nothing else."""
-
-pytest_plugins = ["pytest_mlebench.fixtures.benchmark"]
