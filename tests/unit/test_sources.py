@@ -61,7 +61,8 @@ def test_every_builtin_source_has_an_install_command() -> None:
 
 def test_pip_commands_pin_what_pyproject_and_bootstrap_install() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    declared = {*project["dependencies"], *project["optional-dependencies"]["embedded"]}
+    extras = project["optional-dependencies"]
+    declared = {*project["dependencies"], *extras["embedded"], *extras["kaggle"]}
     bootstrap = (ROOT / "scripts" / "bootstrap.sh").read_text()
     declared |= set(re.findall(r"--no-deps ([^\n]+)", bootstrap)[0].replace("'", "").split())
     for command in INSTALL_COMMANDS.values():
