@@ -120,7 +120,12 @@ def cmd_list(args: argparse.Namespace) -> int:
             f"{comp.id:<28} {comp.complexity:<10} {comp.source:<9} {comp.modality:<15} "
             f"{comp.metric:<28} {direction}"
         )
+    not_yet = registry.unavailable.get(args.split, ()) if args.split else ()
+    for cid in not_yet:
+        print(f"{cid:<28} not yet available (no competition folder in this release)")
     print(f"\n{len(chosen)} competitions")
+    if not_yet:
+        print(f"{len(not_yet)} more of split {args.split} not yet available (listed above)")
     for name, ids in sorted(registry.splits.items()):
         missing = registry.unavailable.get(name, ())
         note = f", {len(missing)} listed but not in this release" if missing else ""

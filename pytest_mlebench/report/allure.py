@@ -101,8 +101,9 @@ def clean_results_dir(folder: Path) -> int:
 
 
 def primary_split(splits: Iterable[str]) -> str:
-    """The split a run is filed under as its parent suite."""
-    ordered = sorted(splits)
+    """The split a run is filed under as its parent suite (``all`` only when it is the only one:
+    every MLE-bench competition is in it, so ``lite``/``medium``/``high`` says more)."""
+    ordered = sorted(splits, key=lambda name: (name == "all", name))
     return ordered[0] if ordered else "no split"
 
 
