@@ -37,9 +37,9 @@ from pytest_mlebench.errors import ConfigError, UnknownCompetition
 __all__ = [
     "BUILTIN_COMPETITIONS_DIR",
     "COMPLEXITIES",
-    "SPLIT_COMPLEXITY",
     "MODALITIES",
     "SOURCES",
+    "SPLIT_COMPLEXITY",
     "Competition",
     "Complexity",
     "Registry",
