@@ -33,6 +33,7 @@ from pytest_mlebench.integrity.reporting import allure_categories, allure_tags
 from pytest_mlebench.registry import Competition
 from pytest_mlebench.report.aggregate import medal_of
 from pytest_mlebench.report.mlebench_compat import grade_json
+from pytest_mlebench.report.original_rates import original_medal_of
 from pytest_mlebench.report.summary_json import node_text, run_node
 from pytest_mlebench.results import RunRecord
 
@@ -144,6 +145,17 @@ def percentile_parameter(record: RunRecord) -> str | None:
     return None if percentile is None else f"{percentile:.1f}"
 
 
+def original_parameter(record: RunRecord) -> str | None:
+    """``bronze (score 0.97101)``: the original MLE-bench's medal and score, for a competition it
+    grades otherwise (``docs/mlebench.md``); ``None`` elsewhere."""
+    grade = record.grade
+    if grade is None or not grade.original_differs:
+        return None
+    medal = original_medal_of(record) or "none"
+    score = "-" if grade.original_score is None else f"{grade.original_score:.5g}"
+    return f"{medal} (score {score}, {grade.original_grader})"
+
+
 def _head(path: Path, lines: int) -> str | None:
     if not path.is_file():
         return None
@@ -251,6 +263,9 @@ def apply_record(record: RunRecord) -> None:
         dynamic.parameter("percentile", percentile, excluded=True)
     for name, value in usage_parameters(record):
         dynamic.parameter(name, value, excluded=True)
+    original = original_parameter(record)
+    if original is not None:
+        dynamic.parameter("original_medal", original, excluded=True)
     node = run_node(record)
     if node is not None:
         # Allure's timeline groups results by the host label: one lane per Ray node.

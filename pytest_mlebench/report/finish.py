@@ -24,6 +24,7 @@ from pytest_mlebench.report.gating import GateResult, gate_lines, run_gate
 from pytest_mlebench.report.markdown import append_step_summary, render_markdown, write_markdown
 from pytest_mlebench.report.merge import Merged, merge_records
 from pytest_mlebench.report.mlebench_compat import write_mlebench_files
+from pytest_mlebench.report.original_rates import medal_rates
 from pytest_mlebench.report.profiles import build_profile, profile_text
 from pytest_mlebench.report.summary_json import build_summary, load_summary, write_summary
 from pytest_mlebench.results import RunRecord, read_records
@@ -103,6 +104,10 @@ def write_allure_files(
     """Write ``environment.properties`` and ``categories.json``; returns a line for the terminal."""
     mine = [r for r in (merged.records if merged else ()) if r.session_id == mle.session_id]
     environment = build_environment(mle, rootdir, mine)
+    rates = medal_rates(mine)
+    if rates is not None:  # both rates, where the original MLE-bench's grading differs
+        environment["any_medal_rate"] = f"{rates.ours:.1f} %"
+        environment["original_any_medal_rate"] = f"{rates.original:.1f} %"
     update_environment(environment)
     write_session_files(folder, environment, load_categories(rootdir / CATEGORIES_TEMPLATE))
     return f"allure: environment.properties and categories.json written to {folder}"
