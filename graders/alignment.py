@@ -11,6 +11,7 @@ marks an unknown id.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import numpy as np
@@ -28,6 +29,10 @@ IntArray = npt.NDArray[np.int64]
 
 BLOCK_ROWS = 1 << 16
 """Rows per block where matching works block by block (bounded temporaries)."""
+
+_FLOAT_WRITTEN_INTEGER = re.compile(r"[+-]?\d+\.0+")
+"""An integer written as a float, ``1890.0``: what pandas writes for an integer id column that
+held a NaN somewhere, or that went through a float array."""
 
 
 def normalize_ids(ids: pa.ChunkedArray) -> pa.ChunkedArray:
@@ -117,7 +122,7 @@ def _match_exactly(submission_ids: pa.ChunkedArray, answer_ids: pa.ChunkedArray)
     unknown = rows_of >= answers
     if unknown.any():
         found = np.bincount(rows_of[~unknown], minlength=answers)
-        raise SubmissionRejected(_unknown(submission_ids, unknown, found))
+        raise SubmissionRejected(_unknown(submission_ids, answer_ids, unknown, found))
     found = np.bincount(rows_of, minlength=answers)
     if (found > 1).any():
         raise SubmissionRejected(_repeated(answer_ids, found))
@@ -135,7 +140,10 @@ def _match_exactly(submission_ids: pa.ChunkedArray, answer_ids: pa.ChunkedArray)
 
 
 def _unknown(
-    submission_ids: pa.ChunkedArray, unknown: npt.NDArray[np.bool_], found: IntArray
+    submission_ids: pa.ChunkedArray,
+    answer_ids: pa.ChunkedArray,
+    unknown: npt.NDArray[np.bool_],
+    found: IntArray,
 ) -> str:
     number = int(unknown.sum())
     example = submission_ids[int(np.argmax(unknown))].as_py()
@@ -143,7 +151,21 @@ def _unknown(
     missing = int((found == 0).sum())
     if missing:
         reason += f" ({count(missing, 'test id')} {_are(missing)} missing)"
-    return reason
+    return reason + _float_id_hint(str(example), answer_ids)
+
+
+def _float_id_hint(example: str, answer_ids: pa.ChunkedArray) -> str:
+    """How to fix ids written as floats (``1890.0`` for the test id ``1890``), else nothing."""
+    if not _FLOAT_WRITTEN_INTEGER.fullmatch(example):
+        return ""
+    whole = example.split(".", 1)[0]
+    if not pc.any(pc.equal(answer_ids, pa.scalar(whole)), memory_pool=MEMORY_POOL).as_py():
+        return ""
+    return (
+        f": the ids are written as floats ({show_value(example)} for the test id "
+        f"{show_value(whole)}); write them as whole numbers, as test.csv has them (in pandas: "
+        "read the ids with dtype=str, or convert the column with .astype(int) before to_csv)"
+    )
 
 
 def _repeated(answer_ids: pa.ChunkedArray, found: IntArray) -> str:

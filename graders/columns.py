@@ -13,7 +13,10 @@ _OTHER_DELIMITERS = (";", "\t", "|")
 
 
 def locate_columns(
-    header: Sequence[str], required: Sequence[str], extra: ExtraColumns
+    header: Sequence[str],
+    required: Sequence[str],
+    extra: ExtraColumns,
+    original: Sequence[str] = (),
 ) -> dict[str, int]:
     """Return the header position of every required column.
 
@@ -21,6 +24,8 @@ def locate_columns(
         header: Column names of the file, stripped, in file order.
         required: Names that must be present (the id column first, then the targets).
         extra: ``"reject"`` makes any other column invalid; ``"ignore"`` skips it.
+        original: The target columns of the original MLE-bench's form of the file, where they
+            are fewer than ours: a file in that form is told which columns to add.
 
     Raises:
         SubmissionRejected: A duplicate name, a missing column or (when rejecting) an extra one.
@@ -34,7 +39,10 @@ def locate_columns(
     position = {name: index for index, name in enumerate(header)}
     missing = [name for name in required if name not in position]
     if missing:
-        raise SubmissionRejected(_missing(header, missing, required))
+        raise SubmissionRejected(
+            _original_form(header, missing, required, original)
+            or _missing(header, missing, required)
+        )
     wanted = set(required)
     unexpected = [name for name in header if name not in wanted]
     if unexpected and extra == "reject":
@@ -57,3 +65,18 @@ def _missing(header: Sequence[str], missing: Sequence[str], required: Sequence[s
     if near:
         reason += f" (found {show_quoted(near)}: names are case-sensitive)"
     return reason
+
+
+def _original_form(
+    header: Sequence[str], missing: Sequence[str], required: Sequence[str], original: Sequence[str]
+) -> str | None:
+    """The reason for a file in the original MLE-bench's form (its columns, none of ours more)."""
+    if not original or not set(original) <= set(header):
+        return None
+    targets = len(required) - 1
+    noun = "column" if len(missing) == 1 else "columns"
+    return (
+        f"missing {noun} {show_quoted(missing)}: this file has the original MLE-bench's "
+        f"{len(original)} target columns, but the competition's metric scores all {targets}, as "
+        f"Kaggle did; add {show_quoted(missing)} (predictions for every test row)"
+    )

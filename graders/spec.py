@@ -26,6 +26,9 @@ class SubmissionSpec:
         extra_columns: ``"reject"`` makes unknown submission columns invalid; ``"ignore"``
             drops them.
         metric_params: Extra keyword parameters of the metric (for example ``{"k": 10}``).
+        original_columns: The target columns of the original MLE-bench's form of this
+            submission, where its grader reads fewer than ours (empty otherwise): a file with
+            those but not ours is told which columns to add.
     """
 
     id_column: str
@@ -34,6 +37,7 @@ class SubmissionSpec:
     answer_columns: tuple[str, ...] | None = None
     extra_columns: ExtraColumns = "reject"
     metric_params: Mapping[str, Any] = field(default_factory=dict)
+    original_columns: tuple[str, ...] = ()
 
     @property
     def resolved_answer_columns(self) -> tuple[str, ...]:

@@ -151,7 +151,7 @@ def _read_submission(
     """The id and target columns of the submission file, by name, after the file checks."""
     text = open_text(path, max_submission_bytes(answers_bytes), expected_bytes=answers_bytes)
     required = (spec.id_column, *spec.target_columns)
-    position = locate_columns(text.header, required, spec.extra_columns)
+    position = locate_columns(text.header, required, spec.extra_columns, spec.original_columns)
     target_type = pa.float64() if metric.value_kind in NUMERIC_KINDS else pa.string()
     types = {position[name]: target_type for name in spec.target_columns}
     types[position[spec.id_column]] = pa.string()

@@ -120,7 +120,12 @@ def cmd_list(args: argparse.Namespace) -> int:
             f"{comp.id:<28} {comp.complexity:<10} {comp.source:<9} {comp.modality:<15} "
             f"{comp.metric:<28} {direction}"
         )
+    not_yet = registry.unavailable.get(args.split, ()) if args.split else ()
+    for cid in not_yet:
+        print(f"{cid:<28} not yet available (no competition folder in this release)")
     print(f"\n{len(chosen)} competitions")
+    if not_yet:
+        print(f"{len(not_yet)} more of split {args.split} not yet available (listed above)")
     for name, ids in sorted(registry.splits.items()):
         missing = registry.unavailable.get(name, ())
         note = f", {len(missing)} listed but not in this release" if missing else ""
@@ -190,6 +195,12 @@ def _add_prepare(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="re-hash every prepared file (SHA-256) instead of trusting sizes and times",
     )
     parser.add_argument(
+        "--drop-raw",
+        action="store_true",
+        help="delete each Kaggle competition's raw/ files once its prepared data is verified "
+        "(SHA-256), so the disk holds the data once; preparing again then downloads it again",
+    )
+    parser.add_argument(
         "--skip-disk-check",
         action="store_true",
         help="start even when the estimated disk need exceeds the free space",
@@ -207,15 +218,22 @@ def cmd_prepare(args: argparse.Namespace) -> int:
         chosen = [registry.get(cid) for cid in args.competition]
     data_dir = _data_dir(args)
     fetch_raw = _raw_fetcher(args, batch=len(args.competition or ()) != 1)
+    not_yet = registry.unavailable.get(args.split, ()) if args.split else ()
     if args.dry_run or not args.skip_disk_check:
-        plan = _disk_plan(chosen, data_dir, fetch_raw)
+        plan = _disk_plan(chosen, data_dir, fetch_raw, not_yet)
         if args.dry_run:
             for line in plan.lines():
                 _say(line)
             return 0
         plan.require_space()
     outcomes = prepare_batch(
-        chosen, data_dir, force=args.force, say=_say, fetch_raw=fetch_raw, verify=args.verify
+        chosen,
+        data_dir,
+        force=args.force,
+        say=_say,
+        fetch_raw=fetch_raw,
+        verify=args.verify,
+        drop_raw=args.drop_raw,
     )
     for line in summary_lines(outcomes, data_dir):
         _say(line)
@@ -231,14 +249,17 @@ def _raw_fetcher(args: argparse.Namespace, *, batch: bool) -> KaggleDownloader |
 
 
 def _disk_plan(
-    chosen: list[Competition], data_dir: Path, fetch_raw: KaggleDownloader | LocalSource
+    chosen: list[Competition],
+    data_dir: Path,
+    fetch_raw: KaggleDownloader | LocalSource,
+    not_yet: Sequence[str] = (),
 ) -> DiskPlan:
     from pytest_mlebench.kaggle import LocalSource
     from pytest_mlebench.kaggle.plan import plan_batch
 
     if isinstance(fetch_raw, LocalSource):
-        return plan_batch(chosen, data_dir, local=fetch_raw)
-    return plan_batch(chosen, data_dir, kaggle_size=fetch_raw.download_size)
+        return plan_batch(chosen, data_dir, local=fetch_raw, not_yet=not_yet)
+    return plan_batch(chosen, data_dir, kaggle_size=fetch_raw.download_size, not_yet=not_yet)
 
 
 def _say(line: str) -> None:

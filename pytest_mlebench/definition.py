@@ -26,6 +26,7 @@ from pytest_mlebench.graders import SubmissionSpec
 from pytest_mlebench.graders.validation import check_spec
 from pytest_mlebench.known_issues import KnownIssue, parse_known_issues
 from pytest_mlebench.medals import Thresholds, thresholds_for
+from pytest_mlebench.original import OriginalGrader, parse_original_grader, with_original_form
 
 Complexity = Literal["low", "medium", "high"]
 Source = Literal["embedded", "kaggle"]
@@ -79,6 +80,8 @@ class Competition:
     splits: frozenset[str] = field(default_factory=frozenset)
     leaderboard_scores: tuple[float, ...] = ()
     known_issues: tuple[KnownIssue, ...] = ()
+    original_grader: OriginalGrader | None = None
+    """How the original MLE-bench grades it, where that differs from us (``original_grader:``)."""
 
     @property
     def metric(self) -> str:
@@ -139,6 +142,7 @@ def load_competition(
         raise ConfigError(f"{config_path}: " + "; ".join(problems))
     metric = _parse_metric(raw["metric"], config_path)
     submission = _parse_submission(raw["submission"], metric, config_path)
+    original = parse_original_grader(raw.get("original_grader"), submission, config_path)
     for name in REQUIRED_FILES:
         if not (folder / name).is_file():
             raise ConfigError(f"{folder / name}: missing; every competition folder needs it")
@@ -154,7 +158,7 @@ def load_competition(
         complexity=cast(Complexity, raw["complexity"]),
         source=cast(Source, raw["source"]),
         modality=str(raw["modality"]),
-        submission=submission,
+        submission=with_original_form(submission, original),
         lower_is_better=lower_is_better,
         time_limit=_positive_int(raw.get("time_limit", 3600), "time_limit", config_path),
         resources=_parse_resources(raw.get("resources") or {}, config_path),
@@ -163,6 +167,7 @@ def load_competition(
         splits=splits,
         leaderboard_scores=scores,
         known_issues=parse_known_issues(raw.get("known_issues"), config_path),
+        original_grader=original,
     )
 
 

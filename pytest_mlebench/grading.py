@@ -1,8 +1,9 @@
 """Grade one submission: validation first, then the metric, then the medal.
 
-The result is a :class:`~pytest_mlebench.grade_report.GradeReport` (score, validity, award,
-thresholds). Grading never raises for a bad submission; it returns an invalid report with a
-reason a person can act on. A broken answers file is the competition's fault and raises.
+The result is a :class:`~pytest_mlebench.records.grade_report.GradeReport` (score, validity, award,
+thresholds, and the original-compatible score where the original MLE-bench grades otherwise).
+Grading never raises for a bad submission; it returns an invalid report with a reason a person
+can act on. A broken answers file is the competition's fault and raises.
 """
 
 from __future__ import annotations
@@ -10,20 +11,28 @@ from __future__ import annotations
 from pathlib import Path
 
 from pytest_mlebench import graders
-from pytest_mlebench.grade_report import GradeReport
 from pytest_mlebench.percentile import leaderboard_percentile
+from pytest_mlebench.records.grade_report import GradeReport
 from pytest_mlebench.registry import Competition
 from pytest_mlebench.timestamps import utc_timestamp
 
 
 def grade_submission(submission: Path, competition: Competition, answers: Path) -> GradeReport:
-    """Grade ``submission`` against ``answers`` and award a medal from the leaderboard."""
+    """Grade ``submission`` against ``answers`` and award a medal from the leaderboard.
+
+    Where the original MLE-bench grades the competition otherwise (``original_grader:`` in its
+    config), the report also carries the original-compatible score and medal.
+    """
     exists = submission.exists()
     if exists:
         result = graders.score_submission(submission, answers, competition.submission)
     else:
         result = graders.ScoreResult.invalid(f"no submission file at {submission}")
-    return build_report(competition, submission, exists, result)
+    report = build_report(competition, submission, exists, result)
+    original = competition.original_grader
+    if original is None:
+        return report
+    return report.with_original(original.name, original.score(submission, answers))
 
 
 def build_report(

@@ -11,7 +11,7 @@ import pytest
 
 if TYPE_CHECKING:
     from pytest_mlebench.agents.base import Agent
-    from pytest_mlebench.results import RunRecord
+    from pytest_mlebench.records.run_record import RunRecord
     from pytest_mlebench.sandbox.base import Sandbox, SandboxSpec
     from pytest_mlebench.settings import Settings
 
@@ -42,8 +42,8 @@ def pytest_mlebench_make_agent(name: str, settings: Settings) -> Agent | None:
 def pytest_mlebench_graded(record: RunRecord) -> None:
     """Called on the process that ran it with each finished run's record, before it is written.
 
-    ``record.grade`` is the run's :class:`~pytest_mlebench.grade_report.GradeReport` (``None``
-    when the run broke before grading): ``record.grade.medal``, ``record.grade.score``, …
+    ``record.grade`` is the run's :class:`~pytest_mlebench.records.grade_report.GradeReport`
+    (``None`` when the run broke before grading): ``record.grade.medal``, ``record.grade.score``, …
     """
 
 

@@ -15,11 +15,11 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from pytest_mlebench.integrity.model import IntegrityReport
 from pytest_mlebench.integrity.monitor import integrity_options
 from pytest_mlebench.integrity.offline import recheck_runs
+from pytest_mlebench.records.run_record import RunRecord
+from pytest_mlebench.records.verdict import IntegrityReport
 from pytest_mlebench.registry import load_registry
-from pytest_mlebench.results import RunRecord
 from pytest_mlebench.settings import add_cli_options, cli_value
 from pytest_mlebench.values.severity import SEVERITIES
 

@@ -13,7 +13,10 @@ N        gold                    silver                  bronze
 ======== ======================= ======================= =======================
 
 A score equal to a threshold earns it; tiers are exclusive; ``above_median`` is strict.
-Scores are compared after rounding to 5 decimals.
+The score is rounded to 5 decimals and then compared with the thresholds as the leaderboard
+gives them, unrounded: that is the original MLE-bench's rule, so the same score earns the same
+medal there and here. (On aptos2019's 6-decimal silver threshold 0.919654, a score in
+[0.919645, 0.919655) rounds to 0.91965 and earns bronze.)
 """
 
 from __future__ import annotations
@@ -104,12 +107,12 @@ def thresholds_for(scores: Sequence[float], lower_is_better: bool) -> Thresholds
 
 
 def _at_least_as_good(score: float, threshold: float, lower_is_better: bool) -> bool:
-    score, threshold = round(score, SCORE_DECIMALS), round(threshold, SCORE_DECIMALS)
+    score = round(score, SCORE_DECIMALS)  # the score only: the threshold stays as on the board
     return score <= threshold if lower_is_better else score >= threshold
 
 
 def _better(score: float, threshold: float, lower_is_better: bool) -> bool:
-    score, threshold = round(score, SCORE_DECIMALS), round(threshold, SCORE_DECIMALS)
+    score = round(score, SCORE_DECIMALS)
     return score < threshold if lower_is_better else score > threshold
 
 

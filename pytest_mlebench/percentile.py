@@ -3,8 +3,9 @@
 A medal moves in three steps and saturates; the percentile says where a score lands among the
 leaderboard's entries: the percentage of entries it beats, ties counting half (the mid-rank
 convention), so 100 beats every entry, 0 beats none, and a score equal to every entry is 50.
-Scores are compared after rounding to the medals' :data:`~pytest_mlebench.medals.SCORE_DECIMALS`,
-so a score that ties a medal threshold also ties that entry here.
+The score is rounded to the medals' :data:`~pytest_mlebench.medals.SCORE_DECIMALS` and the entries
+are taken as the board gives them, as for medals, so a score that earns a threshold's medal by
+equality also ties that entry here.
 """
 
 from __future__ import annotations
@@ -32,9 +33,8 @@ def leaderboard_percentile(
     mine = round(score, SCORE_DECIMALS)
     beaten = tied = 0
     for entry in leaderboard:
-        theirs = round(entry, SCORE_DECIMALS)
-        if mine == theirs:
+        if mine == entry:
             tied += 1
-        elif (mine < theirs) == lower_is_better:
+        elif (mine < entry) == lower_is_better:
             beaten += 1
     return 100.0 * (beaten + tied / 2) / len(leaderboard)

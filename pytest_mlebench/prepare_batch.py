@@ -6,19 +6,28 @@ data not downloaded) is *skipped* with the command that fixes it; one whose prep
 *failed*. The closing summary lists the three groups, then, in one list, the rules page of every
 competition for which Kaggle answered 403 (rules not accepted), so that one pass over the
 pages fixes them all.
+
+With ``drop_raw`` (``mlebench prepare --drop-raw``) a Kaggle competition's ``raw/`` folder is
+deleted once its prepared data has been verified against its manifest (every file re-hashed), so
+the data sits on disk once instead of twice; files that ``prepared/`` hard-links stay there, so
+only the rest is freed. Preparing the competition again (say after its definition changed) then
+downloads it again.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
 
-from pytest_mlebench.data import RawFetcher, prepare_competition
+from pytest_mlebench.data import RawFetcher, check_prepared, prepare_competition, prepared_paths
 from pytest_mlebench.errors import DataNotPrepared, MLEBenchError
 from pytest_mlebench.kaggle import RulesNotAccepted
+from pytest_mlebench.kaggle.progress import human_bytes
 from pytest_mlebench.registry import Competition
 
 Status = Literal["prepared", "skipped", "failed"]
@@ -53,6 +62,7 @@ def prepare_batch(
     say: Say = print,
     fetch_raw: RawFetcher | None = None,
     verify: bool = False,
+    drop_raw: bool = False,
 ) -> list[PrepareOutcome]:
     """Prepare each competition (downloads allowed), reporting progress through ``say``.
 
@@ -60,6 +70,7 @@ def prepare_batch(
         fetch_raw: Fills a Kaggle competition's ``raw/`` (one downloader for the whole batch,
             or a ``--from`` source); default: a download per competition.
         verify: Re-hash prepared files instead of trusting sizes and times.
+        drop_raw: Delete a Kaggle competition's ``raw/`` once its prepared data is verified.
     """
     outcomes = []
     for index, competition in enumerate(competitions, start=1):
@@ -68,6 +79,8 @@ def prepare_batch(
         outcome = _prepare_one(
             competition, data_dir, say, force=force, fetch_raw=fetch_raw, verify=verify
         )
+        if drop_raw and outcome.status == "prepared" and competition.source == "kaggle":
+            outcome = _drop_raw(competition, data_dir, outcome)
         say(f"{counter}: {outcome.status} in {outcome.seconds:.1f} s: {outcome.detail}")
         outcomes.append(outcome)
     return outcomes
@@ -107,6 +120,31 @@ def _prepare_one(
         # OSError: a full disk or an unwritable data folder; the next competition may still fit.
         return ended("failed", str(exc) or type(exc).__name__)
     return ended("prepared", str(paths.public.parent))
+
+
+def _drop_raw(competition: Competition, data_dir: Path, outcome: PrepareOutcome) -> PrepareOutcome:
+    """Delete ``raw/`` after re-hashing every prepared file; keep it when anything is off."""
+    raw = data_dir / competition.id / "raw"
+    if not raw.exists():
+        return outcome
+    problem = check_prepared(competition, prepared_paths(competition, data_dir), verify=True)
+    if problem is not None:
+        note = f"; raw files kept: the prepared data does not verify ({problem})"
+        return replace(outcome, status="failed", detail=outcome.detail + note)
+    freed = _unshared_bytes(raw)
+    shutil.rmtree(raw)
+    note = f"; raw files deleted after verification ({human_bytes(freed)} freed)"
+    return replace(outcome, detail=outcome.detail + note)
+
+
+def _unshared_bytes(folder: Path) -> int:
+    """Bytes of files under ``folder`` that no hard link elsewhere keeps (what deleting frees)."""
+    total = 0
+    for root, _dirs, files in os.walk(folder):
+        for name in files:
+            status = (Path(root) / name).stat()
+            total += status.st_size if status.st_nlink == 1 else 0
+    return total
 
 
 def summary_lines(outcomes: Sequence[PrepareOutcome], data_dir: Path) -> list[str]:

@@ -4,6 +4,12 @@ Each folder is loaded and checked by :func:`pytest_mlebench.definition.load_comp
 session start, so a broken config or leaderboard stops the session with a message that names the
 file and the fix instead of failing mid-run. The format is documented in
 ``docs/competition-format.md``.
+
+The MLE-bench splits (``lite``, ``medium``, ``high`` and their union ``all``) list the original's
+75 ids, whether or not this release has a folder for each: the ids without one are kept in
+:attr:`Registry.unavailable` (``mlebench list`` shows them as not yet available), and a folder
+listed in ``lite``/``medium``/``high`` must declare the complexity of its split
+(:data:`SPLIT_COMPLEXITY`), so ``-m "complexity(level='medium')"`` and ``-m medium`` agree.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ __all__ = [
     "COMPLEXITIES",
     "MODALITIES",
     "SOURCES",
+    "SPLIT_COMPLEXITY",
     "Competition",
     "Complexity",
     "Registry",
@@ -46,6 +53,8 @@ __all__ = [
 ]
 
 BUILTIN_COMPETITIONS_DIR = Path(__file__).resolve().parent / "competitions"
+# The complexity every member of an MLE-bench split declares (the original's low/medium/high).
+SPLIT_COMPLEXITY: dict[str, Complexity] = {"lite": "low", "medium": "medium", "high": "high"}
 
 
 @dataclass(frozen=True)
@@ -97,7 +106,26 @@ def load_registry(folders: Sequence[Path] = ()) -> Registry:
         cid: load_competition(folder, frozenset(membership[cid]))
         for cid, folder in folders_by_id.items()
     }
+    _check_split_complexity(competitions, splits, split_files)
     return Registry(competitions=competitions, splits=splits, unavailable=unavailable)
+
+
+def _check_split_complexity(
+    competitions: Mapping[str, Competition],
+    splits: Mapping[str, tuple[str, ...]],
+    split_files: Mapping[str, list[Path]],
+) -> None:
+    """A member of ``lite``/``medium``/``high`` whose config declares another complexity."""
+    for split, wanted in SPLIT_COMPLEXITY.items():
+        for cid in splits.get(split, ()):
+            declared = competitions[cid].complexity
+            if declared != wanted:
+                listed = ", ".join(str(path) for path in split_files[split])
+                raise ConfigError(
+                    f"{competitions[cid].config_path}: complexity {declared!r}, but {listed} "
+                    f"lists {cid!r} in the {split} split, whose competitions are {wanted!r}; "
+                    f"declare complexity: {wanted} or move the id to the right split file"
+                )
 
 
 def _split_files(roots: Iterable[Path]) -> dict[str, list[Path]]:

@@ -2,12 +2,16 @@
 
 Sizes come, in order of trust, from Kaggle's file list (when credentials and the client are
 there and the list fits one page), from the zip's own directory (``--from`` a zip), or from
-:data:`APPROXIMATE_LITE_BYTES`, a table of rough sizes of the Lite competitions' data. Kaggle
-tells no size without credentials, so the table is what a dry run on a fresh machine shows: its
-per-competition figures are estimates, printed with ``~`` and ``[estimate]``, and the totals and
-the disk verdict then say "estimated" and end with a note on where exact sizes come from. The
-table's totals match the published ones (about 158 GB for the 22, 116 GB of it
-siim-isic-melanoma-classification, so about 42 GB without it).
+:mod:`pytest_mlebench.kaggle.sizes`, a table of the sizes of all 75 MLE-bench competitions'
+data. Kaggle tells no size without credentials, so the table is what a dry run on a fresh
+machine shows: its per-competition figures are estimates, printed with ``~`` and ``[estimate]``,
+and the totals and the disk verdict then say "estimated" and end with a note on where exact
+sizes come from. The Lite table's totals match the published ones (about 158 GB for the 22, 116
+GB of it siim-isic-melanoma-classification, so about 42 GB without it).
+
+A split's ids without a competition folder in this release (``not_yet``) are listed too, with
+their sizes from the table, and the whole split's total is checked against the free space
+beside the batch's own, so that ``--split all --dry-run`` tells what the full benchmark needs.
 
 Disk needed: the extracted files of every competition still to fetch, plus room for the largest
 archive while it is being extracted (each archive is deleted after its extraction). Prepared
@@ -28,39 +32,25 @@ from pytest_mlebench.errors import MLEBenchError
 from pytest_mlebench.kaggle.archives import raw_is_complete
 from pytest_mlebench.kaggle.local_source import LocalSource
 from pytest_mlebench.kaggle.progress import human_bytes
+from pytest_mlebench.kaggle.sizes import APPROXIMATE_BYTES, APPROXIMATE_LITE_BYTES, GB
 
-GB = 1_000_000_000
+__all__ = [  # the size table's names stay importable from here
+    "APPROXIMATE_BYTES",
+    "APPROXIMATE_LITE_BYTES",
+    "GB",
+    "DiskPlan",
+    "NotEnoughDisk",
+    "PlanRow",
+    "free_bytes",
+    "plan_batch",
+]
+
 ESTIMATE = "estimate"
 ESTIMATE_NOTE = (
     "~ marks an estimate from a built-in table of typical sizes: Kaggle's file list did not "
     "answer (it needs credentials: ~/.kaggle/kaggle.json or KAGGLE_USERNAME and KAGGLE_KEY); "
     "the real download may be larger or smaller"
 )
-# Rough sizes of Kaggle's data per Lite competition, in bytes (see the module docstring).
-APPROXIMATE_LITE_BYTES: dict[str, int] = {
-    "aerial-cactus-identification": int(0.025 * GB),
-    "aptos2019-blindness-detection": int(10.2 * GB),
-    "denoising-dirty-documents": int(0.06 * GB),
-    "detecting-insults-in-social-commentary": int(0.003 * GB),
-    "dog-breed-identification": int(0.75 * GB),
-    "dogs-vs-cats-redux-kernels-edition": int(0.85 * GB),
-    "histopathologic-cancer-detection": int(6.6 * GB),
-    "jigsaw-toxic-comment-classification-challenge": int(0.1 * GB),
-    "leaf-classification": int(0.06 * GB),
-    "mlsp-2013-birds": int(0.6 * GB),
-    "new-york-city-taxi-fare-prediction": int(5.7 * GB),
-    "nomad2018-predict-transparent-conductors": int(0.005 * GB),
-    "plant-pathology-2020-fgvc7": int(0.8 * GB),
-    "random-acts-of-pizza": int(0.01 * GB),
-    "ranzcr-clip-catheter-line-classification": int(12.3 * GB),
-    "siim-isic-melanoma-classification": int(116 * GB),
-    "spooky-author-identification": int(0.003 * GB),
-    "tabular-playground-series-dec-2021": int(0.8 * GB),
-    "tabular-playground-series-may-2022": int(0.35 * GB),
-    "text-normalization-challenge-english-language": int(0.9 * GB),
-    "text-normalization-challenge-russian-language": int(1.5 * GB),
-    "the-icml-2013-whale-challenge-right-whale-redux": int(0.4 * GB),
-}
 # Kaggle's own size of a competition's data, or None when it cannot tell.
 KaggleSizer = Callable[[str], int | None]
 
@@ -79,6 +69,8 @@ class PlanRow:
         fetch_bytes: Bytes to download or extract (``None``: unknown).
         basis: Where ``fetch_bytes`` comes from.
         downloads: Whether an archive is downloaded (it sits beside its extraction a while).
+        available: False for an id of the split without a competition folder in this release:
+            shown with its size, counted only in the whole split's total.
     """
 
     competition_id: str
@@ -86,6 +78,7 @@ class PlanRow:
     fetch_bytes: int | None
     basis: str = ""
     downloads: bool = False
+    available: bool = True
 
 
 @dataclass(frozen=True)
@@ -97,14 +90,23 @@ class DiskPlan:
     free_bytes: int
 
     @property
+    def batch(self) -> list[PlanRow]:
+        """The rows that would be prepared (not the ids not yet in this release)."""
+        return [row for row in self.rows if row.available]
+
+    @property
     def known(self) -> list[int]:
-        return [row.fetch_bytes for row in self.rows if row.fetch_bytes]
+        return [row.fetch_bytes for row in self.batch if row.fetch_bytes]
 
     @property
     def needed_bytes(self) -> int:
         """Extracted data of every row plus the largest archive beside its extraction."""
-        archives = [row.fetch_bytes for row in self.rows if row.downloads and row.fetch_bytes]
-        return sum(self.known) + max(archives, default=0)
+        return _needed(self.batch)
+
+    @property
+    def whole_split_bytes(self) -> int:
+        """What the batch and the ids not yet available would need together."""
+        return _needed(self.rows)
 
     @property
     def enough(self) -> bool:
@@ -113,7 +115,7 @@ class DiskPlan:
     @property
     def estimated(self) -> bool:
         """Whether any size is an estimate rather than Kaggle's or the archive's own."""
-        return any(row.basis == ESTIMATE and row.fetch_bytes for row in self.rows)
+        return any(row.basis == ESTIMATE and row.fetch_bytes for row in self.batch)
 
     def lines(self) -> list[str]:
         """The dry-run table: one line per competition, then totals and the verdict."""
@@ -123,12 +125,13 @@ class DiskPlan:
             out.append(
                 f"{row.competition_id:<{width}}  {_size(row):>10}  {row.action}{_basis(row)}"
             )
-        unknown = sum(1 for row in self.rows if row.fetch_bytes is None)
+        unknown = sum(1 for row in self.batch if row.fetch_bytes is None)
         total = human_bytes(sum(self.known))
         total = f"~{total} (estimated)" if self.estimated else total
         out.append(f"data to fetch: {total}" + _unknown_note(unknown))
         out.append(self.verdict())
-        if self.estimated:
+        out.extend(self._whole_split_lines())
+        if any(row.basis == ESTIMATE and row.fetch_bytes for row in self.rows):
             out.append(ESTIMATE_NOTE)
         return out
 
@@ -144,10 +147,31 @@ class DiskPlan:
             "competitions, or pass --skip-disk-check to try anyway"
         )
 
+    def _whole_split_lines(self) -> list[str]:
+        not_yet = [row for row in self.rows if not row.available]
+        if not not_yet:
+            return []
+        sizes = [row.fetch_bytes for row in self.rows if row.fetch_bytes]
+        unknown = sum(1 for row in self.rows if row.fetch_bytes is None)
+        needed, free = human_bytes(self.whole_split_bytes), human_bytes(self.free_bytes)
+        verdict = "enough" if self.free_bytes >= self.whole_split_bytes else "NOT enough"
+        return [
+            f"whole split, {len(self.rows)} competitions ({len(not_yet)} not yet available in "
+            f"this release): data ~{human_bytes(sum(sizes))} (estimated)" + _unknown_note(unknown),
+            f"whole split: disk needed about {needed}, estimated; free in {self.data_dir}: "
+            f"{free}: {verdict}",
+        ]
+
     def require_space(self) -> None:
         """Refuse a batch that cannot fit: :class:`NotEnoughDisk` with the numbers."""
         if not self.enough:
             raise NotEnoughDisk(self.verdict())
+
+
+def _needed(rows: Sequence[PlanRow]) -> int:
+    """Extracted data of ``rows`` plus the largest archive beside its extraction."""
+    archives = [row.fetch_bytes for row in rows if row.downloads and row.fetch_bytes]
+    return sum(row.fetch_bytes for row in rows if row.fetch_bytes) + max(archives, default=0)
 
 
 def _size(row: PlanRow) -> str:
@@ -170,10 +194,23 @@ def plan_batch(
     *,
     local: LocalSource | None = None,
     kaggle_size: KaggleSizer | None = None,
+    not_yet: Sequence[str] = (),
 ) -> DiskPlan:
-    """The :class:`DiskPlan` of preparing ``competitions`` into ``data_dir``."""
-    rows = tuple(_plan_one(c, data_dir, local, kaggle_size) for c in competitions)
-    return DiskPlan(rows, data_dir, free_bytes(data_dir))
+    """The :class:`DiskPlan` of preparing ``competitions`` into ``data_dir``.
+
+    Args:
+        not_yet: Ids of the split without a competition folder in this release: listed with
+            their size from the table, and counted in the whole split's total only.
+    """
+    rows = [_plan_one(c, data_dir, local, kaggle_size) for c in competitions]
+    rows += [_not_yet(cid) for cid in not_yet]
+    return DiskPlan(tuple(rows), data_dir, free_bytes(data_dir))
+
+
+def _not_yet(cid: str) -> PlanRow:
+    size = APPROXIMATE_BYTES.get(cid)
+    action = "not yet available in this release (no competition folder)"
+    return PlanRow(cid, action, size, ESTIMATE if size else "", downloads=True, available=False)
 
 
 def _plan_one(
@@ -194,8 +231,8 @@ def _plan_one(
     size = kaggle_size(cid) if kaggle_size else None
     if size is not None:
         return PlanRow(cid, f"download {cid}.zip", size, "Kaggle file list", downloads=True)
-    if cid in APPROXIMATE_LITE_BYTES:
-        size = APPROXIMATE_LITE_BYTES[cid]
+    size = APPROXIMATE_BYTES.get(cid)
+    if size is not None:
         return PlanRow(cid, f"download {cid}.zip", size, ESTIMATE, downloads=True)
     return PlanRow(cid, f"download {cid}.zip", None, downloads=True)
 

@@ -11,10 +11,29 @@ form is made only by :mod:`pytest_mlebench.report.mlebench_compat`. Reading the 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from pytest_mlebench.medals import MEDALS, NO_AWARD, Award, Medal, Thresholds, medal_for
+
+
+@dataclass(frozen=True)
+class OriginalGrade:
+    """What the original MLE-bench's grader gives a file, where it grades otherwise than we do.
+
+    Attributes:
+        grader: What it computes, e.g. ``mean-column-roc-auc over 9 columns``.
+        score: The original-compatible score; ``None`` when the original would not score it.
+        medal: The medal that score earns on the same leaderboard, by the same rule.
+    """
+
+    grader: str
+    score: float | None
+    medal: Medal | None
+
+    def __post_init__(self) -> None:
+        if self.medal is not None and self.score is None:
+            raise ValueError("an original medal needs an original-compatible score")
 
 
 @dataclass(frozen=True)
@@ -36,6 +55,9 @@ class GradeReport:
         invalid_reason: Why it is invalid (``None`` when valid), in words a person can act on.
         created_at: When it was graded (ISO 8601, UTC).
         submission_path: The file that was graded.
+        original: The original-compatible score and medal, where the original MLE-bench
+            grades the competition otherwise (:mod:`pytest_mlebench.original`); ``None`` where
+            it grades as we do.
     """
 
     competition_id: str
@@ -49,6 +71,7 @@ class GradeReport:
     created_at: str
     submission_path: str
     percentile: float | None = None
+    original: OriginalGrade | None = None
 
     def __post_init__(self) -> None:
         earned = self.award != NO_AWARD or self.percentile is not None
@@ -123,6 +146,31 @@ class GradeReport:
     def medal(self) -> Medal | None:
         return self.award.medal
 
+    @property
+    def original_differs(self) -> bool:
+        """Whether the original MLE-bench grades this competition otherwise than we do."""
+        return self.original is not None
+
+    @property
+    def original_grader(self) -> str | None:
+        return None if self.original is None else self.original.grader
+
+    @property
+    def original_score(self) -> float | None:
+        return None if self.original is None else self.original.score
+
+    @property
+    def original_medal(self) -> Medal | None:
+        return None if self.original is None else self.original.medal
+
+    def with_original(self, grader: str, score: float | None) -> GradeReport:
+        """This grade with the original's score beside it and the medal that score earns on the
+        same leaderboard by the same rule (``score`` ``None``: the original would not score it)."""
+        medal = None
+        if score is not None and self.thresholds is not None:
+            medal = medal_for(score, self.thresholds).medal
+        return replace(self, original=OriginalGrade(grader=grader, score=score, medal=medal))
+
     def to_dict(self) -> dict[str, Any]:
         """The form run records store (``award`` and ``thresholds`` as nested objects)."""
         return asdict(self)
@@ -185,6 +233,17 @@ def _report(
         invalid_reason=_optional_str(data.get("invalid_reason")),
         created_at=str(data["created_at"]),
         submission_path=str(data["submission_path"]),
+        original=_original(data.get("original")),
+    )
+
+
+def _original(value: Any) -> OriginalGrade | None:
+    if value is None:
+        return None
+    return OriginalGrade(
+        grader=str(value["grader"]),
+        score=_optional_float(value["score"]),
+        medal=_medal(value["medal"]),
     )
 
 

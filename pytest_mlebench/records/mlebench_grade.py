@@ -31,7 +31,8 @@ GRADE_KEYS = (
 
 
 def mlebench_report(grade: GradeReport) -> dict[str, Any]:
-    """mle-bench's 16 keys of ``grade``, then ``invalid_reason`` (the original has no reason).
+    """mle-bench's 16 keys of ``grade``, then ``invalid_reason`` (the original has no reason), and
+    the original-compatible score and medal where the original grades otherwise.
 
     Without a leaderboard the four thresholds are ``null`` and no medal is set.
     """
@@ -50,6 +51,19 @@ def mlebench_report(grade: GradeReport) -> dict[str, Any]:
         "created_at": grade.created_at,
         "submission_path": grade.submission_path,
         "invalid_reason": grade.invalid_reason,
+        **_original_keys(grade),
+    }
+
+
+def _original_keys(grade: GradeReport) -> dict[str, Any]:
+    """The original-compatible score and medal, for a competition the original grades otherwise
+    (``docs/mlebench.md``); nothing elsewhere, so the 16 keys stay as they are."""
+    if not grade.original_differs:
+        return {}
+    return {
+        "original_grader": grade.original_grader,
+        "original_score": grade.original_score,
+        "original_medal": grade.original_medal,
     }
 
 

@@ -45,9 +45,8 @@ class RunRecord:
     ``grade`` is our grade; ``integrity`` what the checks found and whether the medal was
     withheld (:attr:`medal` combines the two). The original-compatible score and medal — what
     the original MLE-bench grader gives where a competition declares that it grades differently
-    — belong beside ``grade``, as optional fields of their own (``None`` where both agree or for
-    records written before they existed), so that every reader finds ours and the original's in
-    the same record.
+    — travel inside ``grade`` (``grade.original``, ``None`` where both agree or for records
+    written before it existed); :attr:`original_medal` is the one that counts on that side.
     """
 
     session_id: str
@@ -95,6 +94,14 @@ class RunRecord:
         if self.grade is None or self.medal_withheld:
             return None
         return self.grade.medal
+
+    @property
+    def original_medal(self) -> Medal | None:
+        """The medal this run counts with as the original MLE-bench grades: the original's
+        medal where it grades otherwise, else :attr:`medal`; withheld on both sides alike."""
+        if self.grade is None or not self.grade.original_differs:
+            return self.medal
+        return None if self.medal_withheld else self.grade.original_medal
 
     @property
     def earned_medal(self) -> Medal | None:

@@ -100,8 +100,9 @@ def clean_results_dir(folder: Path) -> int:
 
 
 def primary_split(splits: Iterable[str]) -> str:
-    """The split a run is filed under as its parent suite."""
-    ordered = sorted(splits)
+    """The split a run is filed under as its parent suite (``all`` only when it is the only one:
+    every MLE-bench competition is in it, so ``lite``/``medium``/``high`` says more)."""
+    ordered = sorted(splits, key=lambda name: (name == "all", name))
     return ordered[0] if ordered else "no split"
 
 
@@ -140,6 +141,17 @@ def percentile_parameter(record: RunRecord) -> str | None:
     """The run's leaderboard percentile as Allure shows it (``35.0``); ``None`` without one."""
     percentile = record.grade.percentile if record.grade else None
     return None if percentile is None else f"{percentile:.1f}"
+
+
+def original_parameter(record: RunRecord) -> str | None:
+    """``bronze (score 0.97101)``: the original MLE-bench's medal and score, for a competition it
+    grades otherwise (``docs/mlebench.md``); ``None`` elsewhere."""
+    grade = record.grade
+    if grade is None or not grade.original_differs:
+        return None
+    medal = record.original_medal or "none"
+    score = "-" if grade.original_score is None else f"{grade.original_score:.5g}"
+    return f"{medal} (score {score}, {grade.original_grader})"
 
 
 def _head(path: Path, lines: int) -> str | None:
@@ -249,6 +261,9 @@ def apply_record(record: RunRecord) -> None:
         dynamic.parameter("percentile", percentile, excluded=True)
     for name, value in usage_parameters(record):
         dynamic.parameter(name, value, excluded=True)
+    original = original_parameter(record)
+    if original is not None:
+        dynamic.parameter("original_medal", original, excluded=True)
     node = run_node(record)
     if node is not None:
         # Allure's timeline groups results by the host label: one lane per Ray node.

@@ -28,6 +28,7 @@ from pytest_mlebench.records.run_record import RunRecord, drop_session
 from pytest_mlebench.records.verdict import Flag
 from pytest_mlebench.report.allure import load_categories
 from pytest_mlebench.report.environment import build_environment
+from pytest_mlebench.report.original_rates import medal_rates
 from pytest_mlebench.report.pipeline import compare_with_baseline, publish, report_from_records
 from pytest_mlebench.report.session_report import GateSettings, SessionReport
 from pytest_mlebench.report.writers import (
@@ -112,6 +113,10 @@ def session_writers(
     writers: list[ReportWriter] = [SummaryFileWriter(), MlebenchFilesWriter()]
     if end.allure_dir is not None:
         environment = build_environment(mle, end.rootdir, mine)
+        rates = medal_rates(mine)
+        if rates is not None:  # both rates, where the original MLE-bench's grading differs
+            environment["any_medal_rate"] = f"{rates.ours:.1f} %"
+            environment["original_any_medal_rate"] = f"{rates.original:.1f} %"
         end.update_environment(environment)
         categories = load_categories(end.rootdir / CATEGORIES_TEMPLATE)
         writers.append(AllureSessionWriter(end.allure_dir, environment, categories))

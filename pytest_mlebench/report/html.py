@@ -255,6 +255,7 @@ def agent_section(agent: str, section: dict[str, Any], entries: list[dict[str, A
         [
             f"<h2>Agent {escape(agent)}</h2>",
             usage_html(section.get("llm_usage"), f"agent {agent}"),
+            _original_rates_html(section.get("original_medal_rates")),
             "<h3>Per split</h3>",
             groups_table(groups),
             medal_rate_chart(groups, f"Any-medal rate per split, agent {agent}"),
@@ -270,6 +271,19 @@ def agent_section(agent: str, section: dict[str, Any], entries: list[dict[str, A
             "<h3>Competitions</h3>",
             competitions_table(mine),
         ]
+    )
+
+
+def _original_rates_html(rates: dict[str, Any] | None) -> str:
+    """Both any-medal rates, where the original MLE-bench's grading gives another one."""
+    if not rates:
+        return ""
+    graded = ", ".join(rates["competitions"])
+    return (
+        f'<p class="meta"><b>Any medal {rates["any_medal"]:.1f} % here, '
+        f"{rates['original_any_medal']:.1f} % as the original MLE-bench grades</b> "
+        f"(over {rates['runs']} runs; graded otherwise there: {escape(graded)}; see "
+        "docs/mlebench.md).</p>"
     )
 
 

@@ -29,6 +29,7 @@ from pytest_mlebench.report.aggregate import (
     ran,
 )
 from pytest_mlebench.report.merge import Merged, merge_files
+from pytest_mlebench.report.original_rates import medal_rates
 from pytest_mlebench.report.percentiles import PercentileBasis, mean_percentile
 from pytest_mlebench.report.usage import run_usage, usage_totals
 from pytest_mlebench.timestamps import utc_timestamp
@@ -65,7 +66,10 @@ def build_summary(
 def agent_section(records: Sequence[RunRecord]) -> dict[str, Any]:
     """Overall, per-split, per-complexity and per-modality statistics of one agent's runs."""
     basis = PercentileBasis.of(records)
+    rates = medal_rates(records)
+    original = {"original_medal_rates": rates.to_dict()} if rates else {}
     return {
+        **original,  # only where the original MLE-bench's grading gives another any-medal rate
         "overall": group_stats(records, basis),
         "splits": {
             name: group_stats(runs, basis) for name, runs in groups_by_split(records).items()

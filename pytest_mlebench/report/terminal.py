@@ -13,6 +13,7 @@ from typing import Any
 from pytest_mlebench.medals import MEDALS
 from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.report.aggregate import group_stats, groups_by_split, ran
+from pytest_mlebench.report.original_rates import medal_rates
 from pytest_mlebench.report.percentiles import PercentileBasis, mean_percentile
 from pytest_mlebench.report.usage import usage_brief, usage_totals
 
@@ -81,4 +82,7 @@ def medal_table(records: Sequence[RunRecord]) -> list[str]:
         for split, runs in groups_by_split(mine).items():
             lines.append(f"  {group_line(f'{prefix}split {split}', group_stats(runs, basis))}")
         lines.append(f"  {group_line(f'{prefix}overall', group_stats(mine, basis))}")
+        rates = medal_rates(mine)
+        if rates is not None:
+            lines.append(f"  {prefix}overall: {rates.text()}")
     return lines

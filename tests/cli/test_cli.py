@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from pytest_mlebench.cli import main
+from pytest_mlebench.registry import BUILTIN_COMPETITIONS_DIR, read_id_list
 from tests.factories import write_competition
 
 MLEBENCH_KEYS = {
@@ -154,3 +155,16 @@ def test_bad_submission_list_is_a_clear_error(
 def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys)
     assert code == 2 and "grade-sample" in out
+
+
+def test_list_of_split_all_shows_every_id_not_yet_available(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "list", "--split", "all")
+    assert code == 0
+    listed = read_id_list(BUILTIN_COMPETITIONS_DIR / "splits" / "all.txt")
+    rows = {line.split()[0]: line for line in out.splitlines() if line.strip()}
+    not_yet = [cid for cid in listed if "not yet available" in rows[cid]]
+    built = [cid for cid in listed if rows[cid].endswith("is better")]
+    assert len(listed) == 75 and len(not_yet) + len(built) == 75
+    assert f"{len(not_yet)} more of split all not yet available" in out

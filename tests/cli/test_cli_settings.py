@@ -13,7 +13,7 @@ import pytest
 
 from pytest_mlebench.cli import main
 from pytest_mlebench.errors import SettingError
-from pytest_mlebench.results import append_record
+from pytest_mlebench.records.run_record import append_record
 from pytest_mlebench.settings import SETTINGS, resolve_settings
 from tests.factories import write_competition
 from tests.report.builders import record

@@ -231,3 +231,70 @@ def test_leaderboard_fetch_without_credentials_is_one_clear_error(
     assert code == 1
     assert err.startswith("mlebench: error: no Kaggle credentials")
     assert "kaggle.json" in err and "Traceback" not in err
+
+
+def test_dry_run_of_split_all_totals_the_whole_benchmark(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(
+        capsys, "prepare", "--data-dir", str(tmp_path / "data"), "--split", "all", "--dry-run"
+    )
+    assert code == 0
+    lines = out.splitlines()
+    not_yet = [line for line in lines if "release (no competition folder)" in line]
+    ready = [line for line in lines if line.endswith(".zip [estimate]")]
+    assert len(not_yet) + len(ready) == 75, out
+    unknown = [line for line in not_yet if " unknown " in line]
+    assert len(unknown) == sum(1 for v in plan.APPROXIMATE_BYTES.values() if v is None) == 6
+    assert any(line.startswith("AI4Code ") and "~2.2 GB" in line for line in not_yet)
+    whole = next(line for line in lines if line.startswith("whole split, 75 competitions"))
+    assert whole.endswith("(estimated) (+ 6 of unknown size)")
+    known = sum(v for v in plan.APPROXIMATE_BYTES.values() if v)
+    assert 1.9e12 <= known <= 2.2e12  # 158 GB of Lite + 1.87 TB of the 47 known of 53
+    verdict = next(line for line in lines if line.startswith("whole split: disk needed about"))
+    assert verdict.endswith((": enough", ": NOT enough"))
+    assert lines[-1].startswith("~ marks an estimate")
+
+
+def test_the_size_table_covers_every_id_of_the_splits() -> None:
+    from pytest_mlebench.registry import BUILTIN_COMPETITIONS_DIR, read_id_list
+
+    listed = set(read_id_list(BUILTIN_COMPETITIONS_DIR / "splits" / "all.txt"))
+    assert set(plan.APPROXIMATE_BYTES) == listed
+
+
+def test_drop_raw_deletes_raw_files_after_a_verified_prepare(
+    argv: list[str], tmp_path: Path, no_api: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    archive = tmp_path / "comp-a.zip"
+    archive.write_bytes(kaggle_archive())
+    prepare = ["prepare", *argv, "-c", "comp-a", "--from", str(archive)]
+    code, out, _ = run(capsys, *prepare, "--drop-raw")
+    assert code == 0, out
+    assert "raw files deleted after verification (" in out and "freed)" in out
+    folder = tmp_path / "data" / "comp-a"
+    assert not (folder / "raw").exists()
+    assert (folder / "prepared" / "public" / "sample_submission.csv").is_file()
+    code, out, _ = run(capsys, *prepare)  # up to date: nothing is fetched again
+    assert code == 0 and "1 of 1 prepared" in out and "preparing" not in out
+    assert no_api == []
+
+
+def test_drop_raw_keeps_raw_files_when_the_prepared_data_does_not_verify(
+    argv: list[str], tmp_path: Path, no_api: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pytest_mlebench.prepare_batch import PrepareOutcome, _drop_raw
+    from pytest_mlebench.registry import load_registry
+
+    archive = tmp_path / "comp-a.zip"
+    archive.write_bytes(kaggle_archive())
+    code, out, _ = run(capsys, "prepare", *argv, "-c", "comp-a", "--from", str(archive))
+    assert code == 0, out
+    data = tmp_path / "data"
+    answers = data / "comp-a" / "prepared" / "private" / "answers.csv"
+    answers.write_text(answers.read_text() + "tampered\n")
+    competition = load_registry([tmp_path / "defs"]).get("comp-a")
+    outcome = _drop_raw(competition, data, PrepareOutcome("comp-a", "prepared", 1.0, "done"))
+    assert outcome.status == "failed"
+    assert "raw files kept: the prepared data does not verify" in outcome.detail
+    assert (data / "comp-a" / "raw").is_dir()

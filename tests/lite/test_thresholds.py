@@ -1,8 +1,10 @@
 """The medal thresholds of every shipped Lite leaderboard, as ``mlebench list --json`` prints them.
 
 ``thresholds.json`` pins, per competition, the row count and the gold/silver/bronze/median scores
-computed from the board by Kaggle's rules. A changed board or a change to the medal rules shows
-here first; a board that ships without a pin fails too.
+computed from the board by Kaggle's rules, and the board's SHA-256: the ``oid`` of the original
+MLE-bench's Git LFS pointer, so every Lite board is the original's file byte for byte. A changed
+board or a change to the medal rules shows here first; a board that ships without a pin fails too,
+and so does a Lite competition without a board (all 22 award medals).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from pytest_mlebench.cli import main
+from pytest_mlebench.digests import sha256_file
 from pytest_mlebench.registry import read_id_list
 
 HERE = Path(__file__).resolve().parent
@@ -29,6 +32,17 @@ def _list_json(capsys: pytest.CaptureFixture[str]) -> dict[str, dict[str, object
 def test_every_shipped_lite_board_is_pinned() -> None:
     shipped = {cid for cid in LITE if (COMPETITIONS / cid / "leaderboard.csv").is_file()}
     assert shipped == set(PINNED)
+
+
+def test_all_22_lite_competitions_ship_the_originals_board() -> None:
+    assert len(LITE) == 22 and set(PINNED) == set(LITE)
+    for cid in LITE:
+        board = COMPETITIONS / cid / "leaderboard.csv"
+        assert board.is_file(), f"{cid} ships no leaderboard"
+        assert sha256_file(board) == PINNED[cid]["sha256"], cid
+        assert board.read_text("utf-8").startswith(
+            "scoreNullable,teamId,hasTeamName,submissionDate,score,hasScore\n"
+        ), cid
 
 
 def test_list_json_prints_the_pinned_thresholds(capsys: pytest.CaptureFixture[str]) -> None:

@@ -327,3 +327,19 @@ def test_a_harness_error_shows_its_message_not_a_traceback(project: ExampleProje
     again = project.run(*args, "--tb=long")
     again.assert_outcomes(failed=1)
     assert "def start" in again.stdout.str()
+
+
+def test_a_built_medium_competition_is_selected_by_its_complexity(
+    project: ExampleProject,
+) -> None:
+    defs = project.root / "defs"
+    write_competition(
+        defs,
+        "toy-medium",
+        config=toy_config("toy-medium", complexity="medium"),
+        splits={"medium": ["toy-medium"]},
+    )
+    result = project.run("-m", "complexity(level='medium')", "--collect-only", "-q")
+    result.stdout.fnmatch_lines(["*test_competition[[]toy-medium[]]"])
+    result = project.run("-m", "medium", "--collect-only", "-q")
+    result.stdout.fnmatch_lines(["*test_competition[[]toy-medium[]]", "1/* tests collected*"])

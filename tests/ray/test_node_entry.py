@@ -10,10 +10,10 @@ import json
 
 import pytest
 
+from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.report.html import render_html
 from pytest_mlebench.report.merge import merge_records
 from pytest_mlebench.report.summary_json import build_summary, node_text, run_node
-from pytest_mlebench.results import RunRecord
 from pytest_mlebench.setting_spec import ray_address
 from tests.report.builders import record
 

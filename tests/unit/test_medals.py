@@ -94,3 +94,37 @@ def test_single_row_leaderboard_gold_needs_the_top_score() -> None:
     assert medal_for(0.8, thresholds).medal == "gold"
     assert medal_for(0.79, thresholds).medal is None
     assert thresholds.median == 0.8
+
+
+APTOS = Thresholds(
+    gold=0.930508, silver=0.919654, bronze=0.914492, median=0.888912, lower_is_better=False
+)
+
+
+@pytest.mark.parametrize(
+    ("score", "medal"),
+    [
+        # The original rounds the score to 5 decimals and compares it with the board's unrounded
+        # 6-decimal thresholds: a score in [0.919645, 0.919655) rounds to 0.91965 < 0.919654.
+        (0.919645, "bronze"),
+        (0.91965, "bronze"),
+        (0.919653, "bronze"),
+        (0.919654, "bronze"),  # equal to the threshold, but rounded below it first
+        (0.9196549, "bronze"),
+        (0.91966, "silver"),
+        (0.930504, "silver"),  # rounds to 0.9305 < 0.930508
+        (0.930505, "gold"),  # rounds up to 0.93051 >= 0.930508, though below it unrounded
+        (0.914492, None),  # rounds to 0.91449 < 0.914492: no medal, as in the original
+    ],
+)
+def test_the_score_is_rounded_the_threshold_is_not(score: float, medal: str | None) -> None:
+    assert medal_for(score, APTOS).medal == medal
+
+
+def test_the_aptos_case_on_the_shipped_board() -> None:
+    from pytest_mlebench.registry import load_registry
+
+    thresholds = load_registry().get("aptos2019-blindness-detection").thresholds
+    assert thresholds is not None and thresholds.silver == 0.919654
+    assert medal_for(0.91965, thresholds).medal == "bronze"
+    assert medal_for(0.91966, thresholds).medal == "silver"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pytest_mlebench.errors import ConfigError, UnknownCompetition
-from pytest_mlebench.registry import load_registry
+from pytest_mlebench.registry import SPLIT_COMPLEXITY, load_registry
 from tests.factories import toy_config, write_competition
 
 
@@ -41,3 +41,40 @@ def test_a_broken_folder_stops_the_whole_registry(tmp_path: Path) -> None:
 def test_a_missing_competitions_folder_is_named(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="competitions folder does not exist"):
         load_registry([tmp_path / "absent"])
+
+
+def test_the_mlebench_splits_hold_the_originals_75_ids() -> None:
+    registry = load_registry()
+    listed = {
+        name: set(registry.splits[name]) | set(registry.unavailable[name])
+        for name in ("lite", "medium", "high", "all")
+    }
+    assert {name: len(ids) for name, ids in listed.items()} == {
+        "lite": 22,
+        "medium": 38,
+        "high": 15,
+        "all": 75,
+    }
+    assert listed["all"] == listed["lite"] | listed["medium"] | listed["high"]
+    assert not listed["lite"] & listed["medium"] and not listed["medium"] & listed["high"]
+    assert {"AI4Code", "ventilator-pressure-prediction"} <= listed["medium"]
+    assert {"vinbigdata-chest-xray-abnormalities-detection"} <= listed["high"]
+
+
+def test_every_built_member_declares_its_splits_complexity() -> None:
+    registry = load_registry()
+    for split, level in SPLIT_COMPLEXITY.items():
+        assert all(c.complexity == level for c in registry.split(split)), split
+    assert {c.id for c in registry.split("all")} == {
+        c.id for split in SPLIT_COMPLEXITY for c in registry.split(split)
+    }
+
+
+def test_a_member_of_the_medium_split_must_declare_medium(tmp_path: Path) -> None:
+    write_competition(tmp_path, "toy", splits={"medium": ["toy"]})
+    with pytest.raises(ConfigError, match=r"toy/config\.yaml: complexity 'low', but .*medium"):
+        load_registry([tmp_path])
+    write_competition(tmp_path, "toy", config=toy_config("toy", complexity="medium"))
+    registry = load_registry([tmp_path])
+    assert "toy" in {c.id for c in registry.split("medium")}
+    assert "toy" not in registry.unavailable["medium"]

@@ -558,3 +558,23 @@ def test_string_hashes_depend_on_content_only(seed: int) -> None:
     assert list(backwards[::-1]) == list(whole)
     by_text = dict(zip(texts, whole, strict=True))
     assert len(set(by_text.values())) == len(by_text)
+
+
+def test_ids_written_as_floats_are_named_with_the_fix(tmp_path: Path) -> None:
+    answers = "PassengerId,target\n1890,0\n1891,1\n1892,1\n"
+    # What pandas writes when the id column went through a float array.
+    submission = "PassengerId,target\n1890.0,0.1\n1891.0,0.9\n1892.0,0.8\n"
+    spec = SubmissionSpec(id_column="PassengerId", target_columns=("target",), metric="roc-auc")
+    result = grade(tmp_path, spec, answers, submission)
+    assert not result.valid and result.reason is not None
+    assert result.reason.startswith("3 ids are not in the test set, e.g. '1890.0'")
+    assert "written as floats ('1890.0' for the test id '1890')" in result.reason
+    assert ".astype(int)" in result.reason
+
+
+def test_a_float_looking_id_that_is_not_a_test_id_gets_no_float_hint(tmp_path: Path) -> None:
+    answers = "id,target\n1890,0\n1891,1\n"
+    submission = "id,target\n1890,0.1\n7.0,0.9\n"
+    spec = SubmissionSpec(id_column="id", target_columns=("target",), metric="roc-auc")
+    result = grade(tmp_path, spec, answers, submission)
+    assert result.reason == "1 id is not in the test set, e.g. '7.0' (1 test id is missing)"
