@@ -307,6 +307,12 @@ DIRECTIONS = {
     "map-at-k": False,
     "smape": True,
     "c-index": False,
+    "masked-mae": True,
+    "masked-mcrmse": True,
+    "laplace-log-likelihood": False,
+    "group-log-mae": True,
+    "mean-angular-error": True,
+    "mae-rounded": True,
 }
 
 

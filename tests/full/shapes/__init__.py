@@ -1,0 +1,27 @@
+"""Kaggle-shaped raw files of the Medium and High competitions, one module per competition.
+
+Each module follows the contract of ``tests/lite/shapes`` (``COMPETITION``, ``make_download``,
+``public_train_labels`` and the optional names described there), and may add:
+
+``GROUP_COLUMN`` (optional)
+    A column of the public ``train.csv`` and ``test.csv`` that the split keeps apart (breaths,
+    molecules, patients): no value may be in both.
+``group_values(public)`` (optional)
+    Instead of ``GROUP_COLUMN``, the train and test group values read from the public files
+    (for data that is not two CSVs with a group column).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from types import ModuleType
+
+
+def load_shapes() -> dict[str, ModuleType]:
+    """Every shape module of this package, by competition id."""
+    shapes = {}
+    for info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        shapes[module.COMPETITION] = module
+    return shapes
