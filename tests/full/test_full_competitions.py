@@ -103,7 +103,8 @@ def test_train_and_test_are_disjoint(prepared: PreparedLite) -> None:
 
 def test_public_files_hold_no_answers_or_leaks(prepared: PreparedLite) -> None:
     spec = prepared.spec
-    answer_columns = set(spec.target_columns) | set(spec.resolved_answer_columns)
+    features = set(getattr(prepared.shape, "FEATURE_COLUMNS", ()))
+    answer_columns = (set(spec.target_columns) | set(spec.resolved_answer_columns)) - features
     leaks = set(getattr(prepared.shape, "LEAK_COLUMNS", ()))
     groups = _groups(prepared)
     group_column = getattr(prepared.shape, "GROUP_COLUMN", None)

@@ -6,6 +6,9 @@ Each module follows the contract of ``tests/lite/shapes`` (``COMPETITION``, ``ma
 ``GROUP_COLUMN`` (optional)
     A column of the public ``train.csv`` and ``test.csv`` that the split keeps apart (breaths,
     molecules, patients): no value may be in both.
+``FEATURE_COLUMNS`` (optional)
+    Answer columns the metric reads that are public features too (champs' coupling ``type``),
+    so a public file may hold them for test rows.
 ``group_values(public)`` (optional)
     Instead of ``GROUP_COLUMN``, the train and test group values read from the public files
     (for data that is not two CSVs with a group column).
