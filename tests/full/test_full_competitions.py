@@ -23,6 +23,7 @@ from types import ModuleType
 
 import numpy as np
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 
 from pytest_mlebench.definition import load_competition, load_prepare
@@ -54,6 +55,14 @@ def prepared(
     return prepare_from_shape(
         competition, SHAPES[request.param], tmp_path_factory.mktemp(request.param)
     )
+
+
+def _parquet_headers(public: Path) -> dict[str, list[str]]:
+    """The column names of every parquet table under ``public`` except pulse batches."""
+    return {
+        path.relative_to(public).as_posix(): list(pq.read_schema(path).names)
+        for path in sorted(public.glob("*.parquet"))
+    }
 
 
 def _groups(prepared: PreparedLite) -> tuple[set[str], set[str]] | None:
@@ -110,9 +119,14 @@ def test_public_files_hold_no_answers_or_leaks(prepared: PreparedLite) -> None:
     group_column = getattr(prepared.shape, "GROUP_COLUMN", None)
     test_ids = set(prepared.read_answers()[spec.id_column])
     assert not (prepared.public / "answers.csv").exists()
-    for name, header in public_csv_headers(prepared.public).items():
+    headers = public_csv_headers(prepared.public) | _parquet_headers(prepared.public)
+    for name, header in headers.items():
         assert not leaks & set(header), f"{name} keeps leak columns {sorted(leaks & set(header))}"
         if name == "sample_submission.csv":
+            continue
+        if name.endswith(".parquet"):  # the shapes' parquet tables hold test rows by file name
+            if "test" in name:
+                assert not answer_columns & set(header), f"{name} holds test rows with answers"
             continue
         if groups is not None and group_column in header:
             values = pd.read_csv(prepared.public / name, usecols=[group_column], dtype=str)
