@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from pytest_mlebench.graders.errors import UnknownMetricError
-from pytest_mlebench.graders.metrics import geometry, grouped, masked, rounded
+from pytest_mlebench.graders.metrics import geometry, grouped, masked, mcc, rounded
 from pytest_mlebench.graders.metrics.base import NUMERIC_KINDS, Arity, Columns, Metric, ValueKind
 from pytest_mlebench.graders.metrics.classification import (
     accuracy,
@@ -180,6 +180,7 @@ _MODULES: tuple[Metric, ...] = (
     *grouped.DECLARATIONS,
     *geometry.DECLARATIONS,
     *rounded.DECLARATIONS,
+    *mcc.DECLARATIONS,
 )
 """Metrics declared beside their functions, one family module each."""
 

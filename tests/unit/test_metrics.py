@@ -313,6 +313,7 @@ DIRECTIONS = {
     "group-log-mae": True,
     "mean-angular-error": True,
     "mae-rounded": True,
+    "mcc": False,
 }
 
 

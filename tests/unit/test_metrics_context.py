@@ -85,6 +85,12 @@ CASES = [
     ("mae-rounded", {"t": [0, 0]}, {"p": [2, 3]}, {}, 2.0),
     ("mae-rounded", {"t": [0, 0]}, {"p": [3, 4]}, {}, 4.0),
     ("mae-rounded", {"t": [10]}, {"p": [11.4]}, {}, 1.0),
+    # TP 2, TN 1, FP 1, FN 0: (2·1 − 1·0) / sqrt(3·2·2·1) = 2 / √12
+    ("mcc", {"t": [1, 1, 0, 0]}, {"p": [1, 1, 1, 0]}, {}, 2 / math.sqrt(12)),
+    # perfect, inverted, and a constant prediction (no correlation: 0, as scikit-learn)
+    ("mcc", {"t": [1, 0, 1]}, {"p": [1, 0, 1]}, {}, 1.0),
+    ("mcc", {"t": [1, 0]}, {"p": [0, 1]}, {}, -1.0),
+    ("mcc", {"t": [1, 0, 0]}, {"p": [0, 0, 0]}, {}, 0.0),
 ]
 
 
@@ -98,6 +104,16 @@ def test_metric_matches_hand_computed_value(
 ) -> None:
     value = get_metric(name).compute(Columns.of(truth), Columns.of(pred), **params)
     assert value == pytest.approx(expected, rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_mcc_matches_scikit_learn(seed: int) -> None:
+    from sklearn.metrics import matthews_corrcoef
+
+    rng = np.random.default_rng(seed)
+    truth, pred = rng.integers(0, 2 + seed, 300), rng.integers(0, 2 + seed, 300)
+    got = get_metric("mcc").compute(Columns.of({"t": truth}), Columns.of({"p": pred}))
+    assert got == pytest.approx(matthews_corrcoef(truth, pred), rel=1e-12, abs=1e-15)
 
 
 def test_angular_error_matches_the_vector_definition() -> None:
