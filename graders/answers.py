@@ -75,7 +75,9 @@ def load_answers(
             arrays, size = _from_file(path, columns, metric), path.stat().st_size
         ids = normalize_ids(arrays.pop(spec.id_column))
         names = columns[1:]
-        if metric.value_kind in NUMERIC_KINDS:
+        if metric.arity == "grouped":
+            table = _with_groups(names, arrays, ids)
+        elif metric.value_kind in NUMERIC_KINDS:
             numbers = (numeric_values(arrays.pop(name), name, "real", ids) for name in names)
             table = float_columns(names, numbers, len(ids))
         else:
@@ -86,6 +88,15 @@ def load_answers(
     except OSError as error:
         raise GraderError(f"answers {_describe(source)}: {error}") from error
     return Answers(ids=ids, columns=table, size_bytes=size)
+
+
+def _with_groups(
+    names: tuple[str, ...], arrays: dict[str, pa.ChunkedArray], ids: pa.ChunkedArray
+) -> Columns:
+    """Numeric answer columns, then the last column as group names (stripped text)."""
+    *values, group = names
+    numbers = [numeric_values(arrays.pop(name), name, "real", ids) for name in values]
+    return mixed_columns(names, [*numbers, stripped_text(arrays.pop(group))])
 
 
 def _describe(source: Path | str | pd.DataFrame) -> str:
@@ -101,6 +112,8 @@ def _from_file(path: Path, columns: tuple[str, ...], metric: Metric) -> dict[str
     position = {name: index for index, name in enumerate(text.header)}
     _require(columns, position)
     types = {position[name]: _arrow_type(metric) for name in columns[1:]}
+    if metric.arity == "grouped":
+        types[position[columns[-1]]] = pa.string()
     types[position[columns[0]]] = pa.string()
     arrays = read_columns(text, types)
     return {name: arrays[position[name]] for name in columns}
@@ -118,6 +131,7 @@ def _from_frame(
         if series.isna().any():
             raise SubmissionRejected(f"column {name!r} has missing values")
         numeric = name != columns[0] and metric.value_kind in NUMERIC_KINDS
+        numeric = numeric and not (metric.arity == "grouped" and name == columns[-1])
         if numeric and _is_numeric(series):
             arrays[name] = pa.chunked_array([series.to_numpy(dtype=np.float64)], type=pa.float64())
         else:

@@ -47,6 +47,9 @@ _ARITY_NEEDS = {
     "one": "one target column and one answer column",
     "paired": "as many answer columns as target columns",
     "survival": "one target column and two answer columns (time, event)",
+    "masked": "as many answer columns as target columns, then a 0/1 scored-flag column",
+    "grouped": "as many answer columns as target columns, then a group column",
+    "uncertain": "two target columns (value, uncertainty) and two answer columns (value, flag)",
 }
 
 
@@ -83,6 +86,9 @@ def check_spec(spec: SubmissionSpec) -> Metric:
         "one": len(targets) == 1 and len(answers) == 1,
         "paired": len(answers) == len(targets),
         "survival": len(targets) == 1 and len(answers) == 2,
+        "masked": len(answers) == len(targets) + 1,
+        "grouped": len(answers) == len(targets) + 1,
+        "uncertain": len(targets) == 2 and len(answers) == 2,
     }
     if not shape[metric.arity]:
         raise GraderError(

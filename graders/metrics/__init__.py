@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from pytest_mlebench.graders.errors import UnknownMetricError
+from pytest_mlebench.graders.metrics import geometry, grouped, masked, mcc, rounded
 from pytest_mlebench.graders.metrics.base import NUMERIC_KINDS, Arity, Columns, Metric, ValueKind
 from pytest_mlebench.graders.metrics.classification import (
     accuracy,
@@ -185,7 +186,18 @@ _ALL = (
     ),
 )
 
-METRICS: Mapping[str, Metric] = MappingProxyType({metric.name: metric for metric in _ALL})
+_MODULES: tuple[Metric, ...] = (
+    *masked.DECLARATIONS,
+    *grouped.DECLARATIONS,
+    *geometry.DECLARATIONS,
+    *rounded.DECLARATIONS,
+    *mcc.DECLARATIONS,
+)
+"""Metrics declared beside their functions, one family module each."""
+
+METRICS: Mapping[str, Metric] = MappingProxyType(
+    {metric.name: metric for metric in (*_ALL, *_MODULES)}
+)
 """Every metric by name."""
 
 

@@ -33,12 +33,15 @@ NUMERIC_KINDS: frozenset[ValueKind] = frozenset(
     {"integer-label", "probability", "real", "nonnegative", "positive", "risk"}
 )
 
-Arity = Literal["one", "paired", "survival"]
+Arity = Literal["one", "paired", "survival", "masked", "grouped", "uncertain"]
 """How target columns pair with answer columns.
 
 ``one``: one target column against one answer column; ``paired``: one or more target columns,
 each against the answer column at the same position; ``survival``: one risk column against two
-answer columns, time then event.
+answer columns, time then event; ``masked``: as ``paired``, plus a last answer column of 0/1
+flags (1 = the row is scored); ``grouped``: as ``paired``, plus a last answer column naming each
+row's group (text); ``uncertain``: a value and an uncertainty column against one answer value
+column plus a 0/1 scored flag.
 """
 
 FloatArray = npt.NDArray[np.float64]
@@ -146,6 +149,16 @@ def require_both_classes(labels: FloatArray, column: str, metric: str) -> None:
     positives = int(np.count_nonzero(labels))
     if positives in (0, labels.size):
         raise GraderError(f"{metric}: answer column {column!r} holds only one class")
+
+
+def require_scored_flags(y_true: Columns, metric: str) -> npt.NDArray[np.bool_]:
+    """The last answer column as booleans; raise unless it is 0/1 with at least one 1."""
+    flags = y_true.float_column(len(y_true.arrays) - 1)
+    require_binary(flags, y_true.names[-1], metric)
+    scored: npt.NDArray[np.bool_] = np.equal(flags, 1.0)
+    if not scored.any():
+        raise GraderError(f"{metric}: answer column {y_true.names[-1]!r} flags no row as scored")
+    return scored
 
 
 def require_same_shape(y_true: Columns, y_pred: Columns, metric: str) -> None:

@@ -57,12 +57,13 @@ def prepared(
     )
 
 
-def _parquet_headers(public: Path) -> dict[str, list[str]]:
-    """The column names of every parquet table under ``public`` except pulse batches."""
-    return {
-        path.relative_to(public).as_posix(): list(pq.read_schema(path).names)
-        for path in sorted(public.glob("*.parquet"))
-    }
+def _table_headers(public: Path) -> dict[str, list[str]]:
+    """The column names of the parquet tables and JSON-lines record files at ``public``'s top."""
+    headers = {path.name: list(pq.read_schema(path).names) for path in public.glob("*.parquet")}
+    for path in public.glob("*.json"):
+        records = pd.read_json(path, lines=True)
+        headers[path.name] = [str(column) for column in records.columns]
+    return headers
 
 
 def _groups(prepared: PreparedLite) -> tuple[set[str], set[str]] | None:
@@ -119,12 +120,12 @@ def test_public_files_hold_no_answers_or_leaks(prepared: PreparedLite) -> None:
     group_column = getattr(prepared.shape, "GROUP_COLUMN", None)
     test_ids = set(prepared.read_answers()[spec.id_column])
     assert not (prepared.public / "answers.csv").exists()
-    headers = public_csv_headers(prepared.public) | _parquet_headers(prepared.public)
+    headers = public_csv_headers(prepared.public) | _table_headers(prepared.public)
     for name, header in headers.items():
         assert not leaks & set(header), f"{name} keeps leak columns {sorted(leaks & set(header))}"
         if name == "sample_submission.csv":
             continue
-        if name.endswith(".parquet"):  # the shapes' parquet tables hold test rows by file name
+        if name.endswith((".parquet", ".json")):  # these tables hold test rows by file name
             if "test" in name:
                 assert not answer_columns & set(header), f"{name} holds test rows with answers"
             continue

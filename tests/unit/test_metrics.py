@@ -308,6 +308,13 @@ DIRECTIONS = {
     "smape": True,
     "c-index": False,
     "pearson": False,
+    "masked-mae": True,
+    "masked-mcrmse": True,
+    "laplace-log-likelihood": False,
+    "group-log-mae": True,
+    "mean-angular-error": True,
+    "mae-rounded": True,
+    "mcc": False,
 }
 
 

@@ -1,0 +1,215 @@
+"""Grading speed and memory of the flag, group, angular, rounded and MCC metrics at real size.
+
+    .venv/bin/python bench/grade_context.py [--repeats 3] [--cases masked-mae ...]
+
+One case per metric, each at the size of its competition's held-out test set (MLE-bench's split
+of Kaggle's data): a generated ``answers.csv`` with the extra columns the metric reads (the 0/1
+flag, the group name) and a valid ``submission.csv`` whose rows are shuffled against the
+answers. Each case is graded by the graders library's ``score_submission`` (every validation
+included) in a fresh Python process, ``--repeats`` times; the report gives the median wall time,
+the process CPU time, the peak resident memory (``ru_maxrss``, interpreter and imports included)
+and the part of that peak above the resident memory after the imports. As in ``bench/grade.py``,
+the files are written by a child process of their own so that the measuring process does not
+inherit the writer's peak.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.csv as pa_csv
+
+
+@dataclass(frozen=True)
+class Case:
+    """One metric at one competition's test size."""
+
+    competition: str
+    rows: int
+    id_column: str
+    targets: tuple[str, ...]
+    answers: tuple[str, ...]
+
+
+CASES = {
+    # 7,545 held-out breaths × 80 steps; about 38 % of rows inspiratory (scored).
+    "masked-mae": Case(
+        "ventilator-pressure-prediction", 603_600, "id", ("pressure",), ("pressure", "scored")
+    ),
+    # 444 held-out segments.
+    "mae-rounded": Case(
+        "predict-volcanic-eruptions-ingv-oe",
+        444,
+        "segment_id",
+        ("time_to_eruption",),
+        ("time_to_eruption",),
+    ),
+    # 10 % of 4,658,147 coupling pairs, 8 types.
+    "group-log-mae": Case(
+        "champs-scalar-coupling",
+        465_815,
+        "id",
+        ("scalar_coupling_constant",),
+        ("scalar_coupling_constant", "type"),
+    ),
+    # 66 held-out batches × 200,000 events.
+    "mean-angular-error": Case(
+        "icecube-neutrinos-in-deep-ice",
+        13_200_000,
+        "event_id",
+        ("azimuth", "zenith"),
+        ("azimuth", "zenith"),
+    ),
+    # 18 held-out patients × 146 weeks.
+    "laplace-log-likelihood": Case(
+        "osic-pulmonary-fibrosis-progression",
+        2_628,
+        "Patient_Week",
+        ("FVC", "Confidence"),
+        ("FVC", "scored"),
+    ),
+    # 240 held-out sequences × 107 bases, the first 68 scored.
+    "masked-mcrmse": Case(
+        "stanford-covid-vaccine",
+        25_680,
+        "id_seqpos",
+        ("reactivity", "deg_Mg_pH10", "deg_Mg_50C"),
+        ("reactivity", "deg_Mg_pH10", "deg_Mg_50C", "keep"),
+    ),
+    # 10 % of 4,721,618 labelled pairs.
+    "mcc": Case("nfl-player-contact-detection", 472_162, "contact_id", ("contact",), ("contact",)),
+}
+TYPES = ("1JHC", "1JHN", "2JHC", "2JHH", "2JHN", "3JHC", "3JHH", "3JHN")
+
+
+def _ids(metric: str, rows: int, rng: np.random.Generator) -> pa.Array:
+    if metric in ("masked-mae", "mean-angular-error", "group-log-mae"):
+        return pa.array(np.arange(1, rows + 1) * 7)
+    if metric == "mcc":
+        return pa.array(np.char.add("58168_003392_", np.arange(rows).astype(str)))
+    return pa.array(np.char.add("seg-", rng.permutation(rows * 3)[:rows].astype(str)))
+
+
+def _column(name: str, metric: str, rows: int, rng: np.random.Generator) -> np.ndarray:
+    if name in ("scored", "keep"):
+        return (rng.random(rows) < 0.4).astype(np.int64)
+    if name == "type":
+        return np.asarray(TYPES, dtype=object)[rng.integers(0, len(TYPES), rows)]
+    if metric == "mcc":
+        return rng.integers(0, 2, rows)
+    if name == "azimuth":
+        return rng.uniform(0, 2 * np.pi, rows)
+    if name == "zenith":
+        return rng.uniform(0, np.pi, rows)
+    return rng.normal(100, 30, rows)
+
+
+def write_case(directory: Path, metric: str, seed: int) -> None:
+    """Write ``answers.csv`` and a shuffled, valid ``submission.csv`` for one case."""
+    case, rng = CASES[metric], np.random.default_rng(seed)
+    ids = _ids(metric, case.rows, rng)
+    answers = {name: _column(name, metric, case.rows, rng) for name in case.answers}
+    predictions = {name: _column(name, metric, case.rows, rng) for name in case.targets}
+    shuffle = pa.array(rng.permutation(case.rows))
+    options = pa_csv.WriteOptions(quoting_style="none")
+    answer_table = pa.table({case.id_column: ids, **answers})
+    submission_table = pa.table({case.id_column: ids, **predictions}).take(shuffle)
+    pa_csv.write_csv(answer_table, directory / "answers.csv", write_options=options)
+    pa_csv.write_csv(submission_table, directory / "submission.csv", write_options=options)
+
+
+def measure(directory: Path, metric: str, repeats: int) -> dict[str, object]:
+    """Grade one case ``repeats`` times in this process; return times and memory."""
+    from pytest_mlebench.graders import SubmissionSpec, score_submission
+
+    case = CASES[metric]
+    spec = SubmissionSpec(case.id_column, case.targets, metric, answer_columns=case.answers)
+    baseline_kib = _current_rss_kib()
+    seconds, cpu_seconds, score = [], [], 0.0
+    for _ in range(repeats):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        result = score_submission(directory / "submission.csv", directory / "answers.csv", spec)
+        seconds.append(time.perf_counter() - start)
+        cpu_seconds.append(time.process_time() - start_cpu)
+        if not result.valid or result.score is None:
+            raise SystemExit(f"{metric}: the generated submission was graded invalid: {result}")
+        score = result.score
+    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return {
+        "score": score,
+        "median_s": statistics.median(seconds),
+        "seconds": seconds,
+        "median_cpu_s": statistics.median(cpu_seconds),
+        "peak_rss_mb": peak_kib / 1024,
+        "peak_above_imports_mb": (peak_kib - baseline_kib) / 1024,
+    }
+
+
+def _current_rss_kib() -> int:
+    with open("/proc/self/statm") as statm:
+        pages = int(statm.read().split()[1])
+    return pages * resource.getpagesize() // 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--cases", nargs="+", choices=list(CASES), default=list(CASES))
+    parser.add_argument("--measure", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--write", nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.write:
+        write_case(Path(args.write[0]), args.write[1], args.seed)
+        return
+    if args.measure:
+        print(json.dumps(measure(Path(args.measure[0]), args.measure[1], args.repeats)))
+        return
+    root = Path(__file__).resolve().parent.parent
+    environment = {**os.environ, "PYTHONPATH": str(root)}
+    print(f"Python {platform.python_version()}, {os.cpu_count()} CPUs")
+    print(f"median of {args.repeats} runs per process; load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"{'metric':<24} {'competition':<36} {'rows':>11} {'median s':>9} {'CPU s':>6} "
+        f"{'peak RSS MB':>12} {'above imports':>14}"
+    )
+    with tempfile.TemporaryDirectory() as temporary:
+        for metric in args.cases:
+            directory = Path(temporary) / metric
+            directory.mkdir()
+            writer = [sys.executable, __file__, "--seed", str(args.seed), "--write"]
+            subprocess.run([*writer, str(directory), metric], check=True, env=environment)
+            command = [sys.executable, __file__, "--repeats", str(args.repeats), "--measure"]
+            output = subprocess.run(
+                [*command, str(directory), metric],
+                check=True,
+                capture_output=True,
+                text=True,
+                env=environment,
+            )
+            report = json.loads(output.stdout)
+            case = CASES[metric]
+            print(
+                f"{metric:<24} {case.competition:<36} {case.rows:>11,} "
+                f"{report['median_s']:>9.3f} {report['median_cpu_s']:>6.2f} "
+                f"{report['peak_rss_mb']:>12.0f} {report['peak_above_imports_mb']:>14.0f}"
+            )
+            for path in directory.iterdir():
+                path.unlink()
+
+
+if __name__ == "__main__":
+    main()
