@@ -1,0 +1,67 @@
+"""The ``mlebench`` command: list, prepare, grade, grade-sample, agents, sandbox, report,
+leaderboard, doctor, integrity.
+
+Each subcommand reuses the functions the pytest plugin calls; one module per command group
+(:mod:`.listing`, :mod:`.prepare`, :mod:`.grading`, :mod:`.sandbox`, :mod:`.leaderboard`), their
+shared options in :mod:`.common`. The shared options (``--data-dir``, ``--competitions-dir``,
+``report --max-drop``) are the ``--mle-*`` settings of the same names, declared and resolved by
+:mod:`pytest_mlebench.settings` (CLI > environment > default).
+Exit status: 0 success, 1 the command ran but found a problem (invalid submission, failed
+prepare), 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from pytest_mlebench.cli import grading, leaderboard, listing, prepare, sandbox
+from pytest_mlebench.cli.common import common
+from pytest_mlebench.errors import MLEBenchError, SettingError
+
+__all__ = ["build_parser", "main"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "handler", None):
+        parser.print_help()
+        return 2
+    try:
+        code: int = args.handler(args)
+    except SettingError as exc:
+        print(f"mlebench: error: {exc}", file=sys.stderr)
+        return 2
+    except MLEBenchError as exc:
+        print(f"mlebench: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("mlebench: interrupted", file=sys.stderr)
+        return 130
+    return code
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mlebench", description="Prepare, list and grade MLE-bench competitions."
+    )
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    listing.add_list(commands)
+    prepare.add_prepare(commands)
+    grading.add_grade_sample(commands)
+    grading.add_grade(commands)
+    sandbox.add_agents(commands)
+    sandbox.add_sandbox(commands)
+    from pytest_mlebench.report.command import add_report_command
+
+    add_report_command(commands)
+    leaderboard.add_leaderboard(commands)
+    from pytest_mlebench.doctor import add_doctor_command
+
+    add_doctor_command(commands, common)
+    from pytest_mlebench.integrity.offline import add_integrity_command
+
+    add_integrity_command(commands, common)
+    return parser

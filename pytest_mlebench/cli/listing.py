@@ -1,0 +1,70 @@
+"""``mlebench list``: the competitions and splits, as a table or JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from pytest_mlebench.cli.common import common, registry
+from pytest_mlebench.medals import MEDALS
+from pytest_mlebench.registry import Competition
+
+
+def add_list(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser("list", help="list competitions and splits")
+    common(parser)
+    parser.add_argument("--split", help="only competitions of this split")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.set_defaults(handler=cmd_list)
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    known = registry(args)
+    chosen = known.split(args.split) if args.split else list(known)
+    if args.json:
+        print(json.dumps([_competition_row(c) for c in chosen], indent=2))
+        return 0
+    header = (
+        f"{'id':<28} {'complexity':<10} {'source':<9} {'modality':<15} {'metric':<28} direction"
+    )
+    print(header)
+    for comp in chosen:
+        direction = "lower is better" if comp.lower_is_better else "higher is better"
+        print(
+            f"{comp.id:<28} {comp.complexity:<10} {comp.source:<9} {comp.modality:<15} "
+            f"{comp.metric:<28} {direction}"
+        )
+    print(f"\n{len(chosen)} competitions")
+    for name, ids in sorted(known.splits.items()):
+        missing = known.unavailable.get(name, ())
+        note = f", {len(missing)} listed but not in this release" if missing else ""
+        print(f"split {name}: {len(ids)} available{note}")
+    return 0
+
+
+def _competition_row(comp: Competition) -> dict[str, object]:
+    return {
+        "id": comp.id,
+        "name": comp.name,
+        "complexity": comp.complexity,
+        "source": comp.source,
+        "modality": comp.modality,
+        "metric": comp.metric,
+        "lower_is_better": comp.lower_is_better,
+        "splits": sorted(comp.splits),
+        "time_limit": comp.time_limit,
+        "leaderboard": _leaderboard_entry(comp),
+        "known_issues": [issue.to_dict() for issue in comp.known_issues],
+    }
+
+
+def _leaderboard_entry(comp: Competition) -> dict[str, object] | None:
+    """Rows and medal thresholds (Kaggle's rules, ``docs/medals.md``); ``None`` without a board."""
+    limits = comp.thresholds
+    if limits is None:
+        return None
+    return {
+        "rows": len(comp.leaderboard_scores),
+        **{medal: limits.of(medal) for medal in MEDALS},
+        "median": limits.median,
+    }

@@ -1,0 +1,97 @@
+"""``mlebench prepare``: download (Kaggle) or take (``--from``) raw data and prepare it."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pytest_mlebench.cli.common import common, data_dir, registry, say
+from pytest_mlebench.prepare_batch import all_prepared, prepare_batch, summary_lines
+from pytest_mlebench.registry import Competition
+
+if TYPE_CHECKING:
+    from pytest_mlebench.kaggle import KaggleDownloader, LocalSource
+    from pytest_mlebench.kaggle.plan import DiskPlan
+
+
+def add_prepare(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser("prepare", help="download (Kaggle) and prepare competition data")
+    common(parser)
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("-c", "--competition", action="append", help="competition id (repeatable)")
+    which.add_argument("--split", help="every competition of a split, e.g. embedded or lite")
+    which.add_argument(
+        "--lite", action="store_const", const="lite", dest="split", help="same as --split lite"
+    )
+    which.add_argument("--all", action="store_true", help="every competition")
+    parser.add_argument("--force", action="store_true", help="prepare again even if up to date")
+    parser.add_argument(
+        "--from",
+        dest="from_path",
+        type=Path,
+        metavar="PATH",
+        help="raw files from here instead of Kaggle (no network, no credentials): Kaggle's "
+        "<id>.zip or a folder of the extracted raw files for one -c ID; for several "
+        "competitions a folder holding <id>.zip files or <id>/ folders",
+    )
+    parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print what would be downloaded and the disk needed per competition, then stop",
+    )
+    parser.add_argument(
+        "--verify",
+        action="store_true",
+        help="re-hash every prepared file (SHA-256) instead of trusting sizes and times",
+    )
+    parser.add_argument(
+        "--skip-disk-check",
+        action="store_true",
+        help="start even when the estimated disk need exceeds the free space",
+    )
+    parser.set_defaults(handler=cmd_prepare)
+
+
+def cmd_prepare(args: argparse.Namespace) -> int:
+    known = registry(args)
+    if args.all:
+        chosen = list(known)
+    elif args.split:
+        chosen = known.split(args.split)
+    else:
+        chosen = [known.get(cid) for cid in args.competition]
+    folder = data_dir(args)
+    fetch_raw = _raw_fetcher(args, batch=len(args.competition or ()) != 1)
+    if args.dry_run or not args.skip_disk_check:
+        plan = _disk_plan(chosen, folder, fetch_raw)
+        if args.dry_run:
+            for line in plan.lines():
+                say(line)
+            return 0
+        plan.require_space()
+    outcomes = prepare_batch(
+        chosen, folder, force=args.force, say=say, fetch_raw=fetch_raw, verify=args.verify
+    )
+    for line in summary_lines(outcomes, folder):
+        say(line)
+    return 0 if all_prepared(outcomes) else 1
+
+
+def _raw_fetcher(args: argparse.Namespace, *, batch: bool) -> KaggleDownloader | LocalSource:
+    from pytest_mlebench.kaggle import KaggleDownloader, LocalSource
+
+    if args.from_path is not None:
+        return LocalSource(args.from_path, batch=batch)
+    return KaggleDownloader(say=say, fetch_leaderboards=True)
+
+
+def _disk_plan(
+    chosen: list[Competition], folder: Path, fetch_raw: KaggleDownloader | LocalSource
+) -> DiskPlan:
+    from pytest_mlebench.kaggle import LocalSource
+    from pytest_mlebench.kaggle.plan import plan_batch
+
+    if isinstance(fetch_raw, LocalSource):
+        return plan_batch(chosen, folder, local=fetch_raw)
+    return plan_batch(chosen, folder, kaggle_size=fetch_raw.download_size)
