@@ -1,13 +1,25 @@
-"""``mlebench prepare``: download (Kaggle) or take (``--from``) raw data and prepare it."""
+"""``mlebench prepare``: download (Kaggle) or take (``--from``) raw data and prepare it.
+
+Order of the checks, so that a fresh machine meets each problem once: the Kaggle client and
+credentials first (one message with every fix, before anything else; the competitions that need
+no download are still prepared), then the free disk space, then the batch itself.
+"""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_mlebench.cli.common import common, data_dir, registry, say
-from pytest_mlebench.prepare_batch import all_prepared, prepare_batch, summary_lines
+from pytest_mlebench.prepare_batch import (
+    PrepareOutcome,
+    all_prepared,
+    prepare_batch,
+    skipped_outcomes,
+    summary_lines,
+)
 from pytest_mlebench.registry import Competition
 
 if TYPE_CHECKING:
@@ -63,6 +75,11 @@ def cmd_prepare(args: argparse.Namespace) -> int:
         chosen = [known.get(cid) for cid in args.competition]
     folder = data_dir(args)
     fetch_raw = _raw_fetcher(args, batch=len(args.competition or ()) != 1)
+    left_out: list[PrepareOutcome] = []
+    if not args.dry_run:
+        chosen, left_out = _without_unreachable_kaggle(chosen, folder, fetch_raw)
+        if not chosen:
+            return 1
     if args.dry_run or not args.skip_disk_check:
         plan = _disk_plan(chosen, folder, fetch_raw)
         if args.dry_run:
@@ -73,9 +90,43 @@ def cmd_prepare(args: argparse.Namespace) -> int:
     outcomes = prepare_batch(
         chosen, folder, force=args.force, say=say, fetch_raw=fetch_raw, verify=args.verify
     )
+    outcomes += left_out
     for line in summary_lines(outcomes, folder):
         say(line)
     return 0 if all_prepared(outcomes) else 1
+
+
+def _without_unreachable_kaggle(
+    chosen: list[Competition], folder: Path, fetch_raw: KaggleDownloader | LocalSource
+) -> tuple[list[Competition], list[PrepareOutcome]]:
+    """The competitions to prepare, and those left out because they need a download from a
+    Kaggle that is not set up here (said once, with every fix)."""
+    from pytest_mlebench.kaggle import KaggleDownloader
+    from pytest_mlebench.kaggle.plan import needs_kaggle
+
+    needing = [c for c in chosen if needs_kaggle(c, folder)]
+    if not needing or not isinstance(fetch_raw, KaggleDownloader):
+        return chosen, []
+    problem = fetch_raw.setup_problem()
+    if problem is None:
+        return chosen, []
+    rest = [c for c in chosen if c not in needing]
+    print(kaggle_setup_message(problem, len(needing), len(chosen)), file=sys.stderr, flush=True)
+    detail = "its data comes from Kaggle, which is not set up here (see the first lines)"
+    return rest, skipped_outcomes(needing, detail)
+
+
+def kaggle_setup_message(problem: str, needing: int, chosen: int) -> str:
+    """The one message for a Kaggle that cannot be used: what is missing, each fix, the ways
+    around it (``--from``, the embedded split)."""
+    which = f"all {chosen}" if needing == chosen else f"{needing} of the {chosen}"
+    go_on = "" if needing == chosen else "; the others are prepared now"
+    return (
+        f"mlebench: {which} competitions chosen need a download from Kaggle, which cannot be "
+        f"used here: {problem}.\nFix that and run this command again, or prepare from raw "
+        "files you already have with --from PATH; the embedded competitions need neither "
+        f"(mlebench prepare --split embedded){go_on}"
+    )
 
 
 def _raw_fetcher(args: argparse.Namespace, *, batch: bool) -> KaggleDownloader | LocalSource:
