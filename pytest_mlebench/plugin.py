@@ -33,7 +33,7 @@ from pytest_mlebench.session import SESSION_KEY, MLEBenchSession, get_session, r
 from pytest_mlebench.settings import add_options, resolve_settings
 from pytest_mlebench.summary import terminal_lines
 
-pytest_plugins = ["pytest_mlebench.fixtures.benchmark"]
+pytest_plugins = ["pytest_mlebench.fixtures.benchmark", "pytest_mlebench.usage_checks"]
 
 TIMEOUT_GRACE_SECONDS = 600
 SELECTION_OUTPUT_KEY = "mle_selection"
