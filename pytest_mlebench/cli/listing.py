@@ -24,22 +24,37 @@ def cmd_list(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([_competition_row(c) for c in chosen], indent=2))
         return 0
-    header = (
-        f"{'id':<28} {'complexity':<10} {'source':<9} {'modality':<15} {'metric':<28} direction"
-    )
-    print(header)
-    for comp in chosen:
-        direction = "lower is better" if comp.lower_is_better else "higher is better"
-        print(
-            f"{comp.id:<28} {comp.complexity:<10} {comp.source:<9} {comp.modality:<15} "
-            f"{comp.metric:<28} {direction}"
-        )
+    for line in table_lines(chosen):
+        print(line)
     print(f"\n{len(chosen)} competitions")
     for name, ids in sorted(known.splits.items()):
         missing = known.unavailable.get(name, ())
         note = f", {len(missing)} listed but not in this release" if missing else ""
         print(f"split {name}: {len(ids)} available{note}")
     return 0
+
+
+COLUMNS = ("id", "complexity", "source", "modality", "metric", "direction")
+
+
+def table_lines(competitions: list[Competition]) -> list[str]:
+    """The table: each column as wide as its longest cell, so a long id never shifts a row."""
+    rows = [
+        (
+            comp.id,
+            comp.complexity,
+            comp.source,
+            comp.modality,
+            comp.metric,
+            "lower is better" if comp.lower_is_better else "higher is better",
+        )
+        for comp in competitions
+    ]
+    widths = [max(len(cells[i]) for cells in [COLUMNS, *rows]) for i in range(len(COLUMNS))]
+    return [
+        "  ".join(cell.ljust(width) for cell, width in zip(cells, widths, strict=True)).rstrip()
+        for cells in [COLUMNS, *rows]
+    ]
 
 
 def _competition_row(comp: Competition) -> dict[str, object]:

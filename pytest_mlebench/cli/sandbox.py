@@ -17,7 +17,7 @@ def cmd_agents(args: argparse.Namespace) -> int:
 
     for name, text in BUILTIN_AGENTS.items():
         print(f"{name:<10} {text}")
-    print("or pass --mle-agent PATH for an agent folder with config.yaml (docs/agents.md)")
+    print("or pass --mle-agent=PATH for an agent folder with config.yaml (docs/agents.md)")
     return 0
 
 

@@ -73,9 +73,8 @@ def plan_sandboxes(settings: Settings, session_id: str) -> SandboxPlan:
         return SandboxPlan("docker", shared_dir=str(shared), notices=(notice,), ray=settings.ray)
     backend, warning = resolve_backend(settings.sandbox)
     notices = [warning] if warning else []
+    # ``auto`` without GPUs says nothing: a run that wants one fails with its own message.
     gpus = select_gpus(settings.gpus, detect_gpus() if settings.gpus != "none" else ())
-    if settings.gpus == "auto" and not gpus:
-        notices.append("GPUs: none found, sandboxes get no GPU (--mle-gpus auto)")
     wheelhouse = str(settings.wheelhouse) if settings.wheelhouse else None
     return SandboxPlan(
         backend=backend,
