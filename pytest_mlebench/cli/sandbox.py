@@ -6,6 +6,13 @@ import argparse
 import time
 from pathlib import Path
 
+# How long a first build takes, for the line printed before it (base: measured on a fresh 2-core
+# machine, README "Set-up time"; the others depend on how many wheels are cached).
+FIRST_BUILD = {
+    "base": "about 8 min on a fresh machine (a debootstrap base image, then apt-get; both need "
+    "a Debian mirror when no registry answers), 1 to 2 min with a warm cache",
+}
+
 
 def add_agents(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser("agents", help="list the built-in agents")
@@ -81,6 +88,8 @@ def cmd_sandbox_build(args: argparse.Namespace) -> int:
     from pytest_mlebench.sandbox.docker.profiles import build_profile
 
     started = time.monotonic()
+    expected = FIRST_BUILD.get(args.profile, "longer: it downloads the profile's wheels first")
+    print(f"image {args.profile}: built unless up to date; a first build takes {expected}")
     image = build_profile(
         args.profile,
         wheels_from=args.wheelhouse,
