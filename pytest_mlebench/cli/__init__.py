@@ -15,10 +15,12 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from pytest_mlebench.cli import grading, leaderboard, listing, prepare, sandbox
 from pytest_mlebench.cli.common import common
 from pytest_mlebench.errors import MLEBenchError, SettingError
+from pytest_mlebench.suggest import closest, did_you_mean
 
 __all__ = ["build_parser", "main"]
 
@@ -43,8 +45,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
+class SuggestingParser(argparse.ArgumentParser):
+    """argparse's parser, whose "unrecognized arguments" error offers the closest option names
+    of every command (subcommands are made with the same class)."""
+
+    def error(self, message: str) -> NoReturn:
+        if message.startswith("unrecognized arguments: "):
+            words = message.removeprefix("unrecognized arguments: ").split()
+            known = option_names(self)
+            offered = [name for word in words if word.startswith("--") for name in
+                       closest(word.partition("=")[0], known)]  # fmt: skip
+            message += did_you_mean(offered)
+        super().error(message)
+
+
+def option_names(parser: argparse.ArgumentParser) -> set[str]:
+    """The long options of ``parser`` and of all its subcommands."""
+    names: set[str] = set()
+    for action in parser._actions:
+        names.update(option for option in action.option_strings if option.startswith("--"))
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                names |= option_names(sub)
+    return names
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = SuggestingParser(
         prog="mlebench", description="Prepare, list and grade MLE-bench competitions."
     )
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")

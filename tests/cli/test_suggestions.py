@@ -55,3 +55,13 @@ def test_an_agent_name_close_to_a_built_in_offers_it() -> None:
         load_agent("dumy")
     with pytest.raises(AgentError, match=r"unknown agent 'basline'; did you mean: baseline\?"):
         load_agent("basline")
+
+
+def test_a_mistyped_option_of_a_command_offers_the_closest(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["list", "--splt", "lite"])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "unrecognized arguments: --splt lite; did you mean: --split" in err
