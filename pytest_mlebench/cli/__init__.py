@@ -47,7 +47,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 class SuggestingParser(argparse.ArgumentParser):
     """argparse's parser, whose "unrecognized arguments" error offers the closest option names
-    of every command (subcommands are made with the same class)."""
+    of every command (that error comes from the top parser, so the commands' parsers are plain)."""
 
     def error(self, message: str) -> NoReturn:
         if message.startswith("unrecognized arguments: "):
@@ -74,7 +74,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = SuggestingParser(
         prog="mlebench", description="Prepare, list and grade MLE-bench competitions."
     )
-    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    commands = parser.add_subparsers(
+        title="commands", metavar="COMMAND", parser_class=argparse.ArgumentParser
+    )
     listing.add_list(commands)
     prepare.add_prepare(commands)
     grading.add_grade_sample(commands)
