@@ -5,7 +5,8 @@
   knows this plugin's options, takes that word for a test path, and so silently changes the root
   folder: the project's ini settings and ``testpaths`` are lost and other tests are collected. The
   session stops with the ``--mle-agent=PATH`` form. A value inside the folder cannot move the
-  root folder and is accepted in either form.
+  root folder and is accepted in either form; so is one in the ini file's ``addopts``, which
+  pytest reads only after it has chosen the root folder (``PYTEST_ADDOPTS`` is read before).
 - A mistyped ``--mle-*`` option: pytest only says "unrecognized arguments"; here the closest
   option names are offered.
 - An unknown mark in ``-m`` under ``--strict-markers``: pytest's error gets the closest mark names,
@@ -17,6 +18,8 @@ functions of the arguments, the hooks only raise what they return.
 
 from __future__ import annotations
 
+import os
+import shlex
 from collections.abc import Generator, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -37,26 +40,39 @@ def option_table() -> dict[str, bool]:
 
 
 def command_line_problem(
-    args: Sequence[str], here: Path, options: Mapping[str, bool]
+    args: Sequence[str],
+    here: Path,
+    options: Mapping[str, bool],
+    root_args: Sequence[str] | None = None,
 ) -> str | None:
     """What is wrong with the ``--mle-*`` words of ``args`` (run in folder ``here``), or ``None``.
 
     Args:
         options: ``--mle-*`` option → whether it takes a value (:func:`option_table`).
+        root_args: The words pytest reads when it picks its root folder (the command line and
+            ``PYTEST_ADDOPTS``, not the ini file's ``addopts``); default: ``args``.
     """
+    for name, _value in _mle_words(args):
+        if name not in options:
+            return unknown_option_message(name, options)
+    for name, value in _mle_words(args if root_args is None else root_args):
+        if options.get(name) and value is not None and moves_root_folder(value, here):
+            return two_words_message(name, value)
+    return None
+
+
+def _mle_words(args: Sequence[str]) -> list[tuple[str, str | None]]:
+    """Each ``--mle-*`` option of ``args`` with the word after it when written apart (``None``
+    for the ``--mle-x=value`` form and at the end), up to a ``--``."""
+    found: list[tuple[str, str | None]] = []
     for index, word in enumerate(args):
         if word == "--":
             break
-        if not word.startswith(PREFIX):
-            continue
-        name, equals, _ = word.partition("=")
-        if name not in options:
-            return unknown_option_message(name, options)
-        following = args[index + 1] if index + 1 < len(args) else None
-        value_apart = options[name] and not equals and following is not None
-        if value_apart and following is not None and moves_root_folder(following, here):
-            return two_words_message(name, following)
-    return None
+        if word.startswith(PREFIX):
+            name, equals, _ = word.partition("=")
+            apart = not equals and index + 1 < len(args)
+            found.append((name, args[index + 1] if apart else None))
+    return found
 
 
 def moves_root_folder(word: str, here: Path) -> bool:
@@ -113,7 +129,10 @@ def pytest_load_initial_conftests(
     early_config: pytest.Config, parser: pytest.Parser, args: list[str]
 ) -> None:
     """Stop before pytest settles its root folder on a misread ``--mle-*`` value."""
-    problem = command_line_problem(args, early_config.invocation_params.dir, option_table())
+    root_args = [*shlex.split(os.environ.get("PYTEST_ADDOPTS", "")),
+                 *early_config.invocation_params.args]  # fmt: skip
+    here = early_config.invocation_params.dir
+    problem = command_line_problem(args, here, option_table(), root_args)
     if problem is not None:
         raise pytest.UsageError(problem)
 

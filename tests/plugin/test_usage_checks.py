@@ -96,6 +96,15 @@ def test_command_line_problems(
         assert found is not None and problem.format(outside=outside) in found
 
 
+def test_only_the_words_pytest_reads_for_its_root_folder_are_checked(
+    tmp_path: Path, outside: Path
+) -> None:
+    from_ini = ["--mle-data-dir", str(outside)]  # the ini file's addopts: read after the root
+    assert command_line_problem([*from_ini, "-k", "x"], tmp_path, OPTIONS, ["-k", "x"]) is None
+    typo = command_line_problem(["--mle-agnt", "x"], tmp_path, OPTIONS, [])
+    assert typo is not None and "did you mean: --mle-agent?" in typo
+
+
 def test_the_option_table_knows_flags_from_value_options() -> None:
     table = option_table()
     assert table["--mle-agent"] is True and table["--mle-data-dir"] is True
