@@ -78,7 +78,7 @@ def cmd_prepare(args: argparse.Namespace) -> int:
     left_out: list[PrepareOutcome] = []
     if not args.dry_run:
         chosen, left_out = _without_unreachable_kaggle(chosen, folder, fetch_raw)
-        if not chosen:
+        if left_out and not chosen:
             return 1
     if args.dry_run or not args.skip_disk_check:
         plan = _disk_plan(chosen, folder, fetch_raw)
