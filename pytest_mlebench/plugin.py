@@ -35,11 +35,16 @@ from pytest_mlebench.session import (
     resolve_agent,
     resolve_integrity,
 )
+from pytest_mlebench.session_notes import available_text, seeds_text
 from pytest_mlebench.settings import add_options, resolve_settings
 from pytest_mlebench.summary import terminal_lines
 from pytest_mlebench.values.time_limit import run_time_limit
 
-pytest_plugins = ["pytest_mlebench.fixtures.benchmark"]
+pytest_plugins = [
+    "pytest_mlebench.fixtures.benchmark",
+    "pytest_mlebench.usage_checks",
+    "pytest_mlebench.session_notes",
+]
 
 TIMEOUT_GRACE_SECONDS = 600
 SELECTION_OUTPUT_KEY = "mle_selection"
@@ -120,8 +125,8 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     settings = session.settings
     lines = [
         f"mlebench: agent {session.agent.name}, sandbox {session.backend} "
-        f"(requested {settings.sandbox}), {len(session.registry)} competitions, "
-        f"seeds {settings.seeds}, gate {settings.require}",
+        f"(requested {settings.sandbox}), {available_text(len(session.registry))}, "
+        f"{seeds_text(settings.seeds)}, gate {settings.require}",
         f"mlebench: data {settings.data_dir}, results {settings.results_path}",
     ]
     if session.plan.gpus:

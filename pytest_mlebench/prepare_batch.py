@@ -3,7 +3,9 @@
 Every competition is tried in turn; one line says when each starts and how it ended, with the time
 it took. A competition whose data cannot be made here (a data source that is not installed, Kaggle
 data not downloaded) is *skipped* with the command that fixes it; one whose preparation broke is
-*failed*. The closing summary lists the three groups, then, in one list, the rules page of every
+*failed*. A skipped competition's reason leaves out the ``mlebench prepare`` command that
+:class:`~pytest_mlebench.errors.DataNotPrepared` carries: that is the command being run. The
+closing summary lists the three groups, then, in one list, the rules page of every
 competition for which Kaggle answered 403 (rules not accepted), so that one pass over the
 pages fixes them all.
 
@@ -113,9 +115,9 @@ def _prepare_one(
             verify=verify,
         )
     except RulesNotAccepted as exc:
-        return ended("skipped", str(exc), exc.url)
+        return ended("skipped", reason_of(exc), exc.url)
     except DataNotPrepared as exc:
-        return ended("skipped", str(exc))
+        return ended("skipped", reason_of(exc))
     except (MLEBenchError, OSError) as exc:
         # OSError: a full disk or an unwritable data folder; the next competition may still fit.
         return ended("failed", str(exc) or type(exc).__name__)
@@ -145,6 +147,20 @@ def _unshared_bytes(folder: Path) -> int:
             status = (Path(root) / name).stat()
             total += status.st_size if status.st_nlink == 1 else 0
     return total
+
+
+def reason_of(error: DataNotPrepared) -> str:
+    """The error's message without its ``prepare it with: mlebench prepare …`` tail, which
+    would only name the command that just ran; another fix (``pip install …``) stays."""
+    text = str(error)
+    if error.command.startswith("mlebench prepare"):
+        return text.removesuffix(f"; prepare it with: {error.command}")
+    return text
+
+
+def skipped_outcomes(competitions: Sequence[Competition], detail: str) -> list[PrepareOutcome]:
+    """Outcomes of competitions left out before the batch started (``detail`` says why)."""
+    return [PrepareOutcome(c.id, "skipped", 0.0, detail) for c in competitions]
 
 
 def summary_lines(outcomes: Sequence[PrepareOutcome], data_dir: Path) -> list[str]:

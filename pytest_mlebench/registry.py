@@ -32,6 +32,7 @@ from pytest_mlebench.definition import (
     load_prepare,
 )
 from pytest_mlebench.errors import ConfigError, UnknownCompetition
+from pytest_mlebench.suggest import closest, did_you_mean
 
 # The definition's names stay importable from here, where most callers look for them.
 __all__ = [
@@ -69,15 +70,13 @@ class Registry:
         try:
             return self.competitions[competition_id]
         except KeyError:
-            known = ", ".join(sorted(self.competitions)) or "(none)"
             raise UnknownCompetition(
-                f"unknown competition {competition_id!r}; known competitions: {known}"
+                _unknown("competition", competition_id, self.competitions)
             ) from None
 
     def split(self, name: str) -> list[Competition]:
         if name not in self.splits:
-            known = ", ".join(sorted(self.splits)) or "(none)"
-            raise UnknownCompetition(f"unknown split {name!r}; known splits: {known}")
+            raise UnknownCompetition(_unknown("split", name, self.splits))
         return [self.competitions[cid] for cid in self.splits[name]]
 
     def __iter__(self) -> Any:
@@ -85,6 +84,15 @@ class Registry:
 
     def __len__(self) -> int:
         return len(self.competitions)
+
+
+def _unknown(kind: str, name: str, known: Iterable[str]) -> str:
+    """``unknown split 'lyte'; did you mean: lite?``, or every known name when none is close."""
+    offered = closest(name, known)
+    if offered:
+        return f"unknown {kind} {name!r}{did_you_mean(offered)} (`mlebench list` shows them all)"
+    listed = ", ".join(sorted(known)) or "(none)"
+    return f"unknown {kind} {name!r}; known {kind}s: {listed}"
 
 
 def load_registry(folders: Sequence[Path] = ()) -> Registry:

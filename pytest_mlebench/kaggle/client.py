@@ -89,9 +89,18 @@ def client_version() -> str | None:
         return None
 
 
+def setup_problem() -> str | None:
+    """What is missing before the Kaggle API can be used (credentials, the client, or both, in
+    one message with each fix), or ``None`` when both are there."""
+    missing = [
+        hint for hint in (credentials_hint(), None if client_installed() else CLIENT_HINT) if hint
+    ]
+    return "; and ".join(missing) or None
+
+
 def new_api() -> Any:
     """An authenticated ``KaggleApi``; :class:`KaggleUnavailable` with the fix otherwise."""
-    hint = credentials_hint()
+    hint = setup_problem()
     if hint:
         raise KaggleUnavailable(hint)
     try:

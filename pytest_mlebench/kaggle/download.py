@@ -130,6 +130,14 @@ class KaggleDownloader:
                 raise
         return self._api
 
+    def setup_problem(self) -> str | None:
+        """Why the API cannot be used here (credentials, client; tried once), or ``None``."""
+        try:
+            self.api()
+        except KaggleUnavailable as exc:
+            return str(exc)
+        return None
+
     def download_size(self, competition_id: str) -> int | None:
         """Kaggle's size of the competition's data, or ``None`` when the API cannot tell."""
         try:

@@ -213,6 +213,17 @@ def _not_yet(cid: str) -> PlanRow:
     return PlanRow(cid, action, size, ESTIMATE if size else "", downloads=True, available=False)
 
 
+def needs_kaggle(competition: Competition, data_dir: Path) -> bool:
+    """Whether preparing ``competition`` would download from Kaggle: a Kaggle competition that is
+    neither prepared nor has its raw files (``--from`` aside)."""
+    cid = competition.id
+    return (
+        competition.source == "kaggle"
+        and not (data_dir / cid / "prepared" / "manifest.json").is_file()
+        and not raw_is_complete(data_dir / cid / "raw")
+    )
+
+
 def _plan_one(
     competition: Competition,
     data_dir: Path,

@@ -73,9 +73,9 @@ def plan_sandboxes(settings: Settings, session_id: str) -> SandboxPlan:
         return SandboxPlan("docker", shared_dir=str(shared), notices=(notice,), ray=settings.ray)
     backend, warning = resolve_backend(settings.sandbox)
     notices = [warning] if warning else []
+    # ``auto`` finding none is warned about after collection, and only when a selected
+    # competition asks for a GPU (pytest_mlebench.session_notes).
     gpus = select_gpus(settings.gpus, detect_gpus() if settings.gpus != "none" else ())
-    if settings.gpus == "auto" and not gpus:
-        notices.append("GPUs: none found, sandboxes get no GPU (--mle-gpus auto)")
     wheelhouse = str(settings.wheelhouse) if settings.wheelhouse else None
     return SandboxPlan(
         backend=backend,

@@ -21,7 +21,7 @@ def rules(record: dict[str, object]) -> set[tuple[str, str, str]]:
 
 
 def test_premade_submission_raises_the_watermark_flag(project: ExampleProject) -> None:
-    result = project.run("-k", "toy-b", "--mle-agent", str(AGENTS / "premade"))
+    result = project.run("-k", "toy-b", f"--mle-agent={AGENTS / 'premade'}")
     result.assert_outcomes(passed=1)
     (record,) = records_of(project.root)
     assert ("watermark", "pre-made-submission", "high") in rules(record)
@@ -35,8 +35,8 @@ def test_premade_submission_raises_the_watermark_flag(project: ExampleProject) -
 def test_strict_mode_withholds_the_medal_and_keeps_what_was_earned(
     project: ExampleProject,
 ) -> None:
-    agent = str(AGENTS / "premade")
-    result = project.run("-k", "toy-b", "--mle-agent", agent, "--mle-integrity", "strict")
+    agent = f"--mle-agent={AGENTS / 'premade'}"
+    result = project.run("-k", "toy-b", agent, "--mle-integrity", "strict")
     result.assert_outcomes(passed=1)
     (record,) = records_of(project.root)
     assert record["integrity"]["medal_withheld"] is True
@@ -47,15 +47,13 @@ def test_strict_mode_withholds_the_medal_and_keeps_what_was_earned(
     assert metrics["any_medal"]["mean"] == 0.0
     assert metrics["any_medal_before_integrity"]["mean"] == 100.0
     assert summary["integrity"]["medals_withheld"] == 1
-    gated = project.run(
-        "-k", "toy-b", "--mle-agent", agent, "--mle-integrity", "strict", "--mle-require", "gold"
-    )
+    gated = project.run("-k", "toy-b", agent, "--mle-integrity", "strict", "--mle-require", "gold")
     gated.assert_outcomes(failed=1)
     gated.stdout.fnmatch_lines(["*medal withheld (integrity: watermark)*"])
 
 
 def test_hard_coded_predictions_raise_a_rule_flag(project: ExampleProject) -> None:
-    result = project.run("-k", "toy-b", "--mle-agent", str(AGENTS / "handwritten"))
+    result = project.run("-k", "toy-b", f"--mle-agent={AGENTS / 'handwritten'}")
     result.assert_outcomes(passed=1)
     (record,) = records_of(project.root)
     assert ("rules", "literal-predictions", "high") in rules(record)
@@ -66,7 +64,7 @@ def test_hard_coded_predictions_raise_a_rule_flag(project: ExampleProject) -> No
 
 
 def test_editor_and_network_tool_raise_process_flags(project: ExampleProject) -> None:
-    result = project.run("-k", "toy-a", "--mle-agent", str(AGENTS / "editor"))
+    result = project.run("-k", "toy-a", f"--mle-agent={AGENTS / 'editor'}")
     result.assert_outcomes(passed=1)
     (record,) = records_of(project.root)
     found = {f["rule"]: f for f in flags_of(record) if f["kind"] == "process"}
@@ -88,7 +86,7 @@ def test_editor_and_network_tool_raise_process_flags(project: ExampleProject) ->
 def test_two_runs_with_the_same_code_raise_a_similarity_flag_naming_both(
     project: ExampleProject,
 ) -> None:
-    result = project.run("-k", "toy-a", "--mle-agent", str(AGENTS / "samecode"), "--mle-seeds", "2")
+    result = project.run("-k", "toy-a", f"--mle-agent={AGENTS / 'samecode'}", "--mle-seeds", "2")
     result.assert_outcomes(passed=2)
     runs = sorted(r["run_id"] for r in records_of(project.root))
     summary = json.loads((project.root / "reports" / "summary.json").read_text())
@@ -105,7 +103,7 @@ def test_code_copied_from_the_reference_corpus_names_the_file_and_lines(
     references = project.root / "defs" / "toy-a" / "references"
     references.mkdir()
     shutil.copy(AGENTS / "refcopy" / "solver.py", references / "public_notebook.py")
-    result = project.run("-k", "toy-a", "--mle-agent", str(AGENTS / "refcopy"))
+    result = project.run("-k", "toy-a", f"--mle-agent={AGENTS / 'refcopy'}")
     result.assert_outcomes(passed=1)
     (record,) = records_of(project.root)
     (flag,) = [f for f in flags_of(record) if f["kind"] == "similarity"]
@@ -134,7 +132,7 @@ def test_300_near_identical_validator_calls_raise_the_probing_flag(
     project: ExampleProject,
 ) -> None:
     project.pytester.makeconftest(PROBER_CONFTEST)
-    result = project.run("-k", "toy-a", "--mle-agent", str(AGENTS / "prober"))
+    result = project.run("-k", "toy-a", f"--mle-agent={AGENTS / 'prober'}")
     result.assert_outcomes(passed=1)
     (record,) = records_of(project.root)
     assert len(record["validation_calls"]) == 300
@@ -145,7 +143,7 @@ def test_300_near_identical_validator_calls_raise_the_probing_flag(
 
 
 def test_rate_limited_prober_is_still_flagged_for_heavy_use(project: ExampleProject) -> None:
-    result = project.run("-k", "toy-a", "--mle-agent", str(AGENTS / "prober"))
+    result = project.run("-k", "toy-a", f"--mle-agent={AGENTS / 'prober'}")
     result.assert_outcomes(passed=1)
     (record,) = records_of(project.root)
     (flag,) = [f for f in flags_of(record) if f["kind"] == "validator-use"]

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.timeout(300)
 def test_saved_runs_are_checked_again_offline(
     project: ExampleProject, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    project.run("-k", "toy-b", "--mle-agent", str(AGENTS / "premade")).assert_outcomes(passed=1)
+    project.run("-k", "toy-b", f"--mle-agent={AGENTS / 'premade'}").assert_outcomes(passed=1)
     (record,) = records_of(project.root)
     run_dir = Path(record["run_dir"])
     assert (run_dir / "integrity" / "evidence.json").is_file()

@@ -298,3 +298,46 @@ def test_drop_raw_keeps_raw_files_when_the_prepared_data_does_not_verify(
     assert outcome.status == "failed"
     assert "raw files kept: the prepared data does not verify" in outcome.detail
     assert (data / "comp-a" / "raw").is_dir()
+
+
+def test_lite_without_kaggle_says_both_fixes_once_before_the_disk_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(client, "client_installed", lambda: False)
+    monkeypatch.setattr(plan, "free_bytes", lambda _folder: 900)  # would refuse on disk
+    code, out, err = run(capsys, "prepare", "--data-dir", str(tmp_path / "data"), "--lite")
+    assert code == 1
+    assert err.count("no Kaggle credentials") == 1
+    assert err.count("pip install 'pytest-mlebench[kaggle]'") == 1
+    assert "all 22 competitions chosen need a download from Kaggle" in err
+    assert "--from PATH" in err and "mlebench prepare --split embedded" in err
+    assert "NOT enough" not in out + err, "the Kaggle set-up is checked before the disk"
+    assert "prepare it with" not in out + err and "mlebench prepare -c" not in out + err
+
+
+def test_a_mixed_batch_without_kaggle_prepares_the_rest_and_names_kaggle_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    defs = tmp_path / "defs"
+    write_kaggle_competitions(defs, IDS)
+    argv = ["--competitions-dir", str(defs), "--data-dir", str(tmp_path / "data")]
+    code, out, err = run(capsys, "prepare", *argv, "-c", "comp-a", "-c", "comp-b", "-c", "digits")
+    assert code == 1
+    assert err.count("no Kaggle credentials") == 1
+    assert "2 of the 3 competitions chosen need a download from Kaggle" in err
+    assert "[1/1] digits: prepared" in out
+    assert "1 of 3 prepared" in out and "skipped (2):" in out
+    assert "no Kaggle credentials" not in out, "the reason is not repeated per competition"
+    assert "mlebench prepare -c" not in out + err
+
+
+def test_a_skipped_competition_does_not_suggest_the_command_that_ran(
+    argv: list[str],
+    fake_api: FakeKaggleApi,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    fake_api.failures = {"comp-a": [FakeHTTPError(404)]}
+    code, out, _ = run(capsys, "prepare", *argv, "-c", "comp-a")
+    assert code == 1
+    assert "comp-a: Kaggle knows no competition of that id (HTTP 404)" in out
+    assert "prepare it with" not in out

@@ -64,8 +64,7 @@ def benchmark_command(tmp_path: Path, data_dir: Path, *args: str) -> list[str]:
     """The benchmark test run as a user would (results and runs under ``tmp_path``)."""
     return bench_command(
         tmp_path,
-        "--mle-data-dir",
-        str(data_dir),
+        f"--mle-data-dir={data_dir}",  # one word: the shared folder lies outside tmp_path
         "--mle-results",
         str(tmp_path / "results.jsonl"),
         "--mle-progress",

@@ -17,7 +17,7 @@ __all__ = ["project"]
 
 def test_editor_and_network_tool_are_seen_by_the_engine(project: ExampleProject) -> None:
     result = project.run(
-        "-k", "toy-a", "--mle-agent", str(AGENTS / "editor"), "--mle-sandbox", "docker"
+        "-k", "toy-a", f"--mle-agent={AGENTS / 'editor'}", "--mle-sandbox", "docker"
     )
     result.assert_outcomes(passed=1)
     (record,) = records_of(project.root)
@@ -33,7 +33,7 @@ def test_editor_and_network_tool_are_seen_by_the_engine(project: ExampleProject)
 
 def test_premade_submission_is_found_in_the_image(project: ExampleProject) -> None:
     result = project.run(
-        "-k", "toy-b", "--mle-agent", str(AGENTS / "premade"), "--mle-sandbox", "docker"
+        "-k", "toy-b", f"--mle-agent={AGENTS / 'premade'}", "--mle-sandbox", "docker"
     )
     result.assert_outcomes(passed=1)
     (record,) = records_of(project.root)
@@ -46,7 +46,7 @@ def test_refused_hosts_of_an_allow_list_are_network_attempt_flags(project: Examp
     """The agent asks the proxy for two hosts outside the allow-list (refused by name, so no
     outside server or DNS is needed); the allowed host is disclosed, never flagged."""
     result = project.run(
-        "-k", "toy-a", "--mle-agent", str(AGENTS / "netprobe"), "--mle-sandbox", "docker",
+        "-k", "toy-a", f"--mle-agent={AGENTS / 'netprobe'}", "--mle-sandbox", "docker",
         "--mle-network", "allow:allowed.example",
     )  # fmt: skip
     result.assert_outcomes(passed=1)

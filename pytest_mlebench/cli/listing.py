@@ -1,0 +1,91 @@
+"""``mlebench list``: the competitions and splits, as a table or JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from pytest_mlebench.cli.common import common, registry
+from pytest_mlebench.medals import MEDALS
+from pytest_mlebench.registry import Competition
+
+
+def add_list(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser("list", help="list competitions and splits")
+    common(parser)
+    parser.add_argument("--split", help="only competitions of this split")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.set_defaults(handler=cmd_list)
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    known = registry(args)
+    chosen = known.split(args.split) if args.split else list(known)
+    if args.json:
+        print(json.dumps([_competition_row(c) for c in chosen], indent=2))
+        return 0
+    for line in table_lines(chosen):
+        print(line)
+    not_yet = known.unavailable.get(args.split, ()) if args.split else ()
+    width = max((len(c.id) for c in chosen), default=len("id"))
+    for cid in not_yet:
+        print(f"{cid:<{width}}  not yet available (no competition folder in this release)")
+    print(f"\n{len(chosen)} competitions")
+    if not_yet:
+        print(f"{len(not_yet)} more of split {args.split} not yet available (listed above)")
+    for name, ids in sorted(known.splits.items()):
+        missing = known.unavailable.get(name, ())
+        note = f", {len(missing)} listed but not in this release" if missing else ""
+        print(f"split {name}: {len(ids)} available{note}")
+    return 0
+
+
+COLUMNS = ("id", "complexity", "source", "modality", "metric", "direction")
+
+
+def table_lines(competitions: list[Competition]) -> list[str]:
+    """The table: each column as wide as its longest cell, so a long id never shifts a row."""
+    rows = [
+        (
+            comp.id,
+            comp.complexity,
+            comp.source,
+            comp.modality,
+            comp.metric,
+            "lower is better" if comp.lower_is_better else "higher is better",
+        )
+        for comp in competitions
+    ]
+    widths = [max(len(cells[i]) for cells in [COLUMNS, *rows]) for i in range(len(COLUMNS))]
+    return [
+        "  ".join(cell.ljust(width) for cell, width in zip(cells, widths, strict=True)).rstrip()
+        for cells in [COLUMNS, *rows]
+    ]
+
+
+def _competition_row(comp: Competition) -> dict[str, object]:
+    return {
+        "id": comp.id,
+        "name": comp.name,
+        "complexity": comp.complexity,
+        "source": comp.source,
+        "modality": comp.modality,
+        "metric": comp.metric,
+        "lower_is_better": comp.lower_is_better,
+        "splits": sorted(comp.splits),
+        "time_limit": comp.time_limit,
+        "leaderboard": _leaderboard_entry(comp),
+        "known_issues": [issue.to_dict() for issue in comp.known_issues],
+    }
+
+
+def _leaderboard_entry(comp: Competition) -> dict[str, object] | None:
+    """Rows and medal thresholds (Kaggle's rules, ``docs/medals.md``); ``None`` without a board."""
+    limits = comp.thresholds
+    if limits is None:
+        return None
+    return {
+        "rows": len(comp.leaderboard_scores),
+        **{medal: limits.of(medal) for medal in MEDALS},
+        "median": limits.median,
+    }
