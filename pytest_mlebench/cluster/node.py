@@ -24,7 +24,8 @@ from pytest_mlebench.agents.base import AgentTask
 from pytest_mlebench.cluster.publish import PublicData, node_cache_root, node_public_folder
 from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.graders import ScoreResult, SubmissionSpec
-from pytest_mlebench.sandbox.base import ExecResult, ResourceGrant, SandboxSpec, SubmissionValidator
+from pytest_mlebench.sandbox.base import ExecResult, ResourceGrant, SandboxSpec
+from pytest_mlebench.sandbox.validator import SubmissionValidator
 from pytest_mlebench.timestamps import utc_timestamp
 
 log = logging.getLogger(__name__)
@@ -195,8 +196,7 @@ def pack_run(run_dir: Path) -> bytes:
 
 def remove_run_containers(label: str) -> int:
     """Remove this node's sandbox containers carrying ``label`` (``key=value``); their count."""
-    from pytest_mlebench.sandbox.docker.cleanup import remove_container
-    from pytest_mlebench.sandbox.docker.egress import reap_networks
+    from pytest_mlebench.sandbox.docker.cleanup import reap_networks, remove_container
     from pytest_mlebench.sandbox.docker.engine import docker_client
 
     client = docker_client()

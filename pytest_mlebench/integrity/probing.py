@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pytest_mlebench.integrity.fingerprint import buckets_apart
 from pytest_mlebench.integrity.model import Flag
 from pytest_mlebench.integrity.policy import Policy
+from pytest_mlebench.sandbox.fingerprint import buckets_apart
 
 Call = dict[str, Any]
 

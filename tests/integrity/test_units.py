@@ -8,12 +8,12 @@ import pytest
 
 from pytest_mlebench.errors import ConfigError
 from pytest_mlebench.integrity import judge
-from pytest_mlebench.integrity.fingerprint import BUCKETS, buckets_apart, fingerprint_file
 from pytest_mlebench.integrity.model import Flag, IntegrityReport
 from pytest_mlebench.integrity.policy import load_policy
 from pytest_mlebench.integrity.probing import validator_flags
 from pytest_mlebench.integrity.processes import ProcessLog, clean, local_sampler
 from pytest_mlebench.integrity.rules import literal_flag, process_flags
+from pytest_mlebench.sandbox.fingerprint import BUCKETS, buckets_apart, fingerprint_file
 
 POLICY = load_policy()
 
