@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pytest_mlebench import graders
+import pytest_mlebench.graders as graders
 from pytest_mlebench.data import prepare_competition
 from pytest_mlebench.errors import ConfigError, MLEBenchError
 from pytest_mlebench.grading import GradeReport, build_report, grade_submission

@@ -20,7 +20,7 @@ from typing import Any, Literal, cast
 
 import yaml
 
-from pytest_mlebench import graders
+import pytest_mlebench.graders as graders
 from pytest_mlebench.errors import ConfigError, PrepareError
 from pytest_mlebench.graders import SubmissionSpec
 from pytest_mlebench.graders.validation import check_spec

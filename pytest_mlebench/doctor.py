@@ -174,7 +174,8 @@ def check_docker() -> Check:
 def check_image() -> Check | None:
     try:
         from pytest_mlebench.sandbox.docker.engine import docker_client
-        from pytest_mlebench.sandbox.docker.image import image_exists, image_tag
+        from pytest_mlebench.sandbox.docker.image import image_tag
+        from pytest_mlebench.sandbox.docker.recipe import image_exists
 
         docker = docker_client()
         try:

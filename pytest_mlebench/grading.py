@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pytest_mlebench import graders
+import pytest_mlebench.graders as graders
 from pytest_mlebench.percentile import leaderboard_percentile
 from pytest_mlebench.records.grade_report import GradeReport
 from pytest_mlebench.registry import Competition

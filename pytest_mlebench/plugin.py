@@ -21,7 +21,7 @@ from pytest_mlebench.registry import MODALITIES, SOURCES, Competition, load_regi
 from pytest_mlebench.report import hooks as report_hooks
 from pytest_mlebench.runner import RunCase
 from pytest_mlebench.sandbox.network import BRIDGE_WARNING
-from pytest_mlebench.sandbox.plan import SandboxPlan, finish_sandboxes, plan_sandboxes
+from pytest_mlebench.sandbox_plan import SandboxPlan, finish_sandboxes, plan_sandboxes
 from pytest_mlebench.selection import (
     SelectionCount,
     count_benchmark_tests,

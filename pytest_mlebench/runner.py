@@ -1,22 +1,23 @@
-"""One benchmark run, end to end: sandbox → agent under the deadline → copy out → grade → record.
+"""One benchmark run, end to end: the sandbox phase → grade → integrity checks → record.
 
-:class:`BenchmarkRun` is what the benchmark test's body drives. It always writes a record — also
-when the sandbox or agent breaks (outcome ``error``) — and keeps the run's artifacts (submission,
-agent log, grade report) in ``<results dir>/runs/<run id>/``.
+:class:`BenchmarkRun` is what the benchmark test's body drives. It builds the run's
+:class:`~pytest_mlebench.sandbox_phase.SandboxJob`, has the session's executor carry it out (on
+this machine or on a Ray node: the runner does not ask which), grades the submission that came
+back, checks the run's integrity and records it. It always writes a record — also when the
+sandbox or agent breaks (outcome ``error``) — and keeps the run's artifacts (submission, agent
+log, grade report) in ``<results dir>/runs/<run id>/``.
 """
 
 from __future__ import annotations
 
 import uuid
-from contextlib import nullcontext
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pytest_mlebench import graders
-from pytest_mlebench.agents.base import Agent, AgentTask
+from pytest_mlebench.agents.base import Agent
 from pytest_mlebench.data import PreparedData
 from pytest_mlebench.errors import AgentError
 from pytest_mlebench.gateway import Budget, Gateway, load_price_table
@@ -34,24 +35,18 @@ from pytest_mlebench.records.requirement import requirement_failure
 from pytest_mlebench.records.run_record import Outcome, RunRecord
 from pytest_mlebench.records.verdict import IntegrityReport
 from pytest_mlebench.registry import Competition
-from pytest_mlebench.sandbox import create_sandbox
-from pytest_mlebench.sandbox.base import (
-    ContractPaths,
-    ExecResult,
-    ResourceGrant,
-    Sandbox,
-    SandboxFacts,
-    SandboxSpec,
-)
-from pytest_mlebench.sandbox.gpus import GpuPool, gpus_wanted
+from pytest_mlebench.sandbox.base import ExecResult, ResourceGrant, SandboxFacts, SandboxSpec
+from pytest_mlebench.sandbox.gpus import gpus_wanted
 from pytest_mlebench.sandbox.network import BRIDGE_WARNING
-from pytest_mlebench.sandbox.plan import engine_ready
+from pytest_mlebench.sandbox_phase import (
+    Instructions,
+    SandboxJob,
+    SandboxOutcome,
+    hidden_host_paths,
+)
 from pytest_mlebench.session import MLEBenchSession
 from pytest_mlebench.timestamps import utc_timestamp
 from pytest_mlebench.values.time_limit import run_time_limit
-
-INSTRUCTIONS = Path(__file__).with_name("instructions.md")
-MAX_ARTIFACT_BYTES = 100 * 1024**2  # per file of the agent's logs/ and code/ kept with the run
 
 
 @dataclass(frozen=True)
@@ -63,15 +58,6 @@ class RunCase:
 
     def test_id(self, seeds: int) -> str:
         return self.competition_id if seeds == 1 else f"{self.competition_id}-s{self.seed}"
-
-
-CREDENTIAL_FOLDERS = (".kaggle", ".ssh", ".aws", ".docker", ".config", ".netrc")
-
-
-def hidden_host_paths(data_dir: Path) -> tuple[Path, ...]:
-    """Host folders an agent must never see: the data cache (answers) and credentials."""
-    home = Path.home()
-    return (data_dir, *(home / name for name in CREDENTIAL_FOLDERS))
 
 
 class BenchmarkRun:
@@ -122,18 +108,18 @@ class BenchmarkRun:
         """Run the agent and grade it; the record is written before this returns or raises."""
         self.run_dir.mkdir(parents=True, exist_ok=True)
         try:
-            exec_result, calls, grant = self._run_agent(self.session.agent)
-            report = self._grade()
+            outcome = self._sandbox_phase(self.session.agent)
+            report = self._grade(outcome.submission)
             context = integrity_context(self.session.integrity, self.competition, self.sandbox)
-            integrity = self.integrity.check(calls, context, report.medal)
+            integrity = self.integrity.check(outcome.calls, context, report.medal)
         except Exception as exc:
             self._write(self._record("error", f"{type(exc).__name__}: {exc}"))
             raise
         require = self.session.settings.require
         gate = requirement_failure(report, require) or withheld_gate(integrity, require)
         notes = [
-            f"timeout after {self.time_limit} s" if exec_result.timed_out else None,
-            exit_note(exec_result),
+            f"timeout after {self.time_limit} s" if outcome.exec_result.timed_out else None,
+            exit_note(outcome.exec_result),
             self._budget_note(),
             gate,
         ]
@@ -141,10 +127,10 @@ class BenchmarkRun:
         record = self._record(
             "failed" if gate else "passed",
             reason,
-            exec_result=exec_result,
+            exec_result=outcome.exec_result,
             report=report,
-            calls=calls,
-            grant=grant,
+            calls=outcome.calls,
+            grant=outcome.grant,
             integrity=integrity,
         )
         self._write(record)
@@ -168,7 +154,8 @@ class BenchmarkRun:
             budget=Budget(tokens=settings.token_budget, cost_usd=settings.cost_budget),
         )
 
-    def _spec(self, gpus: tuple[str, ...]) -> SandboxSpec:
+    def _spec(self) -> SandboxSpec:
+        """The run's sandbox as this machine sees it (the executor adds GPUs and the validator)."""
         network = self.session.network
         return SandboxSpec(
             run_id=self.run_id,
@@ -176,12 +163,11 @@ class BenchmarkRun:
             seed=self.case.seed,
             public_dir=self.prepared.public,
             time_limit=self.time_limit,
-            resources=replace(self.resources(), gpus=gpus),
+            resources=self.resources(),
             network=network.mode,  # type: ignore[arg-type]
             allowed_hosts=network.hosts,
             gateway=self.gateway,
             log_dir=self.run_dir,
-            validator=self._validate,
             env=self.integrity.env,
             labels={
                 "pytest-mlebench.session": self.session.session_id,
@@ -191,67 +177,37 @@ class BenchmarkRun:
             expiry_grace=self.session.settings.sandbox_grace,
         )
 
-    def _validate(self, path: Path) -> graders.ScoreResult:
-        return graders.validate_submission(path, self.prepared.answers, self.competition.submission)
+    def _job(self, agent: Agent) -> SandboxJob:
+        return SandboxJob(
+            spec=self._spec(),
+            agent=agent,
+            instructions=Instructions(self.time_limit, self.integrity.nonce),
+            run_dir=self.run_dir,
+            answers=self.prepared.answers,
+            submission=self.competition.submission,
+            gpus=self.gpu_count(),
+            on_sandbox=self._sandbox_made,
+        )
 
-    def _run_agent(self, agent: Agent) -> tuple[ExecResult, list[dict[str, Any]], ResourceGrant]:
-        settings, plan = self.session.settings, self.session.plan
-        if agent.privileged and not settings.privileged:
+    def _sandbox_made(self, sandbox: SandboxFacts) -> None:
+        self.sandbox = sandbox
+
+    def _sandbox_phase(self, agent: Agent) -> SandboxOutcome:
+        """The agent's part of the run, wherever the session's executor runs it."""
+        if agent.privileged and not self.session.settings.privileged:
             raise AgentError(
                 f"agent {agent.name!r} asks for a privileged sandbox; allow it explicitly with "
                 "--mle-privileged yes"
             )
         self.gateway = self._make_gateway(agent)
-        if settings.ray:
-            from pytest_mlebench.cluster.remote import run_remotely
+        outcome = self.session.executor(self.hooks).run(self._job(agent))
+        self.sandbox, self.node, self.gateway = outcome.sandbox, outcome.node, outcome.gateway
+        if outcome.evidence is not None:
+            self.integrity.evidence = outcome.evidence
+        return outcome
 
-            return run_remotely(self, agent)
-        pool = GpuPool(plan.gpu_lease_dir, plan.gpus) if plan.gpu_lease_dir else None
-        with pool.lease(self.gpu_count()) if pool else nullcontext(()) as gpus:
-            spec = self._spec(tuple(gpus))
-            sandbox = self.sandbox = self._make_sandbox(spec, privileged=agent.privileged)
-            instructions = self._write_instructions(sandbox.paths)
-            with sandbox:
-                sandbox.copy_in(instructions, sandbox.paths.instructions)
-                with self.integrity.watch(sandbox):
-                    result = self._drive(agent, sandbox)
-                calls = [asdict(call) for call in sandbox.validation_calls]
-        return result, calls, spec.resources
-
-    def _write_instructions(self, paths: ContractPaths) -> Path:
-        """Render the instructions for ``paths`` once, into the run folder (copied in once)."""
-        instructions = self.run_dir / "instructions.md"
-        text = self.integrity.instructions(render_instructions(paths, self.time_limit))
-        instructions.write_text(text, "utf-8")
-        return instructions
-
-    def _drive(self, agent: Agent, sandbox: Sandbox) -> ExecResult:
-        """Inside a started sandbox: agent run, submission and logs out."""
-        task = AgentTask(
-            competition_id=self.competition.id,
-            seed=self.case.seed,
-            time_limit=self.time_limit,
-            log_path=self.run_dir / "agent.log",
-        )
-        return drive_agent(agent, sandbox, task, self.run_dir)
-
-    def _make_sandbox(self, spec: SandboxSpec, *, privileged: bool) -> Sandbox:
-        settings, plan = self.session.settings, self.session.plan
-        custom: Sandbox | None = self.hooks.pytest_mlebench_make_sandbox(
-            spec=spec, backend=plan.backend, settings=settings
-        )
-        if custom is not None:
-            return custom
-        agent = self.session.agent
-        image = engine_ready(
-            plan, self.session.session_id, getattr(agent, "image", None), agent.name
-        )
-        return create_sandbox(plan.backend, spec, image=image, privileged=privileged)
-
-    def _grade(self) -> GradeReport:
-        report = grade_submission(
-            self.run_dir / "submission.csv", self.competition, self.prepared.answers
-        )
+    def _grade(self, submission: Path) -> GradeReport:
+        report = grade_submission(submission, self.competition, self.prepared.answers)
         write_grade_file(self.run_dir, report)
         return report
 
@@ -309,27 +265,4 @@ def run_context(session: MLEBenchSession) -> RunContext:
         network=str(network),
         network_mode=network.mode,
         bridge_warning=BRIDGE_WARNING,
-    )
-
-
-def drive_agent(agent: Agent, sandbox: Sandbox, task: AgentTask, run_dir: Path) -> ExecResult:
-    """In a started sandbox: run the agent, then copy its submission, logs and code to
-    ``run_dir`` (also on a Ray node, :mod:`pytest_mlebench.cluster.node`)."""
-    result = agent.run(sandbox, task)
-    sandbox.copy_out(sandbox.paths.submission_file, run_dir / "submission.csv")
-    for folder in ("logs", "code"):
-        source = getattr(sandbox.paths, folder)
-        sandbox.copy_out(source, run_dir / folder, max_file_bytes=MAX_ARTIFACT_BYTES)
-    return result
-
-
-def render_instructions(paths: ContractPaths, time_limit: int) -> str:
-    """The agent's instructions with the sandbox's contract paths and the time limit filled in."""
-    return INSTRUCTIONS.read_text("utf-8").format(
-        data=paths.data,
-        submission_file=paths.submission_file,
-        validate=paths.validate,
-        code=paths.code,
-        logs=paths.logs,
-        time_limit=time_limit,
     )

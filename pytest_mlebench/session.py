@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
@@ -16,7 +17,9 @@ from pytest_mlebench.agents import Agent, load_agent
 from pytest_mlebench.errors import AgentError, SettingError
 from pytest_mlebench.integrity.monitor import IntegrityOptions, integrity_options
 from pytest_mlebench.registry import Registry
-from pytest_mlebench.sandbox.plan import SandboxPlan
+from pytest_mlebench.sandbox.base import Sandbox, SandboxSpec
+from pytest_mlebench.sandbox_phase import Executor
+from pytest_mlebench.sandbox_plan import SandboxPlan, executor_for
 from pytest_mlebench.selection import SelectionCount
 from pytest_mlebench.settings import Settings, source_of
 from pytest_mlebench.values.network_policy import NetworkPolicy, parse_network
@@ -61,6 +64,18 @@ class MLEBenchSession:
     def backend(self) -> str:
         """The sandbox backend actually used (``auto`` resolved once, by the controller)."""
         return self.plan.backend
+
+    def executor(self, hook: Any) -> Executor:
+        """The executor of this process's runs, as the plan picked it; on this machine it asks
+        ``hook.pytest_mlebench_make_sandbox`` (``config.hook``) for each sandbox first."""
+
+        def make_sandbox(spec: SandboxSpec) -> Sandbox | None:
+            made: Sandbox | None = hook.pytest_mlebench_make_sandbox(
+                spec=spec, backend=self.plan.backend, settings=self.settings
+            )
+            return made
+
+        return executor_for(self.plan, self.session_id, make_sandbox)
 
 
 SESSION_KEY = pytest.StashKey[MLEBenchSession]()

@@ -1,30 +1,24 @@
 """Agents: the built-ins and agents defined by an mle-bench-style ``config.yaml`` folder.
 
 ``load_agent(name)`` accepts a built-in name (``dummy``, ``baseline``) or the path of a folder
-holding ``config.yaml`` (format in ``docs/agents.md``). Built-ins are single Python scripts copied
-into the sandbox's agent folder and run with the sandbox's Python, so they behave the same in the
-local and Docker backends.
+holding ``config.yaml`` (format in ``docs/agents.md``, read by :mod:`.folder_agent`). The
+built-ins ``dummy`` and ``baseline`` are single Python scripts copied into the sandbox's agent
+folder and run with the sandbox's Python, so they behave the same in the local and Docker
+backends; ``aide:MODEL`` is a shipped agent folder (:mod:`.aide_folder`).
 """
 
 from __future__ import annotations
 
-import os
-import re
-import shlex
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-import yaml
-
+from pytest_mlebench.agents.aide_folder import load_aide
 from pytest_mlebench.agents.base import Agent, AgentTask
-from pytest_mlebench.agents.dockerfile import AgentImage, agent_image
-from pytest_mlebench.errors import AgentError, ConfigError
-from pytest_mlebench.gateway.config import KEY_VARIABLES, GatewayConfig, gateway_config
+from pytest_mlebench.agents.folder_agent import FolderAgent, load_folder_agent
+from pytest_mlebench.errors import AgentError
 from pytest_mlebench.sandbox.base import ExecResult, Sandbox
 from pytest_mlebench.suggest import closest, did_you_mean
-from pytest_mlebench.values.network_policy import network_text
 
 SCRIPTS = Path(__file__).with_name("scripts")
 BUILTIN_AGENTS: Mapping[str, str] = {
@@ -33,7 +27,6 @@ BUILTIN_AGENTS: Mapping[str, str] = {
     "aide": "AIDE (aideml) tree search; --mle-agent aide:MODEL, its model reached via the gateway",
 }
 SCRIPT_AGENTS = ("dummy", "baseline")
-SECRET = re.compile(r"\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
 __all__ = ["BUILTIN_AGENTS", "Agent", "AgentTask", "FolderAgent", "ScriptAgent", "load_agent"]
 
@@ -55,36 +48,6 @@ class ScriptAgent:
         )
 
 
-@dataclass(frozen=True)
-class FolderAgent:
-    """An agent folder in mle-bench's format: ``start`` script, kwargs, env vars, privileged.
-
-    ``gateway`` holds the providers the run's LLM gateway serves (their keys stay on the host);
-    ``network`` is the config's ``network:`` (the session's ``--mle-network`` wins over it);
-    ``image`` its own Dockerfile (``dockerfile:``), which the Docker backend builds and runs.
-    """
-
-    name: str
-    folder: Path
-    start: str
-    args: tuple[str, ...] = ()
-    env: Mapping[str, str] = field(default_factory=dict)
-    privileged: bool = False
-    gateway: GatewayConfig | None = None
-    network: str | None = None
-    image: AgentImage | None = None
-
-    def run(self, sandbox: Sandbox, task: AgentTask) -> ExecResult:
-        sandbox.copy_in(self.folder, sandbox.paths.agent)
-        start = f"{sandbox.paths.agent}/{self.start}"
-        return sandbox.exec(
-            ["bash", start, *self.args],
-            timeout=task.time_limit,
-            env=self.env,
-            log_path=task.log_path,
-        )
-
-
 def load_agent(name: str, price_table: Path | None = None) -> Agent:
     """A built-in agent by name, or an agent folder by path (``path/to/folder[:agent-id]``).
 
@@ -92,9 +55,6 @@ def load_agent(name: str, price_table: Path | None = None) -> Agent:
     ``--mle-price-table`` file, which must price that model.
     """
     if name.partition(":")[0] == "aide":
-        # Imported here: the AIDE module builds on this module's folder loading.
-        from pytest_mlebench.agents.aide_folder import load_aide
-
         return load_aide(name.partition(":")[2], price_table)
     if name in SCRIPT_AGENTS:
         folder = SCRIPTS / name
@@ -118,87 +78,3 @@ def unknown_agent_message(name: str) -> str:
     if offered:
         return f"unknown agent {name!r}{did_you_mean(offered)} B{listing[1:]}"
     return f"unknown agent {name!r}: {listing}"
-
-
-def load_folder_agent(folder: Path, agent_id: str | None) -> FolderAgent:
-    chosen, entry = read_agent_entry(folder, agent_id)
-    return folder_agent(folder, chosen, entry)
-
-
-def read_agent_entry(folder: Path, agent_id: str | None) -> tuple[str, dict[str, Any]]:
-    """The id and settings of one agent of ``folder/config.yaml`` (the first one by default)."""
-    config_path = folder / "config.yaml"
-    try:
-        entries = yaml.safe_load(config_path.read_text("utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise AgentError(f"{config_path}: cannot be read ({exc})") from None
-    if not isinstance(entries, dict) or not entries:
-        raise AgentError(f"{config_path}: expected a mapping of agent ids to their settings")
-    chosen = agent_id or next(iter(entries))
-    if chosen not in entries:
-        raise AgentError(f"{config_path}: no agent {chosen!r}; it defines {', '.join(entries)}")
-    entry: dict[str, Any] = entries[chosen] or {}
-    return str(chosen), entry
-
-
-def folder_agent(folder: Path, chosen: str, entry: Mapping[str, Any]) -> FolderAgent:
-    """The agent ``chosen`` of ``folder`` from its settings ``entry``."""
-    config_path = folder / "config.yaml"
-    if "start" not in entry:
-        raise AgentError(f"{config_path}: agent {chosen!r} needs a 'start' script")
-    env_vars = {str(key): str(value) for key, value in (entry.get("env_vars") or {}).items()}
-    gateway = _gateway(entry.get("gateway"), env_vars, config_path)
-    taken = set(KEY_VARIABLES) if gateway is not None else set()
-    return FolderAgent(
-        name=chosen,
-        folder=folder,
-        start=str(entry["start"]),
-        args=_kwargs_args(entry.get("kwargs") or {}, entry.get("kwargs_type", "argparse")),
-        env=_resolve_env({k: v for k, v in env_vars.items() if k not in taken}, config_path),
-        privileged=bool(entry.get("privileged", False)),
-        gateway=gateway,
-        network=_network(entry.get("network"), config_path),
-        image=agent_image(entry, folder, config_path),
-    )
-
-
-def _gateway(section: Any, env_vars: Mapping[str, str], config_path: Path) -> GatewayConfig | None:
-    """The agent's gateway (``None`` without providers, or with ``gateway: false``)."""
-    if section is False:
-        return None
-    try:
-        config = gateway_config(None if section is True else section, env_vars, str(config_path))
-    except ConfigError as exc:
-        raise AgentError(str(exc)) from None
-    return config if config.providers else None
-
-
-def _network(value: Any, config_path: Path) -> str | None:
-    if value is None:
-        return None
-    try:
-        return network_text(value)
-    except ValueError as exc:
-        raise AgentError(f"{config_path}: invalid network {value!r}: {exc}") from None
-
-
-def _kwargs_args(kwargs: Mapping[str, Any], style: str) -> tuple[str, ...]:
-    if style == "omegaconf":
-        return tuple(f"{key}={value}" for key, value in kwargs.items())
-    if style != "argparse":
-        raise AgentError(f"kwargs_type {style!r} must be 'argparse' or 'omegaconf'")
-    return tuple(part for key, value in kwargs.items() for part in (f"--{key}", str(value)))
-
-
-def _resolve_env(env_vars: Mapping[str, Any], config_path: Path) -> dict[str, str]:
-    resolved: dict[str, str] = {}
-    for key, value in env_vars.items():
-        text = str(value)
-        missing = [m for m in SECRET.findall(text) if m not in os.environ]
-        if missing:
-            raise AgentError(
-                f"{config_path}: env var {key} needs the secret(s) {', '.join(missing)}; "
-                f"export {shlex.quote(missing[0])}=... on the host"
-            )
-        resolved[key] = SECRET.sub(lambda m: os.environ[m.group(1)], text)
-    return resolved

@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from pytest_mlebench.agents import FolderAgent, folder_agent, read_agent_entry
+from pytest_mlebench.agents.folder_agent import FolderAgent, folder_agent, read_agent_entry
 from pytest_mlebench.errors import AgentError, ConfigError
 from pytest_mlebench.gateway import load_price_table
 

@@ -13,8 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from pytest_mlebench import graders
-from pytest_mlebench.graders import ScoreResult
+from pytest_mlebench.graders import ScoreResult, SubmissionSpec, validate_submission
 
 _desks: dict[str, Any] = {}
 
@@ -25,12 +24,12 @@ class ControllerDesk:
     def __init__(self) -> None:
         self.attempts: dict[str, list[dict[str, Any]]] = {}
 
-    def validate(self, answers: str, spec: graders.SubmissionSpec, content: bytes) -> ScoreResult:
+    def validate(self, answers: str, spec: SubmissionSpec, content: bytes) -> ScoreResult:
         """What ``validate_submission.sh`` answers for a file of ``content``."""
         with tempfile.TemporaryDirectory(prefix="mlebench-desk-") as folder:
             upload = Path(folder) / "submission.csv"
             upload.write_bytes(content)
-            return graders.validate_submission(upload, Path(answers), spec)
+            return validate_submission(upload, Path(answers), spec)
 
     def attempt_started(self, run_id: str, node: dict[str, Any]) -> None:
         self.attempts.setdefault(run_id, []).append(node)

@@ -64,7 +64,7 @@ class ClusterRun:
 
 def task_options(job: NodeJob, gpus: int) -> dict[str, Any]:
     """Ray's resource request for ``job``: CPUs, memory, GPUs and one Docker slot."""
-    grant = job.resources
+    grant = job.spec.resources
     options: dict[str, Any] = {
         "num_cpus": grant.cpus or 1,
         "num_gpus": gpus,
@@ -93,28 +93,28 @@ def run_on_cluster(
     wanted = {"CPU": options["num_cpus"], "GPU": gpus, DOCKER_RESOURCE: 1}
     if "memory" in options:
         wanted["memory"] = options["memory"]
-    check_fits(ray, wanted, job.competition_id)
+    check_fits(ray, wanted, job.spec.competition_id)
     desk = controller_desk(ray)
-    public = publish_public(ray, job.competition_id, public_dir, shared_dir)
+    public = publish_public(ray, job.spec.competition_id, public_dir, shared_dir)
     job = replace(job, public=public, desk=desk)
     remote = ray.remote(run_job)
     failures: list[str] = []
     while True:
         ref = remote.options(**options).remote(job)
         try:
-            result: NodeResult = _wait(ray, ref, job.run_id)
+            result: NodeResult = _wait(ray, ref, job.spec.run_id)
             break
         except Exception as exc:
             if not _lost_node(ray, exc):
                 raise _cause(ray, exc) from None
             failures.append(f"{type(exc).__name__}: {str(exc).strip().splitlines()[0]}")
-            log.warning("run %s: its Ray node was lost (%s)", job.run_id, failures[-1])
+            log.warning("run %s: its Ray node was lost (%s)", job.spec.run_id, failures[-1])
             if len(failures) > retries:
                 raise SandboxError(
                     f"the run's Ray node was lost {len(failures)} time(s), the last: "
                     f"{failures[-1]}; allow more attempts with --mle-ray-retries"
                 ) from None
-    attempts = _attempts(ray, desk, job.run_id, failures)
+    attempts = _attempts(ray, desk, job.spec.run_id, failures)
     return ClusterRun(result=result, attempts=attempts)
 
 

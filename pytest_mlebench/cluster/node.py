@@ -16,15 +16,17 @@ import logging
 import socket
 import tarfile
 import tempfile
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from pytest_mlebench.agents.base import AgentTask
 from pytest_mlebench.cluster.publish import PublicData, node_cache_root, node_public_folder
 from pytest_mlebench.errors import SandboxError
-from pytest_mlebench.graders import ScoreResult, SubmissionSpec
-from pytest_mlebench.sandbox.base import ExecResult, ResourceGrant, SandboxSpec, SubmissionValidator
+from pytest_mlebench.graders import ScoreResult
+from pytest_mlebench.sandbox import create_sandbox
+from pytest_mlebench.sandbox.base import ExecResult, SandboxSpec
+from pytest_mlebench.sandbox.validator import SubmissionValidator
+from pytest_mlebench.sandbox_phase import SandboxJob, hidden_host_paths, run_in_sandbox
 from pytest_mlebench.timestamps import utc_timestamp
 
 log = logging.getLogger(__name__)
@@ -34,24 +36,26 @@ _images: dict[str, str] = {}
 
 @dataclass(frozen=True)
 class NodeJob:
-    """Everything a node needs for one run; no answers, only where the desk finds them."""
+    """Everything a node needs for one run; no answers, only where the desk finds them.
 
-    run_id: str
-    competition_id: str
-    seed: int
-    time_limit: int
-    resources: ResourceGrant
-    spec: SandboxSpec
-    privileged: bool
-    agent: Any
+    Attributes:
+        job: The run's sandbox job as the controller made it (its spec holds the run's gateway,
+            not started, keys included; the node serves it here).
+        instructions: The instructions, rendered on the controller with the run's nonce.
+        wheelhouse: ``--mle-wheelhouse``, a path the nodes can read.
+        public: Where the node finds the public data (set by :func:`~.executor.run_on_cluster`).
+        desk: The controller's desk, which validates and keeps the ledger of attempts.
+    """
+
+    job: SandboxJob
     instructions: str
-    nonce: str
-    answers: str
-    submission: SubmissionSpec
+    wheelhouse: str | None = None
     public: PublicData | None = None
     desk: Any = None
-    gateway: Any = None  # the run's LLM gateway (not started), keys included; served here
-    wheelhouse: str | None = None  # --mle-wheelhouse, a path the nodes can read
+
+    @property
+    def spec(self) -> SandboxSpec:
+        return self.job.spec
 
 
 @dataclass(frozen=True)
@@ -85,16 +89,16 @@ def run_job(job: NodeJob) -> NodeResult:
     import ray
 
     node = node_info(ray)
-    ray.get(job.desk.attempt_started.remote(job.run_id, node))
+    ray.get(job.desk.attempt_started.remote(job.spec.run_id, node))
     if job.public is None:
         raise SandboxError("the run reached the node without its public data; this is a bug")
     public, data_seconds = node_public_folder(ray, job.public, node["node_id"])
     gpus = tuple(str(gpu) for gpu in ray.get_gpu_ids())
-    with tempfile.TemporaryDirectory(prefix=f"mlebench-{job.run_id}-") as folder:
+    with tempfile.TemporaryDirectory(prefix=f"mlebench-{job.spec.run_id}-") as folder:
         run_dir = Path(folder) / "run"
         run_dir.mkdir()
         gateway = _node_gateway(job, run_dir)
-        image = node_image(job.agent, job.wheelhouse)
+        image = node_image(job.job.agent, job.wheelhouse)
         exec_result, calls, egress = _run_sandbox(job, image, public, gpus, run_dir)
         return NodeResult(
             node=node,
@@ -112,43 +116,27 @@ def run_job(job: NodeJob) -> NodeResult:
 
 def _node_gateway(job: NodeJob, run_dir: Path) -> Any:
     """The run's gateway (this node's copy), its transcript moved into the node's run folder,
-    which travels back; the sandbox serves it from ``job``."""
-    if job.gateway is not None:
-        job.gateway.transcript_path = run_dir / "gateway.jsonl"
-    return job.gateway
+    which travels back; the sandbox serves it from the job's spec."""
+    gateway = job.spec.gateway
+    if gateway is not None:
+        gateway.transcript_path = run_dir / "gateway.jsonl"
+    return gateway
 
 
 def _run_sandbox(
     job: NodeJob, image: str, public: Path, gpus: tuple[str, ...], run_dir: Path
 ) -> tuple[ExecResult, list[dict[str, Any]], dict[str, Any] | None]:
-    from pytest_mlebench.integrity.monitor import IntegrityRun
-    from pytest_mlebench.runner import drive_agent, hidden_host_paths
-    from pytest_mlebench.sandbox import create_sandbox
-
-    integrity = IntegrityRun(run_dir, job.agent)
-    integrity.nonce = job.nonce  # the controller rendered the instructions with its nonce
-    integrity.evidence["nonce"] = job.nonce
     spec = replace(
         job.spec,
         public_dir=public,
-        resources=replace(job.resources, gpus=gpus),
+        resources=replace(job.spec.resources, gpus=gpus),
         log_dir=run_dir,
         validator=desk_validator(job),
-        env=integrity.env,
         hidden_paths=hidden_host_paths(node_cache_root()),
-        gateway=job.gateway,
     )
-    sandbox = create_sandbox("docker", spec, image=image, privileged=job.privileged)
-    instructions = run_dir / "instructions.md"
-    instructions.write_text(job.instructions, "utf-8")
-    task = AgentTask(job.competition_id, job.seed, job.time_limit, run_dir / "agent.log")
-    with sandbox:
-        sandbox.copy_in(instructions, sandbox.paths.instructions)
-        with integrity.watch(sandbox):
-            result = drive_agent(job.agent, sandbox, task, run_dir)
-        calls = [asdict(call) for call in sandbox.validation_calls]
-        egress = sandbox.egress_summary()
-    return result, calls, egress
+    sandbox = create_sandbox("docker", spec, image=image, privileged=job.job.agent.privileged)
+    result, calls, _ = run_in_sandbox(sandbox, job.job, job.instructions, run_dir)
+    return result, calls, sandbox.egress_summary()
 
 
 def desk_validator(job: NodeJob) -> SubmissionValidator:
@@ -157,7 +145,7 @@ def desk_validator(job: NodeJob) -> SubmissionValidator:
 
     def validate(path: Path) -> ScoreResult:
         answer: ScoreResult = ray.get(
-            job.desk.validate.remote(job.answers, job.submission, path.read_bytes())
+            job.desk.validate.remote(str(job.job.answers), job.job.submission, path.read_bytes())
         )
         return answer
 
@@ -195,8 +183,7 @@ def pack_run(run_dir: Path) -> bytes:
 
 def remove_run_containers(label: str) -> int:
     """Remove this node's sandbox containers carrying ``label`` (``key=value``); their count."""
-    from pytest_mlebench.sandbox.docker.cleanup import remove_container
-    from pytest_mlebench.sandbox.docker.egress import reap_networks
+    from pytest_mlebench.sandbox.docker.cleanup import reap_networks, remove_container
     from pytest_mlebench.sandbox.docker.engine import docker_client
 
     client = docker_client()

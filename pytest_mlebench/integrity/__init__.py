@@ -1,7 +1,7 @@
 """Integrity of a run: evidence collected while the agent works, checks after, a policy.
 
 The package is organised by job: :mod:`.model` (flags and the report in the record),
-:mod:`.fingerprint` (the validator's per-call row sketch), :mod:`.processes` (the process audit,
+:mod:`.processes` (the process audit,
 sampled from outside the agent's reach), :mod:`.inventory` (file times and pre-existing copies of
 the submission), :mod:`.monitor` (the collectors wrapped around one run), :mod:`.rules`,
 :mod:`.probing`, :mod:`.similarity`, :mod:`.network` (refused egress attempts) and
@@ -14,5 +14,6 @@ every check and the default policy.
 
 Nothing here imports the settings: the runner and the command hand the checks plain values
 (:class:`~pytest_mlebench.integrity.monitor.IntegrityOptions`). Nothing is imported here
-eagerly: the sandbox's validator imports :mod:`.fingerprint` alone.
+eagerly. The validator's per-call row sketch is the sandbox's
+(:mod:`pytest_mlebench.sandbox.fingerprint`); :mod:`.probing` reads it.
 """

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pytest_mlebench.integrity.fingerprint import buckets_apart
 from pytest_mlebench.records.verdict import Flag
+from pytest_mlebench.sandbox.fingerprint import buckets_apart
 from pytest_mlebench.values.integrity_policy import Policy
 
 Call = dict[str, Any]

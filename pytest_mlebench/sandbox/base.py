@@ -13,22 +13,20 @@ from __future__ import annotations
 import logging
 import shutil
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
-from pytest_mlebench.graders import ScoreResult
+from pytest_mlebench.sandbox.validator import SubmissionValidator, ValidationCall, ValidatorServer
 
 if TYPE_CHECKING:
     from pytest_mlebench.gateway import Gateway
-    from pytest_mlebench.sandbox.validator import ValidatorServer
 
 log = logging.getLogger(__name__)
 
 Network = Literal["none", "bridge", "allow"]
-SubmissionValidator = Callable[[Path], ScoreResult]
 
 
 @dataclass(frozen=True)
@@ -121,22 +119,6 @@ class ExecResult:
     cpu_seconds: float | None = None
     peak_memory_bytes: int | None = None
     oom_killed: bool = False
-
-
-@dataclass(frozen=True)
-class ValidationCall:
-    """One call of the in-sandbox validator, as logged in the run record.
-
-    ``sha256``, ``rows`` and ``sketch`` fingerprint the file sent
-    (:mod:`pytest_mlebench.integrity.fingerprint`), so probing shows in the record.
-    """
-
-    time: str
-    valid: bool
-    reason: str | None
-    sha256: str | None = None
-    rows: int | None = None
-    sketch: str | None = None
 
 
 class SandboxFacts(Protocol):
@@ -232,8 +214,6 @@ class Sandbox(ABC):
         Nothing is served when the spec has no validator; the agent's ``validate_submission.sh``
         then answers with an error.
         """
-        from pytest_mlebench.sandbox.validator import ValidatorServer
-
         if self.spec.validator is None or self._validator is not None:
             return
         self._validator = ValidatorServer(

@@ -17,11 +17,13 @@ import socket
 import tempfile
 import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from pytest_mlebench.integrity.fingerprint import fingerprint_file
-from pytest_mlebench.sandbox.base import SubmissionValidator, ValidationCall
+from pytest_mlebench.graders import ScoreResult
+from pytest_mlebench.sandbox.fingerprint import fingerprint_file
 from pytest_mlebench.timestamps import utc_timestamp
 
 log = logging.getLogger(__name__)
@@ -29,6 +31,24 @@ log = logging.getLogger(__name__)
 CLIENT_SCRIPT = Path(__file__).with_name("validate_client.py")
 MAX_UPLOAD_BYTES = 2 * 1024**3
 CHUNK = 1 << 16
+
+SubmissionValidator = Callable[[Path], ScoreResult]
+
+
+@dataclass(frozen=True)
+class ValidationCall:
+    """One call of the in-sandbox validator, as logged in the run record.
+
+    ``sha256``, ``rows`` and ``sketch`` fingerprint the file sent (:mod:`.fingerprint`), so
+    probing shows in the record.
+    """
+
+    time: str
+    valid: bool
+    reason: str | None
+    sha256: str | None = None
+    rows: int | None = None
+    sketch: str | None = None
 
 
 class ValidatorServer:

@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 
 from pytest_mlebench.errors import ConfigError
-from pytest_mlebench.integrity.fingerprint import BUCKETS, buckets_apart, fingerprint_file
 from pytest_mlebench.integrity.probing import validator_flags
 from pytest_mlebench.integrity.processes import ProcessLog, clean, local_sampler
 from pytest_mlebench.integrity.rules import literal_flag, process_flags
 from pytest_mlebench.records.verdict import Flag, IntegrityReport
+from pytest_mlebench.sandbox.fingerprint import BUCKETS, buckets_apart, fingerprint_file
 from pytest_mlebench.values.integrity_policy import load_policy
 from pytest_mlebench.values.providers import judge_model
 

@@ -15,6 +15,7 @@ Containers of the current session are only removed once their owner is gone, so
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import logging
 import os
@@ -207,10 +208,24 @@ def reap_containers(older_than_session: str | None = None, *, include_live: bool
             remove_container(container, graceful=False)
     finally:
         client.close()
-    from pytest_mlebench.sandbox.docker.egress import reap_networks
-
     reap_networks()  # egress networks of dead owners, once their containers are gone
     return len(stale)
+
+
+def reap_networks() -> int:
+    """Remove egress networks (:mod:`.egress`) whose owner process died; how many were removed."""
+    client = docker_client()
+    removed = 0
+    try:
+        for network in client.networks.list(filters={"label": MANAGED_LABEL}):
+            labels: dict[str, str] = network.attrs.get("Labels") or {}
+            if owned_here(labels) and not owner_alive(labels.get(OWNER_LABEL, "")):
+                with contextlib.suppress(Exception):
+                    network.remove()
+                    removed += 1
+    finally:
+        client.close()
+    return removed
 
 
 def _abandoned(container: Any, session: str | None) -> bool:

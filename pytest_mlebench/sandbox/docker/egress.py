@@ -7,7 +7,7 @@ host and HTTPS by the ``CONNECT`` host name. The agent finds the proxy in ``HTTP
 ``HTTPS_PROXY`` (``NO_PROXY`` keeps ``localhost``, the LLM gateway's forwarder, direct). The proxy
 logs every attempt to ``egress.log`` in the run folder; :func:`egress_summary` turns it into the
 record's ``egress`` entry. Networks carry the sandbox's ownership labels, so the reaper removes
-those of crashed runs (:func:`reap_networks`).
+those of crashed runs (:func:`~.cleanup.reap_networks`).
 """
 
 from __future__ import annotations
@@ -27,13 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.errors import SandboxError
-from pytest_mlebench.sandbox.docker.cleanup import (
-    MANAGED_LABEL,
-    OWNER_LABEL,
-    owned_here,
-    owner_alive,
-    ownership_labels,
-)
+from pytest_mlebench.sandbox.docker.cleanup import ownership_labels
 
 log = logging.getLogger(__name__)
 
@@ -200,24 +194,6 @@ def denied_attempts(text: str) -> list[dict[str, Any]]:
         entry["count"] += 1
         entry["last"] = stamp
     return list(hosts.values())
-
-
-def reap_networks() -> int:
-    """Remove egress networks whose owner process died; returns how many were removed."""
-    from pytest_mlebench.sandbox.docker.engine import docker_client
-
-    client = docker_client()
-    removed = 0
-    try:
-        for network in client.networks.list(filters={"label": MANAGED_LABEL}):
-            labels: dict[str, str] = network.attrs.get("Labels") or {}
-            if owned_here(labels) and not owner_alive(labels.get(OWNER_LABEL, "")):
-                with contextlib.suppress(Exception):
-                    network.remove()
-                    removed += 1
-    finally:
-        client.close()
-    return removed
 
 
 def _free_port(address: str) -> int:

@@ -24,7 +24,7 @@ from filelock import FileLock
 
 from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.sandbox.docker.engine import docker_client, import_docker
-from pytest_mlebench.sandbox.docker.recipe import run_build
+from pytest_mlebench.sandbox.docker.recipe import image_exists, remove_old_images, run_build
 from pytest_mlebench.sandbox.validator import CLIENT_SCRIPT, validate_script
 
 log = logging.getLogger(__name__)
@@ -74,14 +74,6 @@ def _preferred_base() -> str:
     return os.environ.get(BASE_ENV, REGISTRY_BASE)
 
 
-def image_exists(client: Any, name: str) -> bool:
-    try:
-        client.images.get(name)
-    except import_docker().errors.ImageNotFound:
-        return False
-    return True
-
-
 def build_image(force: bool = False, progress: Progress = _quiet) -> str:
     """Build the agent image (and its base where needed); returns the tag.
 
@@ -98,29 +90,10 @@ def build_image(force: bool = False, progress: Progress = _quiet) -> str:
         base = ensure_base_image(client, progress)
         _build(client, tag, base, nocache=force, progress=progress)
         client.images.get(tag).tag(IMAGE_REPOSITORY, "latest")
-        remove_old_images(client, keep=tag, progress=progress)
+        remove_old_images(client, keep=tag, progress=progress, repository=IMAGE_REPOSITORY)
         return tag
     finally:
         client.close()
-
-
-def remove_old_images(
-    client: Any, keep: str, progress: Progress = _quiet, repository: str = IMAGE_REPOSITORY
-) -> list[str]:
-    """Untag ``repository``'s images of earlier builds; ones a container still uses stay."""
-    removed = []
-    for image in client.images.list(name=repository):
-        for old in image.tags:
-            if old in (keep, f"{repository}:latest"):
-                continue
-            try:
-                client.images.remove(old)
-            except import_docker().errors.APIError as exc:
-                log.debug("keeping %s: %s", old, exc)
-                continue
-            progress(f"removed the outdated image {old}")
-            removed.append(old)
-    return removed
 
 
 def ensure_image(lock_dir: Path | None = None, progress: Progress = _quiet) -> str:

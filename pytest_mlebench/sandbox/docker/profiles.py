@@ -13,7 +13,7 @@ from pathlib import Path
 from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.sandbox.docker.image import IMAGE_DIR, build_image, ensure_image
 from pytest_mlebench.sandbox.docker.image import image_tag as base_tag
-from pytest_mlebench.sandbox.docker.recipe import Recipe, ensure_recipe, folder_files
+from pytest_mlebench.sandbox.docker.recipe import Recipe, ensure_recipe, folder_files, image_exists
 from pytest_mlebench.sandbox.docker.wheelhouse import make_lock
 
 Progress = Callable[[str], None]
@@ -77,7 +77,6 @@ def ensure_profile(name: str, *, wheels_from: Path | None = None, progress: Prog
 def profile_states() -> list[tuple[str, str, bool]]:
     """(profile, tag for this checkout, whether that image exists) for every profile."""
     from pytest_mlebench.sandbox.docker.engine import docker_client
-    from pytest_mlebench.sandbox.docker.image import image_exists
 
     client = docker_client()
     try:

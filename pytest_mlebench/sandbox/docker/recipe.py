@@ -9,6 +9,7 @@ enter the build context as ``wheelhouse/``; the base image's tag is the build ar
 from __future__ import annotations
 
 import hashlib
+import logging
 import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -20,6 +21,8 @@ from filelock import FileLock
 from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.sandbox.docker import wheelhouse
 from pytest_mlebench.sandbox.docker.engine import docker_client, import_docker
+
+log = logging.getLogger(__name__)
 
 Progress = Callable[[str], None]
 BUILD_TIMEOUT = 3 * 3600
@@ -74,6 +77,32 @@ def folder_files(folder: Path) -> dict[str, bytes]:
     return files
 
 
+def image_exists(client: Any, name: str) -> bool:
+    """Whether the engine behind ``client`` has the image ``name``."""
+    try:
+        client.images.get(name)
+    except import_docker().errors.ImageNotFound:
+        return False
+    return True
+
+
+def remove_old_images(client: Any, keep: str, *, progress: Progress, repository: str) -> list[str]:
+    """Untag ``repository``'s images of earlier builds; ones a container still uses stay."""
+    removed = []
+    for image in client.images.list(name=repository):
+        for old in image.tags:
+            if old in (keep, f"{repository}:latest"):
+                continue
+            try:
+                client.images.remove(old)
+            except import_docker().errors.APIError as exc:
+                log.debug("keeping %s: %s", old, exc)
+                continue
+            progress(f"removed the outdated image {old}")
+            removed.append(old)
+    return removed
+
+
 def ensure_recipe(
     recipe: Recipe,
     *,
@@ -99,8 +128,6 @@ def ensure_recipe(
 def _ensure(
     client: Any, recipe: Recipe, wheels_from: Path | None, force: bool, progress: Progress
 ) -> str:
-    from pytest_mlebench.sandbox.docker.image import image_exists, remove_old_images
-
     tag = recipe.tag
     if not force and image_exists(client, tag):
         progress(f"{recipe.what} {tag} is up to date")

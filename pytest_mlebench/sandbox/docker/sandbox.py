@@ -41,7 +41,8 @@ from pytest_mlebench.sandbox.docker.egress import EgressProxy
 from pytest_mlebench.sandbox.docker.engine import docker_client, engine_is_remote, import_docker
 from pytest_mlebench.sandbox.docker.execution import run_exec
 from pytest_mlebench.sandbox.docker.expiry import Lease, keeper_command, lease_seconds, renew_lease
-from pytest_mlebench.sandbox.docker.image import image_exists, image_tag
+from pytest_mlebench.sandbox.docker.image import image_tag
+from pytest_mlebench.sandbox.docker.recipe import image_exists
 
 log = logging.getLogger(__name__)
 
