@@ -1,9 +1,9 @@
 """Agents: the built-ins and agents defined by an mle-bench-style ``config.yaml`` folder.
 
 ``load_agent(name)`` accepts a built-in name (``dummy``, ``baseline``) or the path of a folder
-holding ``config.yaml`` (format in ``docs/agents.md``). Built-ins are single Python scripts copied
-into the sandbox's agent folder and run with the sandbox's Python, so they behave the same in the
-local and Docker backends.
+holding ``config.yaml`` (format in ``docs/agents.md``). The built-ins ``dummy`` (one script) and
+``baseline`` (a folder with ``__main__.py``) are copied into the sandbox's agent folder and run with
+the sandbox's Python, so they behave the same in the local and Docker backends.
 """
 
 from __future__ import annotations

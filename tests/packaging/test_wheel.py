@@ -17,6 +17,8 @@ SHIPPED = [
     "pytest_mlebench/benchmark.py",
     "pytest_mlebench/instructions.md",
     "pytest_mlebench/agents/scripts/dummy.py",
+    "pytest_mlebench/agents/scripts/baseline/__main__.py",
+    "pytest_mlebench/agents/scripts/baseline/entry.py",
     "pytest_mlebench/sandbox/validate_client.py",
     "pytest_mlebench/sandbox/conformance/__init__.py",
     "pytest_mlebench/sandbox/conformance/suite.py",
