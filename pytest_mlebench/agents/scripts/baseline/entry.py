@@ -47,7 +47,12 @@ def _setup_logging(logs: Path) -> None:
 
 
 def _save_code(env: Env) -> None:
-    """Copy the agent's modules to ``$CODE_DIR/baseline/``: the code that made the submission."""
+    """Copy the agent's modules to ``$CODE_DIR/baseline/``: the code that made the submission.
+
+    Plain copies, not ``copy2``: the files get the time of this run, as code the agent wrote
+    would, instead of the older times of the harness's copy (the integrity watermark flags code
+    last modified before the sandbox started).
+    """
     if env.code is None:
         return
     try:
@@ -56,6 +61,7 @@ def _save_code(env: Env) -> None:
             PACKAGE,
             env.code / "baseline",
             ignore=shutil.ignore_patterns("__pycache__", "*.pyc"),
+            copy_function=shutil.copyfile,
             dirs_exist_ok=True,
         )
     except OSError:
