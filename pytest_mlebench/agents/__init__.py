@@ -2,9 +2,9 @@
 
 ``load_agent(name)`` accepts a built-in name (``dummy``, ``baseline``) or the path of a folder
 holding ``config.yaml`` (format in ``docs/agents.md``, read by :mod:`.folder_agent`). The
-built-ins ``dummy`` and ``baseline`` are single Python scripts copied into the sandbox's agent
-folder and run with the sandbox's Python, so they behave the same in the local and Docker
-backends; ``aide:MODEL`` is a shipped agent folder (:mod:`.aide_folder`).
+built-ins ``dummy`` (one script) and ``baseline`` (a folder with ``__main__.py``) are copied into
+the sandbox's agent folder and run with the sandbox's Python, so they behave the same in the local
+and Docker backends; ``aide:MODEL`` is a shipped agent folder (:mod:`.aide_folder`).
 """
 
 from __future__ import annotations

@@ -18,6 +18,8 @@ SHIPPED = [
     "pytest_mlebench/instructions.md",
     "pytest_mlebench/values/default_integrity_policy.yaml",
     "pytest_mlebench/agents/scripts/dummy.py",
+    "pytest_mlebench/agents/scripts/baseline/__main__.py",
+    "pytest_mlebench/agents/scripts/baseline/entry.py",
     "pytest_mlebench/sandbox/validate_client.py",
     "pytest_mlebench/sandbox/conformance/__init__.py",
     "pytest_mlebench/sandbox/conformance/suite.py",
