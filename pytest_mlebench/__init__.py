@@ -8,7 +8,7 @@ from __future__ import annotations
 from pytest_mlebench.errors import MLEBenchError
 from pytest_mlebench.grading import GradeReport, grade_submission
 from pytest_mlebench.registry import Competition, load_registry
-from pytest_mlebench.sandbox.base import Sandbox
+from pytest_mlebench.sandbox.interface import Sandbox
 
 __all__ = [
     "Competition",

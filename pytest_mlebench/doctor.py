@@ -24,8 +24,8 @@ from pytest_mlebench.definition import Competition
 from pytest_mlebench.errors import MLEBenchError
 from pytest_mlebench.kaggle import client
 from pytest_mlebench.kaggle.archives import raw_is_complete
+from pytest_mlebench.kaggle.download_progress import human_bytes
 from pytest_mlebench.kaggle.plan import free_bytes, plan_batch
-from pytest_mlebench.kaggle.progress import human_bytes
 
 Status = Literal["ok", "warn", "FAIL"]
 GPU_PROBE_TIMEOUT = 15

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from pytest_mlebench.agents.base import Agent
+    from pytest_mlebench.agents.protocol import Agent
     from pytest_mlebench.records.run_record import RunRecord
-    from pytest_mlebench.sandbox.base import Sandbox, SandboxSpec
+    from pytest_mlebench.sandbox.interface import Sandbox, SandboxSpec
     from pytest_mlebench.settings import Settings
 
 
@@ -22,7 +22,7 @@ def pytest_mlebench_make_sandbox(
 ) -> Sandbox | None:
     """Create (do not start) the sandbox for one run.
 
-    Return a :class:`~pytest_mlebench.sandbox.base.Sandbox` to replace the built-in backends,
+    Return a :class:`~pytest_mlebench.sandbox.interface.Sandbox` to replace the built-in backends,
     or ``None`` to let the next implementation decide. ``backend`` is the resolved backend name.
     The run record names the returned sandbox's ``backend`` and ``isolated`` class attributes;
     prove the backend with :mod:`pytest_mlebench.sandbox.conformance` (``docs/sandbox.md``).

@@ -80,27 +80,27 @@ def pytest_configure(config: pytest.Config) -> None:
     for split in registry.splits:
         if split not in FIXED_MARKERS:
             config.addinivalue_line("markers", f"{split}: competition in the {split} split")
-    session = MLEBenchSession(
+    mle_session = MLEBenchSession(
         settings=settings, registry=registry, agent=agent, integrity=integrity
     )
     workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
     if workerinput is not None:
-        session.worker = str(workerinput["workerid"])
-        session.session_id = str(workerinput.get("mle_session_id", session.session_id))
+        mle_session.worker = str(workerinput["workerid"])
+        mle_session.session_id = str(workerinput.get("mle_session_id", mle_session.session_id))
         if "mle_plan" in workerinput:
-            session.plan = SandboxPlan.from_json(workerinput["mle_plan"])
-    config.stash[SESSION_KEY] = session
-    report_hooks.install(config, session)
+            mle_session.plan = SandboxPlan.from_json(workerinput["mle_plan"])
+    config.stash[SESSION_KEY] = mle_session
+    report_hooks.install(config, mle_session)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Controller: resolve the backend and GPUs once (workers receive the plan)."""
     config = session.config
-    state = get_session(config)
-    if not state.is_controller:
+    mle_session = get_session(config)
+    if not mle_session.is_controller:
         return
     try:
-        state.plan = plan_sandboxes(state.settings, state.session_id)
+        mle_session.plan = plan_sandboxes(mle_session.settings, mle_session.session_id)
     except MLEBenchError as exc:
         raise pytest.UsageError(str(exc)) from None
 
@@ -108,44 +108,48 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
     """xdist controller: hand the session id and the sandbox plan to each worker."""
-    session = get_session(node.config)
-    node.workerinput["mle_session_id"] = session.session_id
-    node.workerinput["mle_plan"] = session.plan.to_json()
+    mle_session = get_session(node.config)
+    node.workerinput["mle_session_id"] = mle_session.session_id
+    node.workerinput["mle_plan"] = mle_session.plan.to_json()
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """Controller: remove containers of crashed workers of this session."""
-    state = get_session(session.config)
-    if state.is_controller:
-        finish_sandboxes(state.plan, state.session_id)
+    mle_session = get_session(session.config)
+    if mle_session.is_controller:
+        finish_sandboxes(mle_session.plan, mle_session.session_id)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
-    session = get_session(config)
-    settings = session.settings
+    mle_session = get_session(config)
+    settings = mle_session.settings
     lines = [
-        f"mlebench: agent {session.agent.name}, sandbox {session.backend} "
-        f"(requested {settings.sandbox}), {available_text(len(session.registry))}, "
+        f"mlebench: agent {mle_session.agent.name}, sandbox {mle_session.backend} "
+        f"(requested {settings.sandbox}), {available_text(len(mle_session.registry))}, "
         f"{seeds_text(settings.seeds)}, gate {settings.require}",
         f"mlebench: data {settings.data_dir}, results {settings.results_path}",
     ]
-    if session.plan.gpus:
-        lines.append(f"mlebench: GPUs to lend {', '.join(session.plan.gpus)}")
-    notices = [*session.plan.notices, *network_notices(session), *image_notices(session)]
+    if mle_session.plan.gpus:
+        lines.append(f"mlebench: GPUs to lend {', '.join(mle_session.plan.gpus)}")
+    notices = [
+        *mle_session.plan.notices,
+        *network_notices(mle_session),
+        *image_notices(mle_session),
+    ]
     return lines + [f"mlebench WARNING: {notice}" for notice in notices]
 
 
-def network_notices(session: MLEBenchSession) -> list[str]:
+def network_notices(mle_session: MLEBenchSession) -> list[str]:
     """The warning ``bridge`` earns (the sandbox is not isolated)."""
-    return [BRIDGE_WARNING] if session.network.mode == "bridge" else []
+    return [BRIDGE_WARNING] if mle_session.network.mode == "bridge" else []
 
 
-def image_notices(session: MLEBenchSession) -> list[str]:
+def image_notices(mle_session: MLEBenchSession) -> list[str]:
     """An agent Dockerfile has no effect on the local backend: say so once, in the header."""
-    if session.backend != "local" or getattr(session.agent, "image", None) is None:
+    if mle_session.backend != "local" or getattr(mle_session.agent, "image", None) is None:
         return []
     return [
-        f"agent {session.agent.name}'s Dockerfile is ignored with the local backend "
+        f"agent {mle_session.agent.name}'s Dockerfile is ignored with the local backend "
         "(it runs with this machine's Python); use --mle-sandbox docker to run its image"
     ]
 
@@ -153,15 +157,15 @@ def image_notices(session: MLEBenchSession) -> list[str]:
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "mle_case" not in metafunc.fixturenames:
         return
-    session = get_session(metafunc.config)
-    seeds = session.settings.seeds
+    mle_session = get_session(metafunc.config)
+    seeds = mle_session.settings.seeds
     params = [
         pytest.param(
             RunCase(competition.id, seed),
             id=RunCase(competition.id, seed).test_id(seeds),
-            marks=marks_for(competition, session.settings.time_limit),
+            marks=marks_for(competition, mle_session.settings.time_limit),
         )
-        for competition in session.registry
+        for competition in mle_session.registry
         for seed in range(seeds)
     ]
     metafunc.parametrize("mle_case", params, indirect=True)
@@ -202,22 +206,24 @@ def pytest_testnodedown(node: Any, error: Any) -> None:
     reported = getattr(node, "workeroutput", {}).get(SELECTION_OUTPUT_KEY)
     if reported is None:
         return
-    session = get_session(node.config)
+    mle_session = get_session(node.config)
     count = SelectionCount(**reported)
-    session.selection = count if session.selection is None else session.selection.merged(count)
+    mle_session.selection = (
+        count if mle_session.selection is None else mle_session.selection.merged(count)
+    )
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
-    session = get_session(config)
-    if not session.is_controller:
+    mle_session = get_session(config)
+    if not mle_session.is_controller:
         return
-    empty = _empty_selection_lines(config, session)
+    empty = _empty_selection_lines(config, mle_session)
     if empty:
         terminalreporter.write_sep("=", "mlebench: no competition selected", yellow=True)
         for line in empty:
             terminalreporter.write_line(f"mlebench: {line}", yellow=True)
     records = report_hooks.session_records(config)
-    lines = terminal_lines(session, records) + report_hooks.terminal_lines(config)
+    lines = terminal_lines(mle_session, records) + report_hooks.terminal_lines(config)
     if not lines:
         return
     terminalreporter.write_sep("=", "mlebench results")
@@ -228,13 +234,13 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         terminalreporter.write_line(alarm, red=True, bold=True)
 
 
-def _empty_selection_lines(config: pytest.Config, session: MLEBenchSession) -> list[str]:
-    if session.selection is None or not session.selection.emptied:
+def _empty_selection_lines(config: pytest.Config, mle_session: MLEBenchSession) -> list[str]:
+    if mle_session.selection is None or not mle_session.selection.emptied:
         return []
     return empty_selection_lines(
-        session.registry,
+        mle_session.registry,
         markexpr=config.getoption("markexpr", "") or "",
         keywordexpr=config.getoption("keyword", "") or "",
         marker_names=marker_names(config.getini("markers")),
-        competitions_dirs=session.settings.competitions_dirs,
+        competitions_dirs=mle_session.settings.competitions_dirs,
     )

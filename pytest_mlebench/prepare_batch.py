@@ -29,7 +29,7 @@ from typing import Literal
 from pytest_mlebench.data import RawFetcher, check_prepared, prepare_competition, prepared_paths
 from pytest_mlebench.errors import DataNotPrepared, MLEBenchError
 from pytest_mlebench.kaggle import RulesNotAccepted
-from pytest_mlebench.kaggle.progress import human_bytes
+from pytest_mlebench.kaggle.download_progress import human_bytes
 from pytest_mlebench.registry import Competition
 
 Status = Literal["prepared", "skipped", "failed"]

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from pytest_mlebench.agents.base import Agent
+from pytest_mlebench.agents.protocol import Agent
 from pytest_mlebench.data import PreparedData
 from pytest_mlebench.errors import AgentError
 from pytest_mlebench.gateway import Budget, Gateway, load_price_table
@@ -35,8 +35,8 @@ from pytest_mlebench.records.requirement import requirement_failure
 from pytest_mlebench.records.run_record import Outcome, RunRecord
 from pytest_mlebench.records.verdict import IntegrityReport
 from pytest_mlebench.registry import Competition
-from pytest_mlebench.sandbox.base import ExecResult, ResourceGrant, SandboxFacts, SandboxSpec
 from pytest_mlebench.sandbox.gpus import gpus_wanted
+from pytest_mlebench.sandbox.interface import ExecResult, ResourceGrant, SandboxFacts, SandboxSpec
 from pytest_mlebench.sandbox.network import BRIDGE_WARNING
 from pytest_mlebench.sandbox_phase import (
     Instructions,
@@ -65,34 +65,34 @@ class BenchmarkRun:
 
     def __init__(
         self,
-        session: MLEBenchSession,
+        mle_session: MLEBenchSession,
         competition: Competition,
         prepared: PreparedData,
         case: RunCase,
         test_id: str,
         pluginmanager: pytest.PytestPluginManager,
     ) -> None:
-        self.session = session
+        self.mle_session = mle_session
         self.competition = competition
         self.prepared = prepared
         self.case = case
         self.test_id = test_id
         self.hooks = pluginmanager.hook
         self.run_id = f"{competition.id}-s{case.seed}-{uuid.uuid4().hex[:8]}"
-        self.run_dir = session.settings.results_path.parent / "runs" / self.run_id
+        self.run_dir = mle_session.settings.results_path.parent / "runs" / self.run_id
         self.started_at = utc_timestamp()
         self.sandbox: SandboxFacts | None = None
         self.node: dict[str, Any] | None = None  # the Ray node that ran it (--mle-ray)
         self.gateway: Gateway | None = None
         self.record: RunRecord | None = None
-        self.integrity = IntegrityRun(self.run_dir, session.agent)
+        self.integrity = IntegrityRun(self.run_dir, mle_session.agent)
 
     @property
     def time_limit(self) -> int:
-        return run_time_limit(self.session.settings.time_limit, self.competition)
+        return run_time_limit(self.mle_session.settings.time_limit, self.competition)
 
     def resources(self) -> ResourceGrant:
-        settings, wanted = self.session.settings, self.competition.resources
+        settings, wanted = self.mle_session.settings, self.competition.resources
         return ResourceGrant(
             cpus=settings.cpus or wanted.cpus,
             memory=settings.memory or wanted.memory,
@@ -102,20 +102,22 @@ class BenchmarkRun:
 
     def gpu_count(self) -> int:
         """GPUs this run's sandbox leases (``--mle-gpus-per-sandbox`` or the competition's)."""
-        return gpus_wanted(self.competition.resources.gpus, self.session.settings.gpus_per_sandbox)
+        return gpus_wanted(
+            self.competition.resources.gpus, self.mle_session.settings.gpus_per_sandbox
+        )
 
     def execute(self) -> RunRecord:
         """Run the agent and grade it; the record is written before this returns or raises."""
         self.run_dir.mkdir(parents=True, exist_ok=True)
         try:
-            outcome = self._sandbox_phase(self.session.agent)
+            outcome = self._sandbox_phase(self.mle_session.agent)
             report = self._grade(outcome.submission)
-            context = integrity_context(self.session.integrity, self.competition, self.sandbox)
+            context = integrity_context(self.mle_session.integrity, self.competition, self.sandbox)
             integrity = self.integrity.check(outcome.calls, context, report.medal)
         except Exception as exc:
             self._write(self._record("error", f"{type(exc).__name__}: {exc}"))
             raise
-        require = self.session.settings.require
+        require = self.mle_session.settings.require
         gate = requirement_failure(report, require) or withheld_gate(integrity, require)
         notes = [
             f"timeout after {self.time_limit} s" if outcome.exec_result.timed_out else None,
@@ -146,7 +148,7 @@ class BenchmarkRun:
         config = getattr(agent, "gateway", None)
         if config is None or not config.providers:
             return None
-        settings = self.session.settings
+        settings = self.mle_session.settings
         return Gateway(
             config.with_upstreams(dict(settings.gateway_upstreams)),
             load_price_table(settings.price_table),
@@ -156,7 +158,7 @@ class BenchmarkRun:
 
     def _spec(self) -> SandboxSpec:
         """The run's sandbox as this machine sees it (the executor adds GPUs and the validator)."""
-        network = self.session.network
+        network = self.mle_session.network
         return SandboxSpec(
             run_id=self.run_id,
             competition_id=self.competition.id,
@@ -170,11 +172,11 @@ class BenchmarkRun:
             log_dir=self.run_dir,
             env=self.integrity.env,
             labels={
-                "pytest-mlebench.session": self.session.session_id,
-                "pytest-mlebench.worker": self.session.worker,
+                "pytest-mlebench.session": self.mle_session.session_id,
+                "pytest-mlebench.worker": self.mle_session.worker,
             },
-            hidden_paths=hidden_host_paths(self.session.settings.data_dir),
-            expiry_grace=self.session.settings.sandbox_grace,
+            hidden_paths=hidden_host_paths(self.mle_session.settings.data_dir),
+            expiry_grace=self.mle_session.settings.sandbox_grace,
         )
 
     def _job(self, agent: Agent) -> SandboxJob:
@@ -194,13 +196,13 @@ class BenchmarkRun:
 
     def _sandbox_phase(self, agent: Agent) -> SandboxOutcome:
         """The agent's part of the run, wherever the session's executor runs it."""
-        if agent.privileged and not self.session.settings.privileged:
+        if agent.privileged and not self.mle_session.settings.privileged:
             raise AgentError(
                 f"agent {agent.name!r} asks for a privileged sandbox; allow it explicitly with "
                 "--mle-privileged yes"
             )
         self.gateway = self._make_gateway(agent)
-        outcome = self.session.executor(self.hooks).run(self._job(agent))
+        outcome = self.mle_session.executor(self.hooks).run(self._job(agent))
         self.sandbox, self.node, self.gateway = outcome.sandbox, outcome.node, outcome.gateway
         if outcome.evidence is not None:
             self.integrity.evidence = outcome.evidence
@@ -223,7 +225,7 @@ class BenchmarkRun:
         integrity: IntegrityReport | None = None,
     ) -> RunRecord:
         return make_record(
-            self.session,
+            self.mle_session,
             self.competition,
             test_id=self.test_id,
             seed=self.case.seed,
@@ -246,22 +248,22 @@ class BenchmarkRun:
     def _write(self, record: RunRecord) -> None:
         self.record = record
         self.hooks.pytest_mlebench_graded(record=record)
-        keep_run_files(record, self.run_dir, self.session.settings.results_path)
+        keep_run_files(record, self.run_dir, self.mle_session.settings.results_path)
 
 
-def make_record(session: MLEBenchSession, competition: Competition, **facts: Any) -> RunRecord:
+def make_record(mle_session: MLEBenchSession, competition: Competition, **facts: Any) -> RunRecord:
     """The record of a run of ``competition`` in ``session`` (:func:`records.build.make_record`)."""
-    return build_record(run_context(session), competition, **facts)
+    return build_record(run_context(mle_session), competition, **facts)
 
 
-def run_context(session: MLEBenchSession) -> RunContext:
+def run_context(mle_session: MLEBenchSession) -> RunContext:
     """The session's facts every record carries, as plain values."""
-    network = session.network
+    network = mle_session.network
     return RunContext(
-        session_id=session.session_id,
-        agent=session.agent.name,
-        worker=session.worker,
-        backend=session.backend,
+        session_id=mle_session.session_id,
+        agent=mle_session.agent.name,
+        worker=mle_session.worker,
+        backend=mle_session.backend,
         network=str(network),
         network_mode=network.mode,
         bridge_warning=BRIDGE_WARNING,

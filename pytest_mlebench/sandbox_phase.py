@@ -23,11 +23,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from filelock import FileLock
 
-from pytest_mlebench.agents.base import Agent, AgentTask
+from pytest_mlebench.agents.protocol import Agent, AgentTask
 from pytest_mlebench.graders import ScoreResult, SubmissionSpec, validate_submission
 from pytest_mlebench.integrity.monitor import IntegrityRun, instructions_note
 from pytest_mlebench.sandbox import create_sandbox
-from pytest_mlebench.sandbox.base import (
+from pytest_mlebench.sandbox.gpus import GpuPool
+from pytest_mlebench.sandbox.interface import (
     ContractPaths,
     ExecResult,
     ResourceGrant,
@@ -35,7 +36,6 @@ from pytest_mlebench.sandbox.base import (
     SandboxFacts,
     SandboxSpec,
 )
-from pytest_mlebench.sandbox.gpus import GpuPool
 from pytest_mlebench.sandbox.validator import SubmissionValidator
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from pytest_mlebench.agents import Agent, load_agent
 from pytest_mlebench.errors import AgentError, SettingError
 from pytest_mlebench.integrity.monitor import IntegrityOptions, integrity_options
 from pytest_mlebench.registry import Registry
-from pytest_mlebench.sandbox.base import Sandbox, SandboxSpec
+from pytest_mlebench.sandbox.interface import Sandbox, SandboxSpec
 from pytest_mlebench.sandbox_phase import Executor
 from pytest_mlebench.sandbox_plan import SandboxPlan, executor_for
 from pytest_mlebench.selection import SelectionCount

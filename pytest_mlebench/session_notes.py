@@ -42,16 +42,16 @@ def selection_line(competitions: int, runs: int, available: int, seeds: int) -> 
     )
 
 
-def gpu_notice(session: MLEBenchSession, competition_ids: Iterable[str]) -> str | None:
+def gpu_notice(mle_session: MLEBenchSession, competition_ids: Iterable[str]) -> str | None:
     """The warning of a session without GPUs (``--mle-gpus auto`` found none) whose selection
     holds competitions that ask for one; ``None`` otherwise."""
-    settings = session.settings
-    if session.plan.gpus or session.plan.ray or settings.gpus != "auto":
+    settings = mle_session.settings
+    if mle_session.plan.gpus or mle_session.plan.ray or settings.gpus != "auto":
         return None
     wanting = sorted(
         cid
         for cid in set(competition_ids)
-        if gpus_wanted(session.registry.get(cid).resources.gpus, settings.gpus_per_sandbox) > 0
+        if gpus_wanted(mle_session.registry.get(cid).resources.gpus, settings.gpus_per_sandbox) > 0
     )
     if not wanting:
         return None
@@ -62,16 +62,16 @@ def gpu_notice(session: MLEBenchSession, competition_ids: Iterable[str]) -> str 
     )
 
 
-def collection_lines(session: MLEBenchSession, nodeids: Iterable[str]) -> list[str]:
+def collection_lines(mle_session: MLEBenchSession, nodeids: Iterable[str]) -> list[str]:
     """The selection line and, when it applies, the GPU warning, for the collected tests."""
-    known = list(session.registry.competitions)
+    known = list(mle_session.registry.competitions)
     cases = [case for case in (case_of(nodeid, known) for nodeid in nodeids) if case]
     if not cases:
         return []
     chosen = {cid for cid, _seed in cases}
-    seeds = session.settings.seeds
-    lines = [selection_line(len(chosen), len(cases), len(session.registry), seeds)]
-    notice = gpu_notice(session, chosen)
+    seeds = mle_session.settings.seeds
+    lines = [selection_line(len(chosen), len(cases), len(mle_session.registry), seeds)]
+    notice = gpu_notice(mle_session, chosen)
     return lines + ([notice] if notice else [])
 
 

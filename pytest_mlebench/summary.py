@@ -8,9 +8,9 @@ from pathlib import Path
 
 from pytest_mlebench.integrity.reporting import terminal_lines as integrity_lines
 from pytest_mlebench.records.run_record import RunRecord
+from pytest_mlebench.report.llm_usage import run_usage, usage_brief, usage_lines
 from pytest_mlebench.report.progress import param_id
 from pytest_mlebench.report.terminal import medal_table
-from pytest_mlebench.report.usage import run_usage, usage_brief, usage_lines
 from pytest_mlebench.session import MLEBenchSession
 
 
@@ -83,13 +83,13 @@ def skipped_lines(records: Sequence[RunRecord], data_dir: Path) -> list[str]:
     ]
 
 
-def terminal_lines(session: MLEBenchSession, records: Sequence[RunRecord]) -> list[str]:
+def terminal_lines(mle_session: MLEBenchSession, records: Sequence[RunRecord]) -> list[str]:
     """The per-run lines, totals, LLM usage, skips, integrity and medal table of ``records``
     (this session's, as read once at its end)."""
     records = sorted(records, key=lambda r: (r.competition_id, r.seed, r.agent))
     if not records:
         return []
-    skipped = skipped_lines(records, session.settings.data_dir)
+    skipped = skipped_lines(records, mle_session.settings.data_dir)
     integrity = integrity_lines(records, display_id)
     return [
         *(run_line(r) for r in records),

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pytest_mlebench.agents.aide_folder import load_aide
-from pytest_mlebench.agents.base import Agent, AgentTask
 from pytest_mlebench.agents.folder_agent import FolderAgent, load_folder_agent
+from pytest_mlebench.agents.protocol import Agent, AgentTask
 from pytest_mlebench.errors import AgentError
-from pytest_mlebench.sandbox.base import ExecResult, Sandbox
+from pytest_mlebench.sandbox.interface import ExecResult, Sandbox
 from pytest_mlebench.suggest import closest, did_you_mean
 
 SCRIPTS = Path(__file__).with_name("scripts")

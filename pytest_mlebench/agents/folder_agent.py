@@ -18,11 +18,11 @@ from typing import Any
 
 import yaml
 
-from pytest_mlebench.agents.base import AgentTask
 from pytest_mlebench.agents.dockerfile import AgentImage, agent_image
+from pytest_mlebench.agents.protocol import AgentTask
 from pytest_mlebench.errors import AgentError, ConfigError
 from pytest_mlebench.gateway.config import KEY_VARIABLES, GatewayConfig, gateway_config
-from pytest_mlebench.sandbox.base import ExecResult, Sandbox
+from pytest_mlebench.sandbox.interface import ExecResult, Sandbox
 from pytest_mlebench.values.network_policy import network_text
 
 SECRET = re.compile(r"\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")

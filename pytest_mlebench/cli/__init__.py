@@ -17,7 +17,13 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from pytest_mlebench.cli import grading, leaderboard, listing, prepare, sandbox
+from pytest_mlebench.cli import (
+    board_commands,
+    grade_commands,
+    listing,
+    prepare,
+    sandbox_commands,
+)
 from pytest_mlebench.cli.common import common
 from pytest_mlebench.errors import MLEBenchError, SettingError
 from pytest_mlebench.suggest import closest, did_you_mean
@@ -79,14 +85,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     listing.add_list(commands)
     prepare.add_prepare(commands)
-    grading.add_grade_sample(commands)
-    grading.add_grade(commands)
-    sandbox.add_agents(commands)
-    sandbox.add_sandbox(commands)
+    grade_commands.add_grade_sample(commands)
+    grade_commands.add_grade(commands)
+    sandbox_commands.add_agents(commands)
+    sandbox_commands.add_sandbox(commands)
     from pytest_mlebench.report.command import add_report_command
 
     add_report_command(commands)
-    leaderboard.add_leaderboard(commands)
+    board_commands.add_leaderboard(commands)
     from pytest_mlebench.doctor import add_doctor_command
 
     add_doctor_command(commands, common)

@@ -24,7 +24,7 @@ from pytest_mlebench.cluster.publish import PublicData, node_cache_root, node_pu
 from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.graders import ScoreResult
 from pytest_mlebench.sandbox import create_sandbox
-from pytest_mlebench.sandbox.base import ExecResult, SandboxSpec
+from pytest_mlebench.sandbox.interface import ExecResult, SandboxSpec
 from pytest_mlebench.sandbox.validator import SubmissionValidator
 from pytest_mlebench.sandbox_phase import SandboxJob, hidden_host_paths, run_in_sandbox
 from pytest_mlebench.timestamps import utc_timestamp

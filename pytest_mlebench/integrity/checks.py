@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.integrity.disclosure import disclosure_block
+from pytest_mlebench.integrity.egress_attempts import network_flags
 from pytest_mlebench.integrity.judge import JudgeSetup, run_judge
-from pytest_mlebench.integrity.network import network_flags
 from pytest_mlebench.integrity.probing import validator_flags
 from pytest_mlebench.integrity.rules import (
     has_code,

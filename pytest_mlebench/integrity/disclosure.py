@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from pytest_mlebench.integrity.network import network_disclosure
+from pytest_mlebench.integrity.egress_attempts import network_disclosure
 from pytest_mlebench.records.verdict import Flag
 
 FETCH_RULES = {"network-tool", "model-download", "remote-shell", "external-download"}

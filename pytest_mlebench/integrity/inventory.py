@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from pytest_mlebench.sandbox.base import Sandbox
+from pytest_mlebench.sandbox.interface import Sandbox
 
 SCRIPT = Path(__file__).with_name("inventory_script.py")
 BUDGET_SECONDS = 30

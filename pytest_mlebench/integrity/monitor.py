@@ -29,7 +29,7 @@ from pytest_mlebench.integrity.similarity import reference_folder
 from pytest_mlebench.integrity.watermark import agent_sources, copied_in_matches
 from pytest_mlebench.records.verdict import IntegrityReport, Mode
 from pytest_mlebench.registry import Competition
-from pytest_mlebench.sandbox.base import Sandbox, SandboxFacts
+from pytest_mlebench.sandbox.interface import Sandbox, SandboxFacts
 from pytest_mlebench.timestamps import utc_timestamp
 from pytest_mlebench.values.integrity_policy import Policy, load_policy
 

@@ -33,7 +33,7 @@ from pathlib import Path, PurePosixPath
 from typing import TextIO
 
 from pytest_mlebench.errors import DataNotPrepared
-from pytest_mlebench.kaggle.progress import ByteProgress
+from pytest_mlebench.kaggle.download_progress import ByteProgress
 from pytest_mlebench.kaggle.zip_members import DamagedMember, Stopped, write_member
 
 COMPLETE_MARKER = ".complete"

@@ -35,7 +35,7 @@ from pytest_mlebench.kaggle import client
 from pytest_mlebench.kaggle.archives import ArchiveCorrupted, extract_archives, raw_is_complete
 from pytest_mlebench.kaggle.checksums import ArchiveManifest, check_zip_structure
 from pytest_mlebench.kaggle.client import KaggleUnavailable, http_status, is_transient, rules_url
-from pytest_mlebench.kaggle.progress import ByteProgress, FileGrowthWatcher
+from pytest_mlebench.kaggle.download_progress import ByteProgress, FileGrowthWatcher
 
 SOURCE_MARKER = ".source"
 # Competitions whose "I Understand and Accept" button hides on the Data tab (users of the

@@ -30,8 +30,8 @@ from pathlib import Path
 from pytest_mlebench.definition import Competition
 from pytest_mlebench.errors import MLEBenchError
 from pytest_mlebench.kaggle.archives import raw_is_complete
+from pytest_mlebench.kaggle.download_progress import human_bytes
 from pytest_mlebench.kaggle.local_source import LocalSource
-from pytest_mlebench.kaggle.progress import human_bytes
 from pytest_mlebench.kaggle.sizes import APPROXIMATE_BYTES, APPROXIMATE_LITE_BYTES, GB
 
 __all__ = [  # the size table's names stay importable from here

@@ -12,7 +12,7 @@ from html import escape
 from typing import Any
 
 from pytest_mlebench.medals import MEDALS
-from pytest_mlebench.report.profiles import Profile
+from pytest_mlebench.report.category_profiles import Profile
 
 # One colour per medal, in MEDALS order (best first); the last one is for no medal.
 MEDAL_COLOURS: dict[str | None, str] = {

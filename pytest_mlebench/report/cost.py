@@ -2,7 +2,7 @@
 
 A run that used the LLM gateway carries its account in its record, and each run entry of
 ``summary.json`` has it as ``llm_usage`` (``input_tokens``, ``output_tokens``, ``cost_usd``, …;
-:mod:`pytest_mlebench.report.usage`). The comparison adds one line per pair of agents, over the
+:mod:`pytest_mlebench.report.llm_usage`). The comparison adds one line per pair of agents, over the
 runs that matched and carry usage on both sides. Nothing is shown, and nothing is made up, for
 runs without a gateway (``llm_usage`` is ``null``).
 

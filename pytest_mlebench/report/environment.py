@@ -68,17 +68,17 @@ def granted_resources(records: Sequence[RunRecord]) -> str:
 
 
 def build_environment(
-    session: MLEBenchSession, rootdir: Path, records: Sequence[RunRecord]
+    mle_session: MLEBenchSession, rootdir: Path, records: Sequence[RunRecord]
 ) -> dict[str, Any]:
     """The environment entries of this session (before the user hook runs)."""
-    settings = session.settings
+    settings = mle_session.settings
     environment: dict[str, Any] = {
-        "agent": session.agent.name,
-        "sandbox.backend": session.backend,
+        "agent": mle_session.agent.name,
+        "sandbox.backend": mle_session.backend,
         "sandbox.requested": settings.sandbox,
         "sandbox.image": ", ".join(sorted({r.image for r in records if r.image}))
-        or image_name(session.backend),
-        "sandbox.network": str(session.network),
+        or image_name(mle_session.backend),
+        "sandbox.network": str(mle_session.network),
         "resources.cpus": settings.cpus or "per competition",
         "resources.memory": settings.memory or "per competition",
         "resources.shm": settings.shm or "per competition",
@@ -89,7 +89,7 @@ def build_environment(
         "time_limit": settings.time_limit or "per competition",
         "seeds": settings.seeds,
         "gate": settings.require,
-        "session_id": session.session_id,
+        "session_id": mle_session.session_id,
         "git.commit": git_commit(rootdir),
         "python": platform.python_version(),
         "platform": platform.platform(),

@@ -80,39 +80,43 @@ class FinishResult:
 
 
 def finish_session(
-    mle: MLEBenchSession, records: Sequence[RunRecord], end: SessionEnd
+    mle_session: MLEBenchSession, records: Sequence[RunRecord], end: SessionEnd
 ) -> FinishResult:
     """Everything the controller does at the end of a session.
 
     Args:
-        mle: The session state.
+        mle_session: The session state.
         records: Every record of the results file, read once by the caller.
         end: What pytest tells the session end.
     """
-    mine = [r for r in records if r.session_id == mle.session_id]
+    mine = [r for r in records if r.session_id == mle_session.session_id]
     if not mine:  # this session ran no benchmark: leave the files of earlier ones alone
-        why = nothing_to_compare(mle, "this session ran nothing to compare with")
+        why = nothing_to_compare(mle_session, "this session ran nothing to compare with")
         return FinishResult(lines=why, gate_failed=bool(why))
     if not any(r.ran for r in mine):
-        return nothing_ran(mle, mine, end)
-    flags, flag_lines = session_integrity(mle, mine)
-    basis = records if mle.settings.rerun else mine
-    path = mle.settings.results_path
+        return nothing_ran(mle_session, mine, end)
+    flags, flag_lines = session_integrity(mle_session, mine)
+    basis = records if mle_session.settings.rerun else mine
+    path = mle_session.settings.results_path
     report = report_from_records(
-        basis, path.parent, sources=(str(path),), seeds=mle.settings.seeds, session_flags=flags
+        basis,
+        path.parent,
+        sources=(str(path),),
+        seeds=mle_session.settings.seeds,
+        session_flags=flags,
     )
-    report = judge(mle, report)
-    lines = flag_lines + publish(report, session_writers(mle, report, mine, end))
+    report = judge(mle_session, report)
+    lines = flag_lines + publish(report, session_writers(mle_session, report, mine, end))
     return FinishResult(lines=tuple(lines), gate_failed=report.gate_failed)
 
 
 def session_writers(
-    mle: MLEBenchSession, report: SessionReport, mine: Sequence[RunRecord], end: SessionEnd
+    mle_session: MLEBenchSession, report: SessionReport, mine: Sequence[RunRecord], end: SessionEnd
 ) -> list[ReportWriter]:
     """The writers of the session end, in the order their lines are shown."""
     writers: list[ReportWriter] = [SummaryFileWriter(), MlebenchFilesWriter()]
     if end.allure_dir is not None:
-        environment = build_environment(mle, end.rootdir, mine)
+        environment = build_environment(mle_session, end.rootdir, mine)
         rates = medal_rates(mine)
         if rates is not None:  # both rates, where the original MLE-bench's grading differs
             environment["any_medal_rate"] = f"{rates.ours:.1f} %"
@@ -124,9 +128,9 @@ def session_writers(
     return [*writers, VerdictLines(), MarkdownWriter(), html]
 
 
-def judge(mle: MLEBenchSession, report: SessionReport) -> SessionReport:
+def judge(mle_session: MLEBenchSession, report: SessionReport) -> SessionReport:
     """``report`` compared with ``--mle-baseline`` (mode ``--mle-gate``), when one is set."""
-    settings = mle.settings
+    settings = mle_session.settings
     if settings.baseline is None:
         return report
     gate = GateSettings(
@@ -139,27 +143,29 @@ def judge(mle: MLEBenchSession, report: SessionReport) -> SessionReport:
 
 
 def session_integrity(
-    mle: MLEBenchSession, records: list[RunRecord]
+    mle_session: MLEBenchSession, records: list[RunRecord]
 ) -> tuple[tuple[Flag, ...], list[str]]:
     """Cross-run similarity of this session's runs: the flags and their terminal lines."""
     try:
-        flags = tuple(cross_run_flags(records, mle.integrity.policy))
+        flags = tuple(cross_run_flags(records, mle_session.integrity.policy))
     except MLEBenchError as exc:
         return (), [f"integrity: cross-run similarity not checked: {exc}"]
     return flags, [f"integrity (session): {flag.summary()}" for flag in flags]
 
 
-def nothing_ran(mle: MLEBenchSession, mine: Sequence[RunRecord], end: SessionEnd) -> FinishResult:
+def nothing_ran(
+    mle_session: MLEBenchSession, mine: Sequence[RunRecord], end: SessionEnd
+) -> FinishResult:
     """Every selected run was skipped: no records kept, no report, the gates fail, one alarm."""
-    drop_session(mle.settings.results_path, mle.session_id)
+    drop_session(mle_session.settings.results_path, mle_session.session_id)
     lines = list(
         nothing_to_compare(
-            mle, "no run happened (every selected run was skipped): nothing to compare with"
+            mle_session, "no run happened (every selected run was skipped): nothing to compare with"
         )
     )
-    if end.require_given and mle.settings.require != "none":
+    if end.require_given and mle_session.settings.require != "none":
         lines.append(
-            f"GATE FAILED: --mle-require {mle.settings.require}: no run happened (every "
+            f"GATE FAILED: --mle-require {mle_session.settings.require}: no run happened (every "
             "selected run was skipped), so none reached it"
         )
     alarm = (
@@ -169,9 +175,9 @@ def nothing_ran(mle: MLEBenchSession, mine: Sequence[RunRecord], end: SessionEnd
     return FinishResult(lines=tuple(lines), gate_failed=bool(lines), alarm=alarm)
 
 
-def nothing_to_compare(mle: MLEBenchSession, why: str) -> tuple[str, ...]:
+def nothing_to_compare(mle_session: MLEBenchSession, why: str) -> tuple[str, ...]:
     """The baseline comparison's failure when this session has nothing to compare."""
-    baseline = mle.settings.baseline
+    baseline = mle_session.settings.baseline
     return () if baseline is None else (f"GATE FAILED: {why} {baseline}",)
 
 

@@ -41,9 +41,9 @@ BENCHMARK_TEST = "::test_competition["  # the node ids of pytest_mlebench.benchm
 class ReportHooks:
     """Reporting state and hooks of one session (controller or worker)."""
 
-    def __init__(self, config: pytest.Config, mle: MLEBenchSession) -> None:
+    def __init__(self, config: pytest.Config, mle_session: MLEBenchSession) -> None:
         self.config = config
-        self.mle = mle
+        self.mle_session = mle_session
         self.allure_dir = allure_glue.results_dir(config)
         self.collect_only = bool(getattr(config.option, "collectonly", False))
         self.rerun: RerunPlan | None = None
@@ -58,8 +58,8 @@ class ReportHooks:
 
     def configure(self) -> None:
         """Controller-side cleaning of the Allure folder and the rerun plan (every process)."""
-        settings = self.mle.settings
-        if settings.clean_alluredir and self.mle.is_controller and not self.collect_only:
+        settings = self.mle_session.settings
+        if settings.clean_alluredir and self.mle_session.is_controller and not self.collect_only:
             if self.allure_dir is None:
                 self.header.append("--mle-clean-alluredir without --alluredir: nothing cleaned")
             else:
@@ -71,15 +71,15 @@ class ReportHooks:
             self.header += list(self.rerun.notes)
 
     def _plan(self, source: Path) -> RerunPlan:
-        settings = self.mle.settings
+        settings = self.mle_session.settings
         try:
             summary = load_summary(source, settings.seeds)
             return plan_rerun(
                 summary,
                 source,
                 settings.rerun,
-                self.mle.agent.name,
-                (c.id for c in self.mle.registry),
+                self.mle_session.agent.name,
+                (c.id for c in self.mle_session.registry),
                 settings.seeds,
             )
         except (MLEBenchError, ValueError, KeyError) as exc:
@@ -113,9 +113,14 @@ class ReportHooks:
     # -- progress (controller) ------------------------------------------------------------------
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
-        interval = self.mle.settings.progress
+        interval = self.mle_session.settings.progress
         reporter = self.config.pluginmanager.get_plugin("terminalreporter")
-        if not self.mle.is_controller or self.collect_only or not interval or reporter is None:
+        if (
+            not self.mle_session.is_controller
+            or self.collect_only
+            or not interval
+            or reporter is None
+        ):
             return
         self.board = ProgressBoard(line_writer(reporter), self._resolve)
         self.ticker = Ticker(self.board, interval)
@@ -124,10 +129,12 @@ class ReportHooks:
     def _resolve(self, nodeid: str) -> tuple[str, float | None] | None:
         if BENCHMARK_TEST not in nodeid:  # other tests may have competition ids as parameters
             return None
-        case = case_of(nodeid, (c.id for c in self.mle.registry))
+        case = case_of(nodeid, (c.id for c in self.mle_session.registry))
         if case is None:
             return None
-        limit = run_time_limit(self.mle.settings.time_limit, self.mle.registry.get(case[0]))
+        limit = run_time_limit(
+            self.mle_session.settings.time_limit, self.mle_session.registry.get(case[0])
+        )
         return param_id(nodeid) or case[0], float(limit)
 
     def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
@@ -152,8 +159,8 @@ class ReportHooks:
         pair = item_pair(item)
         if self.allure_dir is None or pair is None:
             return
-        competition = self.mle.registry.get(pair[0])
-        allure_glue.apply_labels(item, competition, pair[1], self.mle.agent.name)
+        competition = self.mle_session.registry.get(pair[0])
+        allure_glue.apply_labels(item, competition, pair[1], self.mle_session.agent.name)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(
@@ -187,11 +194,11 @@ class ReportHooks:
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         if self.ticker is not None:
             self.ticker.stop()
-        if not self.mle.is_controller or self.collect_only:
+        if not self.mle_session.is_controller or self.collect_only:
             return
-        path = self.mle.settings.results_path
+        path = self.mle_session.settings.results_path
         records = list(read_records([path])) if path.is_file() else []
-        self.records = [r for r in records if r.session_id == self.mle.session_id]
+        self.records = [r for r in records if r.session_id == self.mle_session.session_id]
         end = SessionEnd(
             rootdir=Path(str(self.config.rootpath)),
             allure_dir=self.allure_dir,
@@ -200,7 +207,7 @@ class ReportHooks:
             ),
             require_given=source_of(self.config, "require") != "default",
         )
-        result = finish_session(self.mle, records, end)
+        result = finish_session(self.mle_session, records, end)
         self.lines, self.alarm = list(result.lines), result.alarm
         if result.gate_failed and session.exitstatus in (
             pytest.ExitCode.OK,
@@ -239,9 +246,9 @@ def line_writer(reporter: Any) -> Callable[[str], None]:
     return write
 
 
-def install(config: pytest.Config, mle: MLEBenchSession) -> ReportHooks:
+def install(config: pytest.Config, mle_session: MLEBenchSession) -> ReportHooks:
     """Create, configure and register the reporting hooks of this session."""
-    hooks = ReportHooks(config, mle)
+    hooks = ReportHooks(config, mle_session)
     hooks.configure()
     config.pluginmanager.register(hooks, PLUGIN_NAME)
     return hooks

@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.medals import MEDALS
+from pytest_mlebench.report.category_profiles import build_profile, profile_rows
 from pytest_mlebench.report.charts import medal_rate_chart, profile_chart, score_chart
-from pytest_mlebench.report.profiles import build_profile, profile_rows
+from pytest_mlebench.report.llm_usage import usage_brief
 from pytest_mlebench.report.summary_json import node_text
-from pytest_mlebench.report.usage import usage_brief
 
 STYLE = """
 body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:24px;

@@ -17,9 +17,9 @@ from typing import Any
 
 from pytest_mlebench.atomic_write import write_atomically
 from pytest_mlebench.report.baseline_gate import GateResult
+from pytest_mlebench.report.category_profiles import build_profile, profile_rows
+from pytest_mlebench.report.llm_usage import usage_brief
 from pytest_mlebench.report.paired_comparison import describe_interval
-from pytest_mlebench.report.profiles import build_profile, profile_rows
-from pytest_mlebench.report.usage import usage_brief
 
 STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
 

@@ -28,10 +28,10 @@ from pytest_mlebench.report.aggregate import (
     groups_by_split,
     ran,
 )
+from pytest_mlebench.report.llm_usage import run_usage, usage_totals
 from pytest_mlebench.report.merge import Merged, merge_files
 from pytest_mlebench.report.original_rates import medal_rates
 from pytest_mlebench.report.percentiles import PercentileBasis, mean_percentile
-from pytest_mlebench.report.usage import run_usage, usage_totals
 from pytest_mlebench.timestamps import utc_timestamp
 
 SCHEMA = "pytest-mlebench/summary/1"

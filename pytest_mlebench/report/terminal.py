@@ -13,9 +13,9 @@ from typing import Any
 from pytest_mlebench.medals import MEDALS
 from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.report.aggregate import group_stats, groups_by_split, ran
+from pytest_mlebench.report.llm_usage import usage_brief, usage_totals
 from pytest_mlebench.report.original_rates import medal_rates
 from pytest_mlebench.report.percentiles import PercentileBasis, mean_percentile
-from pytest_mlebench.report.usage import usage_brief, usage_totals
 
 
 def estimate_text(metric: dict[str, Any]) -> str:

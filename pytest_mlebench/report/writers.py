@@ -17,10 +17,10 @@ from typing import Any, Protocol
 
 from pytest_mlebench.report.allure import write_session_files
 from pytest_mlebench.report.baseline_gate import gate_lines
+from pytest_mlebench.report.category_profiles import build_profile, profile_text
 from pytest_mlebench.report.html import write_html
 from pytest_mlebench.report.markdown import append_step_summary, render_markdown, write_markdown
 from pytest_mlebench.report.mlebench_compat import write_mlebench_files
-from pytest_mlebench.report.profiles import build_profile, profile_text
 from pytest_mlebench.report.session_report import SessionReport
 from pytest_mlebench.report.summary_json import write_summary
 from pytest_mlebench.report.terminal import group_line

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pytest_mlebench.errors import SandboxError
-from pytest_mlebench.sandbox.base import (
+from pytest_mlebench.sandbox.interface import (
     ContractPaths,
     ExecResult,
     ResourceGrant,

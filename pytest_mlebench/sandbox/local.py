@@ -24,8 +24,8 @@ from pathlib import Path
 
 from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.gateway import SOCKET_NAME
-from pytest_mlebench.sandbox.base import ContractPaths, ExecResult, Sandbox, SandboxSpec
 from pytest_mlebench.sandbox.copying import copy_tree_out
+from pytest_mlebench.sandbox.interface import ContractPaths, ExecResult, Sandbox, SandboxSpec
 from pytest_mlebench.sandbox.namespaces import maskable, namespaces_unavailable, wrap_command
 from pytest_mlebench.sandbox.process import run_process_tree
 from pytest_mlebench.sandbox.validator import CLIENT_SCRIPT, validate_script

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pytest_mlebench.sandbox.base import ExecResult
+from pytest_mlebench.sandbox.interface import ExecResult
 
 MAX_LOG_BYTES = 50 * 1024**2
 TAIL_BYTES = 8 * 1024

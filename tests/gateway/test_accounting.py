@@ -11,7 +11,7 @@ import pytest
 from pytest_mlebench.errors import ConfigError
 from pytest_mlebench.gateway import load_price_table
 from pytest_mlebench.gateway.usage import StreamUsage, Usage, usage_of
-from pytest_mlebench.report.usage import usage_lines, usage_totals
+from pytest_mlebench.report.llm_usage import usage_lines, usage_totals
 from tests.report.builders import record
 
 

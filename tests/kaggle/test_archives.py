@@ -16,7 +16,7 @@ import pytest
 from pytest_mlebench.errors import DataNotPrepared
 from pytest_mlebench.kaggle import archives, extract_archives, raw_is_complete, zip_members
 from pytest_mlebench.kaggle.archives import ArchiveCorrupted, extract_zip
-from pytest_mlebench.kaggle.progress import ByteProgress, human_bytes
+from pytest_mlebench.kaggle.download_progress import ByteProgress, human_bytes
 from tests.kaggle.fakes import kaggle_archive, zip_bytes
 
 

@@ -155,7 +155,7 @@ def test_help_section_matches_golden(
 
 HOOK_CONFTEST = '''
 import json
-from pytest_mlebench.sandbox.base import ExecResult
+from pytest_mlebench.sandbox.interface import ExecResult
 
 class FakeAgent:
     """A named fake agent: writes the right answer for toy-b without looking at anything."""

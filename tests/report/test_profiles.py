@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from pytest_mlebench.report.category_profiles import build_profile, profile_rows, profile_text
 from pytest_mlebench.report.merge import merge_records
-from pytest_mlebench.report.profiles import build_profile, profile_rows, profile_text
 from pytest_mlebench.report.summary_json import build_summary
 from tests.report.builders import record
 

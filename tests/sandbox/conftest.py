@@ -19,7 +19,6 @@ from typing import Any
 
 import pytest
 
-from pytest_mlebench.sandbox.base import Sandbox, SandboxSpec
 from pytest_mlebench.sandbox.conformance import (
     ANSWER_TOKEN,
     SandboxFactory,
@@ -27,6 +26,7 @@ from pytest_mlebench.sandbox.conformance import (
     prepare_competition_dirs,
     run_python,
 )
+from pytest_mlebench.sandbox.interface import Sandbox, SandboxSpec
 
 BACKENDS = ("local", "docker")
 TEST_SESSION = "sandbox-tests-" + uuid.uuid4().hex[:8]

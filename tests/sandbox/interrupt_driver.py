@@ -11,8 +11,8 @@ import threading
 import time
 from pathlib import Path
 
-from pytest_mlebench.sandbox.base import SandboxSpec
 from pytest_mlebench.sandbox.docker import DockerSandbox
+from pytest_mlebench.sandbox.interface import SandboxSpec
 
 
 def announce_when_running() -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_mlebench.sandbox.base import ExecResult, ResourceGrant, Sandbox
+from pytest_mlebench.sandbox.interface import ExecResult, ResourceGrant, Sandbox
 from pytest_mlebench.sandbox.process import MAX_LOG_BYTES
 from tests.sandbox.conftest import ANSWER_TOKEN, SandboxFactory, require_isolation
 

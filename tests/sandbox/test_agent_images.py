@@ -22,10 +22,10 @@ import pytest
 from pytest_mlebench.agents import FolderAgent, load_agent
 from pytest_mlebench.cli import main
 from pytest_mlebench.errors import SandboxError
-from pytest_mlebench.sandbox.base import Sandbox
 from pytest_mlebench.sandbox.docker.agent_image import agent_recipe, ensure_agent_image
 from pytest_mlebench.sandbox.docker.profiles import profile_dir, profile_recipe
 from pytest_mlebench.sandbox.docker.recipe import ensure_recipe, folder_files
+from pytest_mlebench.sandbox.interface import Sandbox
 from tests.factories import write_competition
 from tests.sandbox.conftest import in_test_session, make_spec
 from tests.sandbox.test_benchmark_docker import benchmark_command

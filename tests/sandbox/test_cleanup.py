@@ -91,7 +91,7 @@ INTERRUPTED_TEST = """
 import time
 from pathlib import Path
 
-from pytest_mlebench.sandbox.base import SandboxSpec
+from pytest_mlebench.sandbox.interface import SandboxSpec
 from pytest_mlebench.sandbox.docker import DockerSandbox
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_mlebench.sandbox.base import Sandbox, SandboxSpec
 from pytest_mlebench.sandbox.conformance import MakeSandbox, SandboxConformance
+from pytest_mlebench.sandbox.interface import Sandbox, SandboxSpec
 from pytest_mlebench.sandbox.local import LocalSandbox
 from tests.sandbox.conftest import in_test_session
 

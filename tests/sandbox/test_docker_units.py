@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 
 from pytest_mlebench.errors import SandboxError
-from pytest_mlebench.sandbox.base import ResourceGrant
 from pytest_mlebench.sandbox.docker import cleanup, engine
 from pytest_mlebench.sandbox.docker.execution import CappedLog
 from pytest_mlebench.sandbox.docker.image import context_files, image_tag
@@ -22,6 +21,7 @@ from pytest_mlebench.sandbox.docker.sandbox import (
     container_name,
     resource_options,
 )
+from pytest_mlebench.sandbox.interface import ResourceGrant
 from tests.sandbox.conftest import make_spec
 
 

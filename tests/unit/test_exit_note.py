@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_mlebench.records.build import exit_note
-from pytest_mlebench.sandbox.base import ExecResult
+from pytest_mlebench.sandbox.interface import ExecResult
 
 
 @pytest.mark.parametrize(

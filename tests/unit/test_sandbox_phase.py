@@ -12,7 +12,7 @@ from pytest_mlebench.cluster.remote import RayExecutor
 from pytest_mlebench.data import PreparedData, prepare_competition
 from pytest_mlebench.integrity.monitor import NONCE_ENV
 from pytest_mlebench.registry import Competition, load_registry
-from pytest_mlebench.sandbox.base import ResourceGrant, Sandbox, SandboxFacts, SandboxSpec
+from pytest_mlebench.sandbox.interface import ResourceGrant, Sandbox, SandboxFacts, SandboxSpec
 from pytest_mlebench.sandbox.local import LocalSandbox
 from pytest_mlebench.sandbox_phase import Instructions, LocalExecutor, SandboxJob
 from pytest_mlebench.sandbox_plan import SandboxPlan, executor_for

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from pytest_mlebench.sandbox.base import ResourceGrant, Sandbox
 from pytest_mlebench.sandbox.conformance.support import (
     ANSWER_TOKEN,
     INSTRUCTIONS_TEXT,
@@ -25,6 +24,7 @@ from pytest_mlebench.sandbox.conformance.support import (
     prepare_competition_dirs,
     run_python,
 )
+from pytest_mlebench.sandbox.interface import ResourceGrant, Sandbox
 
 
 def require_isolation(sandbox: Sandbox, what: str) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.graders import ScoreResult
-from pytest_mlebench.sandbox.base import ExecResult, ResourceGrant, Sandbox, SandboxSpec
+from pytest_mlebench.sandbox.interface import ExecResult, ResourceGrant, Sandbox, SandboxSpec
 
 ANSWER_TOKEN = "ANSWER-" + uuid.uuid4().hex  # appears only in the private answers
 INSTRUCTIONS_TEXT = "Predict label for test.csv."

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from pytest_mlebench.sandbox.base import ExecResult
 from pytest_mlebench.sandbox.docker.engine import import_docker
+from pytest_mlebench.sandbox.interface import ExecResult
 from pytest_mlebench.sandbox.process import MAX_LOG_BYTES, TAIL_BYTES
 
 log = logging.getLogger(__name__)

@@ -28,13 +28,6 @@ from typing import IO, Any
 
 from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.gateway import SOCKET_NAME, GatewayError
-from pytest_mlebench.sandbox.base import (
-    ContractPaths,
-    ExecResult,
-    ResourceGrant,
-    Sandbox,
-    SandboxSpec,
-)
 from pytest_mlebench.sandbox.copying import ChunkReader, extract_stream
 from pytest_mlebench.sandbox.docker.cleanup import ownership_labels, remember, remove_container
 from pytest_mlebench.sandbox.docker.egress import EgressProxy
@@ -43,6 +36,13 @@ from pytest_mlebench.sandbox.docker.execution import run_exec
 from pytest_mlebench.sandbox.docker.expiry import Lease, keeper_command, lease_seconds, renew_lease
 from pytest_mlebench.sandbox.docker.image import image_tag
 from pytest_mlebench.sandbox.docker.recipe import image_exists
+from pytest_mlebench.sandbox.interface import (
+    ContractPaths,
+    ExecResult,
+    ResourceGrant,
+    Sandbox,
+    SandboxSpec,
+)
 
 log = logging.getLogger(__name__)
 

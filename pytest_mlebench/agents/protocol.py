@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from pytest_mlebench.sandbox.base import ExecResult, Sandbox
+from pytest_mlebench.sandbox.interface import ExecResult, Sandbox
 
 
 @dataclass(frozen=True)
