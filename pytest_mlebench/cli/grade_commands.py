@@ -10,7 +10,8 @@ from pathlib import Path
 from pytest_mlebench.cli.common import common, data_dir, registry
 from pytest_mlebench.data import prepare_competition
 from pytest_mlebench.grading import grade_submission
-from pytest_mlebench.report.mlebench_compat import bulk_grading_report, grade_json
+from pytest_mlebench.records.mlebench_grade import grade_json
+from pytest_mlebench.report.mlebench_compat import bulk_grading_report
 
 
 def add_grade_sample(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

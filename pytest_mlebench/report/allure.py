@@ -30,9 +30,9 @@ from typing import Any
 import pytest
 
 from pytest_mlebench.integrity.reporting import allure_categories, allure_tags
+from pytest_mlebench.records.mlebench_grade import grade_json
 from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.registry import Competition
-from pytest_mlebench.report.mlebench_compat import grade_json
 from pytest_mlebench.report.summary_json import node_text, run_node
 
 SEVERITY = {"low": "minor", "medium": "normal", "high": "critical"}

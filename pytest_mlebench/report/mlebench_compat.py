@@ -24,16 +24,13 @@ from typing import Any
 from pytest_mlebench.atomic_write import write_atomically
 from pytest_mlebench.medals import MEDALS
 from pytest_mlebench.records.grade_report import GradeReport
-from pytest_mlebench.records.mlebench_grade import GRADE_KEYS, grade_json, mlebench_report
+from pytest_mlebench.records.mlebench_grade import GRADE_KEYS, mlebench_report
 from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.timestamps import utc_timestamp
 
 __all__ = [
-    "GRADE_KEYS",
     "bulk_grading_report",
-    "grade_json",
     "grading_report",
-    "mlebench_report",
     "submission_lines",
     "write_mlebench_files",
 ]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_mlebench.report.mlebench_compat import GRADE_KEYS as MLEBENCH_KEYS
+from pytest_mlebench.records.mlebench_grade import GRADE_KEYS as MLEBENCH_KEYS
 from tests.factories import toy_config, write_competition
 from tests.plugin.conftest import ExampleProject
 

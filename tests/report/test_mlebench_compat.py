@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 from pytest_mlebench.bulk import read_submission_list
-from pytest_mlebench.report.mlebench_compat import GRADE_KEYS, write_mlebench_files
+from pytest_mlebench.records.mlebench_grade import GRADE_KEYS
+from pytest_mlebench.report.mlebench_compat import write_mlebench_files
 from tests.report.builders import record
 
 TOTAL_KEYS = {

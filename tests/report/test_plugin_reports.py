@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from pytest_mlebench.cli import main
+from pytest_mlebench.records.mlebench_grade import mlebench_report
 from pytest_mlebench.records.run_record import RunRecord
-from pytest_mlebench.report.mlebench_compat import mlebench_report
 from tests.plugin.conftest import ExampleProject
 
 

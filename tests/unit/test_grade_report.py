@@ -14,10 +14,10 @@ from pytest_mlebench.graders import ScoreResult
 from pytest_mlebench.grading import build_report
 from pytest_mlebench.medals import NO_AWARD, Award, Thresholds, thresholds_for
 from pytest_mlebench.records.grade_report import GradeReport
+from pytest_mlebench.records.mlebench_grade import GRADE_KEYS, grade_json, mlebench_report
 from pytest_mlebench.records.requirement import requirement_failure
 from pytest_mlebench.records.run_record import RECORD_VERSION, RunRecord, read_records
 from pytest_mlebench.registry import Competition
-from pytest_mlebench.report.mlebench_compat import GRADE_KEYS, grade_json, mlebench_report
 from pytest_mlebench.report.rerun import select_pairs
 from pytest_mlebench.report.summary_json import load_summary
 

@@ -17,8 +17,8 @@ from pytest_mlebench.graders import SubmissionSpec
 from pytest_mlebench.grading import grade_submission
 from pytest_mlebench.original import parse_original_grader
 from pytest_mlebench.records.grade_report import GradeReport, OriginalGrade
+from pytest_mlebench.records.mlebench_grade import grade_json
 from pytest_mlebench.registry import Competition, load_registry
-from pytest_mlebench.report.mlebench_compat import grade_json
 
 RANZCR = "ranzcr-clip-catheter-line-classification"
 ORIGINAL_NINE = 9
