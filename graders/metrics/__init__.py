@@ -17,7 +17,11 @@ from pytest_mlebench.graders.metrics.classification import (
     macro_f1,
     quadratic_weighted_kappa,
 )
-from pytest_mlebench.graders.metrics.correlation import pearson, require_varying_predictions
+from pytest_mlebench.graders.metrics.correlation import (
+    mean_column_spearman,
+    pearson,
+    require_varying_predictions,
+)
 from pytest_mlebench.graders.metrics.probabilistic import (
     log_loss,
     mean_column_roc_auc,
@@ -181,6 +185,15 @@ _ALL = (
         compute=pearson,
         description="Pearson correlation of one prediction column with the answers",
         arity="one",
+        check_predictions=require_varying_predictions,
+    ),
+    Metric(
+        name="mean-column-spearman",
+        lower_is_better=False,
+        value_kind="real",
+        rows_sum_to_one=False,
+        compute=mean_column_spearman,
+        description="mean over target columns of Spearman's rank correlation with the answers",
         check_predictions=require_varying_predictions,
     ),
 )

@@ -308,6 +308,7 @@ DIRECTIONS = {
     "smape": True,
     "c-index": False,
     "pearson": False,
+    "mean-column-spearman": False,
 }
 
 
