@@ -38,6 +38,7 @@ from pytest_mlebench.graders.metrics.regression import (
     smape,
 )
 from pytest_mlebench.graders.metrics.survival import concordance_index
+from pytest_mlebench.graders.metrics.text import word_jaccard
 
 __all__ = [
     "METRICS",
@@ -195,6 +196,15 @@ _ALL = (
         compute=mean_column_spearman,
         description="mean over target columns of Spearman's rank correlation with the answers",
         check_predictions=require_varying_predictions,
+    ),
+    Metric(
+        name="word-jaccard",
+        lower_is_better=False,
+        value_kind="text",
+        rows_sum_to_one=False,
+        compute=word_jaccard,
+        description="mean over rows of the Jaccard similarity of lower-cased word sets",
+        arity="one",
     ),
 )
 

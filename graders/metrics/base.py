@@ -19,14 +19,23 @@ import numpy.typing as npt
 from pytest_mlebench.graders.errors import GraderError
 
 ValueKind = Literal[
-    "label", "integer-label", "probability", "real", "nonnegative", "positive", "ranking", "risk"
+    "label",
+    "integer-label",
+    "probability",
+    "real",
+    "nonnegative",
+    "positive",
+    "ranking",
+    "risk",
+    "text",
 ]
 """What a submission value must be.
 
 ``label``: any text, compared as stripped strings, or as numbers when the answers are numbers;
 ``integer-label``: whole numbers; ``probability``: numbers in [0, 1]; ``real``: finite numbers;
 ``nonnegative``: numbers >= 0; ``positive``: numbers > 0; ``ranking``: a space-separated list of
-item ids (may be empty); ``risk``: finite numbers, higher meaning an earlier event.
+item ids (may be empty); ``risk``: finite numbers, higher meaning an earlier event; ``text``:
+any text, an empty cell being the empty string (a span, a set of words or tags).
 """
 
 NUMERIC_KINDS: frozenset[ValueKind] = frozenset(

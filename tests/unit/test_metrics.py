@@ -309,6 +309,7 @@ DIRECTIONS = {
     "c-index": False,
     "pearson": False,
     "mean-column-spearman": False,
+    "word-jaccard": False,
 }
 
 
