@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 from scipy.stats import spearmanr
 
 from pytest_mlebench.definition import load_competition
@@ -52,3 +53,29 @@ def test_google_quest_a_constant_column_is_nan_there_and_invalid_here(tmp_path: 
     assert not result.valid and result.score is None
     assert result.reason is not None
     assert "'question_type_spelling' holds the same value (0) in every row" in result.reason
+
+
+def _kaggle_jaccard(prediction: str, truth: str) -> float:
+    """The competition page's formula, as the original grader runs it."""
+    a, b = set(prediction.lower().split()), set(truth.lower().split())
+    c = a & b
+    return len(c) / (len(a) + len(b) - len(c))
+
+
+def test_tweet_an_empty_span_matched_exactly_fails_there_and_scores_here(tmp_path: Path) -> None:
+    ids = ["fdb77c3752", "cb774db0d1", "549e992a42"]
+    truth = ["", "so happy!!", "Sons of ****,"]
+    pred = ["", "happy!!", "sons of ****,"]
+    with pytest.raises(ZeroDivisionError):
+        _kaggle_jaccard(pred[0], truth[0])  # the original's grade raises: no score at all
+    result = _score(
+        "tweet-sentiment-extraction",
+        pd.DataFrame({"textID": ids, "selected_text": truth}),
+        pd.DataFrame({"textID": ids, "selected_text": pred}),
+        tmp_path,
+    )
+    # rows: 1 (both empty), 1/2 ({"happy!!"} of {"so", "happy!!"}), 1: mean 5/6
+    assert result.valid, result.reason
+    assert result.score == pytest.approx(5 / 6, abs=1e-12)
+    others = [_kaggle_jaccard(p, t) for p, t in zip(pred[1:], truth[1:], strict=True)]
+    assert others == [0.5, 1.0]  # the two agree on every row the formula can score
