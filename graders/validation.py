@@ -47,6 +47,7 @@ _ARITY_NEEDS = {
     "one": "one target column and one answer column",
     "paired": "as many answer columns as target columns",
     "survival": "one target column and two answer columns (time, event)",
+    "grouped": "one target column and at least two answer columns",
 }
 
 
@@ -83,6 +84,7 @@ def check_spec(spec: SubmissionSpec) -> Metric:
         "one": len(targets) == 1 and len(answers) == 1,
         "paired": len(answers) == len(targets),
         "survival": len(targets) == 1 and len(answers) == 2,
+        "grouped": len(targets) == 1 and len(answers) >= 2,
     }
     if not shape[metric.arity]:
         raise GraderError(

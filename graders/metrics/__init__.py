@@ -12,6 +12,7 @@ from types import MappingProxyType
 
 from pytest_mlebench.graders.errors import UnknownMetricError
 from pytest_mlebench.graders.metrics.base import NUMERIC_KINDS, Arity, Columns, Metric, ValueKind
+from pytest_mlebench.graders.metrics.bias import bias_auc
 from pytest_mlebench.graders.metrics.classification import (
     accuracy,
     macro_f1,
@@ -205,6 +206,15 @@ _ALL = (
         compute=word_jaccard,
         description="mean over rows of the Jaccard similarity of lower-cased word sets",
         arity="one",
+    ),
+    Metric(
+        name="jigsaw-bias-auc",
+        lower_is_better=False,
+        value_kind="real",
+        rows_sum_to_one=False,
+        compute=bias_auc,
+        description="overall ROC AUC blended with power means of identity-group bias AUCs",
+        arity="grouped",
     ),
 )
 

@@ -42,12 +42,13 @@ NUMERIC_KINDS: frozenset[ValueKind] = frozenset(
     {"integer-label", "probability", "real", "nonnegative", "positive", "risk"}
 )
 
-Arity = Literal["one", "paired", "survival"]
+Arity = Literal["one", "paired", "survival", "grouped"]
 """How target columns pair with answer columns.
 
 ``one``: one target column against one answer column; ``paired``: one or more target columns,
 each against the answer column at the same position; ``survival``: one risk column against two
-answer columns, time then event.
+answer columns, time then event; ``grouped``: one target column against the first answer
+column, the other answer columns describing each row (identity groups, masks).
 """
 
 FloatArray = npt.NDArray[np.float64]

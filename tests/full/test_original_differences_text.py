@@ -15,9 +15,11 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy.stats import spearmanr
+from sklearn.metrics import roc_auc_score
 
 from pytest_mlebench.definition import load_competition
-from pytest_mlebench.graders import ScoreResult, score_submission
+from pytest_mlebench.graders import Columns, ScoreResult, score_submission
+from pytest_mlebench.graders.metrics.bias import binarised_bias_auc
 
 COMPETITIONS = Path(__file__).resolve().parents[2] / "competitions"
 
@@ -79,3 +81,35 @@ def test_tweet_an_empty_span_matched_exactly_fails_there_and_scores_here(tmp_pat
     assert result.score == pytest.approx(5 / 6, abs=1e-12)
     others = [_kaggle_jaccard(p, t) for p, t in zip(pred[1:], truth[1:], strict=True)]
     assert others == [0.5, 1.0]  # the two agree on every row the formula can score
+
+
+def test_jigsaw_low_but_well_ordered_scores_are_perfect_here_and_chance_there(
+    tmp_path: Path,
+) -> None:
+    spec = load_competition(
+        COMPETITIONS / "jigsaw-unintended-bias-in-toxicity-classification", leaderboard=False
+    ).submission
+    identities = list(spec.resolved_answer_columns[1:])
+    rows = []  # for each identity: a toxic and a clean member, a toxic and a clean non-member
+    for j in range(len(identities)):
+        for member, toxicity in ((1.0, 0.8), (1.0, 0.1), (0.0, 0.9), (0.0, 0.2)):
+            flags = [0.0] * len(identities)
+            flags[j] = member
+            rows.append([toxicity, *flags])
+    answers = pd.DataFrame(rows, columns=["toxicity", *identities])
+    answers.insert(0, "id", range(7000000, 7000000 + len(answers)))
+    # A model that orders every comment rightly but never says more than 0.4.
+    submission = pd.DataFrame({"id": answers["id"], "prediction": answers["toxicity"] * 0.4})
+    result = _score(
+        "jigsaw-unintended-bias-in-toxicity-classification", answers, submission, tmp_path
+    )
+    assert result.valid, result.reason
+    assert result.score == pytest.approx(1.0, abs=1e-12)
+    truth = Columns.of_matrix(
+        tuple(spec.resolved_answer_columns), answers[list(spec.resolved_answer_columns)].to_numpy()
+    )
+    predicted = Columns.of({"prediction": submission["prediction"].to_numpy()})
+    assert binarised_bias_auc(truth, predicted) == pytest.approx(0.5, abs=1e-12)
+    # the same through scikit-learn, as the original computes it: every prediction becomes 0
+    toxic = answers["toxicity"] >= 0.5
+    assert roc_auc_score(toxic, (submission["prediction"] >= 0.5).astype(int)) == 0.5

@@ -87,9 +87,19 @@ def score(prepared: PreparedLite, submission: pd.DataFrame, path: Path) -> grade
 
 
 def perfect(prepared: PreparedLite) -> pd.DataFrame:
-    """The answers in submission form."""
+    """The answers in submission form.
+
+    Where the answers name their columns otherwise (jigsaw-unintended's ``toxicity`` for the
+    submission's ``prediction``), answer column *i* becomes target column *i*.
+    """
     spec = prepared.spec
-    return prepared.read_answers()[[spec.id_column, *spec.target_columns]]
+    answers = prepared.read_answers()
+    targets = list(spec.target_columns)
+    if set(targets) <= set(answers.columns):
+        return answers[[spec.id_column, *targets]]
+    truth = list(spec.resolved_answer_columns[: len(targets)])
+    renamed = answers[[spec.id_column, *truth]]
+    return renamed.rename(columns=dict(zip(truth, targets, strict=True)))
 
 
 def is_better(score_a: float, score_b: float, lower_is_better: bool) -> bool:

@@ -310,6 +310,7 @@ DIRECTIONS = {
     "pearson": False,
     "mean-column-spearman": False,
     "word-jaccard": False,
+    "jigsaw-bias-auc": False,
 }
 
 
