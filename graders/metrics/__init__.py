@@ -23,6 +23,7 @@ from pytest_mlebench.graders.metrics.correlation import (
     pearson,
     require_varying_predictions,
 )
+from pytest_mlebench.graders.metrics.ordering import order_rule, pooled_kendall_tau
 from pytest_mlebench.graders.metrics.probabilistic import (
     log_loss,
     mean_column_roc_auc,
@@ -215,6 +216,16 @@ _ALL = (
         compute=bias_auc,
         description="overall ROC AUC blended with power means of identity-group bias AUCs",
         arity="grouped",
+    ),
+    Metric(
+        name="kendall-tau",
+        lower_is_better=False,
+        value_kind="text",
+        rows_sum_to_one=False,
+        compute=pooled_kendall_tau,
+        description="Kendall's tau of predicted item orders, inversions pooled over rows",
+        arity="one",
+        check_rows=order_rule,
     ),
 )
 

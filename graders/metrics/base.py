@@ -70,6 +70,10 @@ class Metric:
         check_predictions: A rule the aligned predictions must meet beyond their value kind
             (Pearson's r needs predictions that vary), run by validation; it raises
             :class:`~graders.errors.SubmissionRejected` with the reason. None: no such rule.
+        check_rows: A rule each aligned prediction must meet against its own answer (a
+            notebook's cell order must list exactly that notebook's cells): ``check_rows(y_true,
+            y_pred)`` returns the position of the first row that breaks it and what is wrong,
+            or None; validation names the row's id in the reason. None: no such rule.
     """
 
     name: str
@@ -81,6 +85,9 @@ class Metric:
     arity: Arity = "paired"
     parameters: tuple[str, ...] = ()
     check_predictions: Callable[[Columns], None] | None = field(default=None, repr=False)
+    check_rows: Callable[[Columns, Columns], tuple[int, str] | None] | None = field(
+        default=None, repr=False
+    )
 
 
 Array = npt.NDArray[Any]

@@ -311,6 +311,7 @@ DIRECTIONS = {
     "mean-column-spearman": False,
     "word-jaccard": False,
     "jigsaw-bias-auc": False,
+    "kendall-tau": False,
 }
 
 
