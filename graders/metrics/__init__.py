@@ -39,6 +39,7 @@ from pytest_mlebench.graders.metrics.regression import (
     rmsle,
     smape,
 )
+from pytest_mlebench.graders.metrics.sets import mean_f1, micro_f1
 from pytest_mlebench.graders.metrics.survival import concordance_index
 from pytest_mlebench.graders.metrics.text import word_jaccard
 
@@ -226,6 +227,24 @@ _ALL = (
         description="Kendall's tau of predicted item orders, inversions pooled over rows",
         arity="one",
         check_rows=order_rule,
+    ),
+    Metric(
+        name="mean-f1",
+        lower_is_better=False,
+        value_kind="text",
+        rows_sum_to_one=False,
+        compute=mean_f1,
+        description="mean over rows of the F1 of the predicted against the true label set",
+        arity="one",
+    ),
+    Metric(
+        name="micro-f1",
+        lower_is_better=False,
+        value_kind="text",
+        rows_sum_to_one=False,
+        compute=micro_f1,
+        description="F1 over all (row, label) pairs of space-separated label sets",
+        arity="one",
     ),
 )
 

@@ -15,11 +15,13 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy.stats import spearmanr
-from sklearn.metrics import roc_auc_score
+from sklearn.metrics import f1_score, roc_auc_score
+from sklearn.preprocessing import MultiLabelBinarizer
 
 from pytest_mlebench.definition import load_competition
 from pytest_mlebench.graders import Columns, ScoreResult, score_submission
 from pytest_mlebench.graders.metrics.bias import binarised_bias_auc
+from pytest_mlebench.graders.metrics.sets import known_label_micro_f1
 
 COMPETITIONS = Path(__file__).resolve().parents[2] / "competitions"
 
@@ -113,3 +115,26 @@ def test_jigsaw_low_but_well_ordered_scores_are_perfect_here_and_chance_there(
     # the same through scikit-learn, as the original computes it: every prediction becomes 0
     toxic = answers["toxicity"] >= 0.5
     assert roc_auc_score(toxic, (submission["prediction"] >= 0.5).astype(int)) == 0.5
+
+
+def test_facebook_mean_f1_here_known_tag_micro_f1_there(tmp_path: Path) -> None:
+    ids = [1, 2]
+    truth = ["c# .net", "python"]
+    pred = ["c# cobol", "python java"]
+    result = _score(
+        "facebook-recruiting-iii-keyword-extraction",
+        pd.DataFrame({"Id": ids, "Tags": truth}),
+        pd.DataFrame({"Id": ids, "Tags": pred}),
+        tmp_path,
+    )
+    # per question: 2·1 / (2 + 2) = 1/2 and 2·1 / (1 + 2) = 2/3; mean 7/12
+    assert result.valid and result.score == pytest.approx(7 / 12, abs=1e-12)
+    original = known_label_micro_f1(Columns.of({"Tags": truth}), Columns.of({"Tags": pred}))
+    binarizer = MultiLabelBinarizer(classes=sorted({"c#", ".net", "python"}), sparse_output=True)
+    y_true = binarizer.fit_transform([t.split() for t in truth])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "unknown class(es) will be ignored"
+        y_pred = binarizer.transform([p.split() for p in pred])
+    assert f1_score(y_true, y_pred, average="micro") == pytest.approx(original, abs=1e-12)
+    # cobol and java are in no answer: dropped, so 2 hits of 3 true and 2 predicted tags
+    assert original == pytest.approx(0.8, abs=1e-12)

@@ -312,6 +312,8 @@ DIRECTIONS = {
     "word-jaccard": False,
     "jigsaw-bias-auc": False,
     "kendall-tau": False,
+    "mean-f1": False,
+    "micro-f1": False,
 }
 
 

@@ -359,7 +359,7 @@ def solve_table(task: Task) -> pd.DataFrame:
         return task.submission({c: probabilities[c] for c in task.targets})
     missing = [t for t in task.targets if t not in task.train.columns]
     if missing:
-        raise RuntimeError(f"target columns {missing} are not in train.csv")
+        raise Unsupported(f"target columns {missing} are not in train.csv")
     LOG.info("layout: table with %d target column(s)", len(task.targets))
     features = table_features(task.train, task.test, drop)
     values = {t: fit_target(task, features, task.train[t]) for t in task.targets}
