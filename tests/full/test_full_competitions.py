@@ -199,11 +199,10 @@ def test_broken_submission_is_invalid_with_a_reason(
 ) -> None:
     result = score(prepared, _broken(prepared, kind), tmp_path / "broken.csv")
     if kind == "NaN" and getattr(prepared.shape, "EMPTY_CELL_IS_TEXT", False):
-        # CSV has no NaN: the cell is written empty, and an empty span is a text answer here.
-        sample = score(prepared, prepared.read_sample(), tmp_path / "sample.csv")
+        # CSV has no NaN: the cell is written empty, and an empty span or label set is a text
+        # answer here (scored as such; under micro F1 it may even raise the score).
         assert result.valid, result.reason
-        assert result.score is not None and sample.score is not None
-        assert result.score <= sample.score
+        assert result.score is not None
         return
     assert not result.valid, f"{kind}: accepted with score {result.score}"
     assert result.reason and result.score is None

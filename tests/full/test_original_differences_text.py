@@ -138,3 +138,18 @@ def test_facebook_mean_f1_here_known_tag_micro_f1_there(tmp_path: Path) -> None:
     assert f1_score(y_true, y_pred, average="micro") == pytest.approx(original, abs=1e-12)
     # cobol and java are in no answer: dropped, so 2 hits of 3 true and 2 predicted tags
     assert original == pytest.approx(0.8, abs=1e-12)
+
+
+def test_imet_an_attribute_no_test_image_has_costs_here_not_there(tmp_path: Path) -> None:
+    ids = ["10023b2cc4ed5f68", "100fbe75ed8fd887"]
+    truth = ["13 51", "1092"]
+    pred = ["13 51 3400", "1092"]  # 3400 is a real attribute, but no held-out image has it
+    result = _score(
+        "imet-2020-fgvc7",
+        pd.DataFrame({"id": ids, "attribute_ids": truth}),
+        pd.DataFrame({"id": ids, "attribute_ids": pred}),
+        tmp_path,
+    )
+    assert result.valid and result.score == pytest.approx(2 * 3 / (3 + 4), abs=1e-12)
+    original = known_label_micro_f1(Columns.of({"a": truth}), Columns.of({"a": pred}))
+    assert original == 1.0
