@@ -153,3 +153,19 @@ def test_imet_an_attribute_no_test_image_has_costs_here_not_there(tmp_path: Path
     assert result.valid and result.score == pytest.approx(2 * 3 / (3 + 4), abs=1e-12)
     original = known_label_micro_f1(Columns.of({"a": truth}), Columns.of({"a": pred}))
     assert original == 1.0
+
+
+def test_plant_pathology_mean_f1_here_known_label_micro_f1_there(tmp_path: Path) -> None:
+    images = ["85f8cb619c66b863.jpg", "ad8770db05586b59.jpg"]
+    truth = ["scab frog_eye_leaf_spot", "healthy"]
+    pred = ["scab", "healthy rust"]  # no held-out leaf has rust
+    result = _score(
+        "plant-pathology-2021-fgvc8",
+        pd.DataFrame({"image": images, "labels": truth}),
+        pd.DataFrame({"image": images, "labels": pred}),
+        tmp_path,
+    )
+    # per image: 2·1 / (2 + 1) = 2/3 and 2·1 / (1 + 2) = 2/3
+    assert result.valid and result.score == pytest.approx(2 / 3, abs=1e-12)
+    original = known_label_micro_f1(Columns.of({"l": truth}), Columns.of({"l": pred}))
+    assert original == pytest.approx(2 * 2 / (3 + 2), abs=1e-12)  # rust dropped: 0.8
