@@ -40,6 +40,7 @@ from pytest_mlebench.graders.metrics.regression import (
     smape,
 )
 from pytest_mlebench.graders.metrics.sets import mean_f1, micro_f1
+from pytest_mlebench.graders.metrics.spans import span_f1, span_rule
 from pytest_mlebench.graders.metrics.survival import concordance_index
 from pytest_mlebench.graders.metrics.text import word_jaccard
 
@@ -245,6 +246,16 @@ _ALL = (
         compute=micro_f1,
         description="F1 over all (row, label) pairs of space-separated label sets",
         arity="one",
+    ),
+    Metric(
+        name="span-f1",
+        lower_is_better=False,
+        value_kind="text",
+        rows_sum_to_one=False,
+        compute=span_f1,
+        description="micro F1 of predicted answer spans (start:end, YES, NO or blank)",
+        arity="one",
+        check_rows=span_rule,
     ),
 )
 

@@ -22,6 +22,7 @@ from pytest_mlebench.definition import load_competition
 from pytest_mlebench.graders import Columns, ScoreResult, score_submission
 from pytest_mlebench.graders.metrics.bias import binarised_bias_auc
 from pytest_mlebench.graders.metrics.sets import known_label_micro_f1
+from pytest_mlebench.graders.metrics.spans import span_accuracy
 
 COMPETITIONS = Path(__file__).resolve().parents[2] / "competitions"
 
@@ -169,3 +170,22 @@ def test_plant_pathology_mean_f1_here_known_label_micro_f1_there(tmp_path: Path)
     assert result.valid and result.score == pytest.approx(2 / 3, abs=1e-12)
     original = known_label_micro_f1(Columns.of({"l": truth}), Columns.of({"l": pred}))
     assert original == pytest.approx(2 * 2 / (3 + 2), abs=1e-12)  # rust dropped: 0.8
+
+
+def test_tf2qa_true_negatives_count_there_not_here(tmp_path: Path) -> None:
+    examples = (-7853356005143141653, 4549465242785278785)
+    ids = [f"{example}_{part}" for example in examples for part in ("long", "short")]
+    truth = ["6:18", "YES", "", ""]  # the second question has no answer at all
+    pred = ["6:18", "", "", ""]
+    result = _score(
+        "tensorflow2-question-answering",
+        pd.DataFrame({"example_id": ids, "PredictionString": truth}),
+        pd.DataFrame({"example_id": ids, "PredictionString": pred}),
+        tmp_path,
+    )
+    # TP 1 (the long span), FN 1 (the missing YES); the two blank slots count nowhere: 2 / 3
+    assert result.valid and result.score == pytest.approx(2 / 3, abs=1e-12)
+    original = span_accuracy(Columns.of({"t": truth}), Columns.of({"p": pred}))
+    # right: the span and both true negatives, 3 of 4
+    assert original == pytest.approx(0.75, abs=1e-12)
+    assert f1_score([1, 1, 0, 0], [1, 0, 0, 0], average="micro") == pytest.approx(original)

@@ -90,8 +90,13 @@ def perfect(prepared: PreparedLite) -> pd.DataFrame:
     """The answers in submission form.
 
     Where the answers name their columns otherwise (jigsaw-unintended's ``toxicity`` for the
-    submission's ``prediction``), answer column *i* becomes target column *i*.
+    submission's ``prediction``), answer column *i* becomes target column *i*; a shape whose
+    answers list several acceptable values gives its own as ``perfect_submission(prepared)``.
     """
+    own = getattr(prepared.shape, "perfect_submission", None)
+    if own is not None:  # answers that list alternatives (tf2-QA's acceptable spans)
+        frame: pd.DataFrame = own(prepared)
+        return frame
     spec = prepared.spec
     answers = prepared.read_answers()
     targets = list(spec.target_columns)

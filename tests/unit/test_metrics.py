@@ -314,6 +314,7 @@ DIRECTIONS = {
     "kendall-tau": False,
     "mean-f1": False,
     "micro-f1": False,
+    "span-f1": False,
 }
 
 
