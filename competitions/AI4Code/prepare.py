@@ -6,16 +6,15 @@ labelled training notebooks become the test set, chosen as the original MLE-benc
 are grouped by ``ancestor_id`` (a notebook and its forks) in the order the groups first appear,
 and whole groups go to test while they fit in the 20,000 — so no test notebook has a relative in
 train, the same notebooks are held out and scores compare with published MLE-bench results. (A
-smaller copy of the data keeps the same share, 20,000 / 139,256.) Notebook files are copied
-unchanged (code cells in order, markdown cells shuffled after them, as Kaggle gives them); the
-test notebooks' orders are the answers. The sample submission lists each notebook's cells in
-its file's order, as the original's.
+smaller copy of the data keeps the same share, 20,000 / 139,256.) Notebook files are placed
+unchanged (hard links where possible; code cells in order, markdown cells shuffled after them, as
+Kaggle gives them); the test notebooks' orders are the answers. The sample submission lists each
+notebook's cells in its file's order, as the original's.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -28,6 +27,7 @@ from pytest_mlebench.embedded import (
     require,
     write_csv,
 )
+from pytest_mlebench.placing import place_file
 
 ID = "id"
 TARGET = "cell_order"
@@ -47,11 +47,8 @@ def prepare(raw: Path, public: Path, private: Path) -> None:
     train_ids, test_ids = split_by_ancestor(ancestors)
     check_disjoint_ids(train_ids, test_ids)
     for part, ids in (("train", train_ids), ("test", test_ids)):
-        (public / part).mkdir()
         for notebook in ids:
-            shutil.copyfile(
-                raw_file(notebooks / f"{notebook}.json"), public / part / f"{notebook}.json"
-            )
+            place_file(notebooks / f"{notebook}.json", public / part / f"{notebook}.json")
     held_out = set(test_ids)
     answers = orders[orders[ID].isin(held_out)].reset_index(drop=True)
     sample = pd.DataFrame(
