@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -209,7 +210,10 @@ def leak_probe(prepared: PreparedLite) -> pd.DataFrame:
     if metric.value_kind in LABEL_KINDS:
         labels = train[columns].to_numpy()
         target = labels.ravel() if len(columns) == 1 else labels  # one label: a 1-d target
-        classifier = KNeighborsClassifier(n_neighbors=k).fit(x_train, target)
+        with warnings.catch_warnings():
+            # text answers (spans, tag sets) are nearly all distinct: sklearn says so, rightly
+            warnings.filterwarnings("ignore", "The number of unique classes", UserWarning)
+            classifier = KNeighborsClassifier(n_neighbors=k).fit(x_train, target)
         predicted = np.asarray(classifier.predict(x_test)).reshape(len(test_ids), len(columns))
     else:
         regressor = KNeighborsRegressor(n_neighbors=k)
