@@ -20,9 +20,9 @@ import pyarrow as pa
 from pytest_mlebench.graders.alignment import match_ids, normalize_ids
 from pytest_mlebench.graders.answers import load_answers
 from pytest_mlebench.graders.columns import locate_columns
-from pytest_mlebench.graders.errors import GraderError
+from pytest_mlebench.graders.errors import GraderError, SubmissionRejected
 from pytest_mlebench.graders.memory import release_free_memory
-from pytest_mlebench.graders.messages import show_names
+from pytest_mlebench.graders.messages import show_names, show_value
 from pytest_mlebench.graders.metrics import Metric, get_metric
 from pytest_mlebench.graders.metrics.base import NUMERIC_KINDS, Columns, FloatArray
 from pytest_mlebench.graders.reading import open_text, read_columns
@@ -50,6 +50,7 @@ _ARITY_NEEDS = {
     "masked": "as many answer columns as target columns, then a 0/1 scored-flag column",
     "grouped": "as many answer columns as target columns, then a group column",
     "uncertain": "two target columns (value, uncertainty) and two answer columns (value, flag)",
+    "described": "one target column and at least two answer columns",
 }
 
 
@@ -89,6 +90,7 @@ def check_spec(spec: SubmissionSpec) -> Metric:
         "masked": len(answers) == len(targets) + 1,
         "grouped": len(answers) == len(targets) + 1,
         "uncertain": len(targets) == 2 and len(answers) == 2,
+        "described": len(targets) == 1 and len(answers) >= 2,
     }
     if not shape[metric.arity]:
         raise GraderError(
@@ -146,6 +148,12 @@ def align_submission(
         y_pred = mixed_columns(targets, columns, rows)
     if metric.check_predictions is not None:
         metric.check_predictions(y_pred)
+    if metric.check_rows is not None:
+        broken = metric.check_rows(y_true, y_pred)
+        if broken is not None:
+            position, problem = broken
+            shown = show_value(ids[int(rows[position])].as_py())
+            raise SubmissionRejected(f"row id {shown}: {problem}")
     del arrays, ids, rows
     release_free_memory()  # the submission's parsed buffers, before the metric allocates
     return AlignedSubmission(metric=metric, y_true=y_true, y_pred=y_pred)

@@ -13,12 +13,18 @@ from types import MappingProxyType
 from pytest_mlebench.graders.errors import UnknownMetricError
 from pytest_mlebench.graders.metrics import geometry, grouped, masked, mcc, rounded
 from pytest_mlebench.graders.metrics.base import NUMERIC_KINDS, Arity, Columns, Metric, ValueKind
+from pytest_mlebench.graders.metrics.bias import bias_auc
 from pytest_mlebench.graders.metrics.classification import (
     accuracy,
     macro_f1,
     quadratic_weighted_kappa,
 )
-from pytest_mlebench.graders.metrics.correlation import pearson, require_varying_predictions
+from pytest_mlebench.graders.metrics.correlation import (
+    mean_column_spearman,
+    pearson,
+    require_varying_predictions,
+)
+from pytest_mlebench.graders.metrics.ordering import order_rule, pooled_kendall_tau
 from pytest_mlebench.graders.metrics.probabilistic import (
     log_loss,
     mean_column_roc_auc,
@@ -34,7 +40,10 @@ from pytest_mlebench.graders.metrics.regression import (
     rmsle,
     smape,
 )
+from pytest_mlebench.graders.metrics.sets import mean_f1, micro_f1
+from pytest_mlebench.graders.metrics.spans import span_f1, span_rule
 from pytest_mlebench.graders.metrics.survival import concordance_index
+from pytest_mlebench.graders.metrics.text import word_jaccard
 
 __all__ = [
     "METRICS",
@@ -183,6 +192,71 @@ _ALL = (
         description="Pearson correlation of one prediction column with the answers",
         arity="one",
         check_predictions=require_varying_predictions,
+    ),
+    Metric(
+        name="mean-column-spearman",
+        lower_is_better=False,
+        value_kind="real",
+        rows_sum_to_one=False,
+        compute=mean_column_spearman,
+        description="mean over target columns of Spearman's rank correlation with the answers",
+        check_predictions=require_varying_predictions,
+    ),
+    Metric(
+        name="word-jaccard",
+        lower_is_better=False,
+        value_kind="text",
+        rows_sum_to_one=False,
+        compute=word_jaccard,
+        description="mean over rows of the Jaccard similarity of lower-cased word sets",
+        arity="one",
+    ),
+    Metric(
+        name="jigsaw-bias-auc",
+        lower_is_better=False,
+        value_kind="real",
+        rows_sum_to_one=False,
+        compute=bias_auc,
+        description="overall ROC AUC blended with power means of identity-group bias AUCs",
+        arity="described",
+    ),
+    Metric(
+        name="kendall-tau",
+        lower_is_better=False,
+        value_kind="text",
+        rows_sum_to_one=False,
+        compute=pooled_kendall_tau,
+        description="Kendall's tau of predicted item orders, inversions pooled over rows",
+        arity="one",
+        check_rows=order_rule,
+    ),
+    Metric(
+        name="mean-f1",
+        lower_is_better=False,
+        value_kind="text",
+        rows_sum_to_one=False,
+        compute=mean_f1,
+        description="mean over rows of the F1 of the predicted against the true label set",
+        arity="one",
+    ),
+    Metric(
+        name="micro-f1",
+        lower_is_better=False,
+        value_kind="text",
+        rows_sum_to_one=False,
+        compute=micro_f1,
+        description="F1 over all (row, label) pairs of space-separated label sets",
+        arity="one",
+    ),
+    Metric(
+        name="span-f1",
+        lower_is_better=False,
+        value_kind="text",
+        rows_sum_to_one=False,
+        compute=span_f1,
+        description="micro F1 of predicted answer spans (start:end, YES, NO or blank)",
+        arity="one",
+        check_rows=span_rule,
     ),
 )
 

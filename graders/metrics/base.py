@@ -19,21 +19,30 @@ import numpy.typing as npt
 from pytest_mlebench.graders.errors import GraderError
 
 ValueKind = Literal[
-    "label", "integer-label", "probability", "real", "nonnegative", "positive", "ranking", "risk"
+    "label",
+    "integer-label",
+    "probability",
+    "real",
+    "nonnegative",
+    "positive",
+    "ranking",
+    "risk",
+    "text",
 ]
 """What a submission value must be.
 
 ``label``: any text, compared as stripped strings, or as numbers when the answers are numbers;
 ``integer-label``: whole numbers; ``probability``: numbers in [0, 1]; ``real``: finite numbers;
 ``nonnegative``: numbers >= 0; ``positive``: numbers > 0; ``ranking``: a space-separated list of
-item ids (may be empty); ``risk``: finite numbers, higher meaning an earlier event.
+item ids (may be empty); ``risk``: finite numbers, higher meaning an earlier event; ``text``:
+any text, an empty cell being the empty string (a span, a set of words or tags).
 """
 
 NUMERIC_KINDS: frozenset[ValueKind] = frozenset(
     {"integer-label", "probability", "real", "nonnegative", "positive", "risk"}
 )
 
-Arity = Literal["one", "paired", "survival", "masked", "grouped", "uncertain"]
+Arity = Literal["one", "paired", "survival", "masked", "grouped", "uncertain", "described"]
 """How target columns pair with answer columns.
 
 ``one``: one target column against one answer column; ``paired``: one or more target columns,
@@ -41,7 +50,8 @@ each against the answer column at the same position; ``survival``: one risk colu
 answer columns, time then event; ``masked``: as ``paired``, plus a last answer column of 0/1
 flags (1 = the row is scored); ``grouped``: as ``paired``, plus a last answer column naming each
 row's group (text); ``uncertain``: a value and an uncertainty column against one answer value
-column plus a 0/1 scored flag.
+column plus a 0/1 scored flag; ``described``: one target column against the first answer
+column, the other answer columns describing each row (identity groups).
 """
 
 FloatArray = npt.NDArray[np.float64]
@@ -63,6 +73,10 @@ class Metric:
         check_predictions: A rule the aligned predictions must meet beyond their value kind
             (Pearson's r needs predictions that vary), run by validation; it raises
             :class:`~graders.errors.SubmissionRejected` with the reason. None: no such rule.
+        check_rows: A rule each aligned prediction must meet against its own answer (a
+            notebook's cell order must list exactly that notebook's cells): ``check_rows(y_true,
+            y_pred)`` returns the position of the first row that breaks it and what is wrong,
+            or None; validation names the row's id in the reason. None: no such rule.
     """
 
     name: str
@@ -74,6 +88,9 @@ class Metric:
     arity: Arity = "paired"
     parameters: tuple[str, ...] = ()
     check_predictions: Callable[[Columns], None] | None = field(default=None, repr=False)
+    check_rows: Callable[[Columns, Columns], tuple[int, str] | None] | None = field(
+        default=None, repr=False
+    )
 
 
 Array = npt.NDArray[Any]

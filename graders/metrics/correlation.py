@@ -1,4 +1,4 @@
-"""Correlation metrics: Pearson's r of one prediction column against one answer column.
+"""Correlation metrics: Pearson's r of one column, and the mean column-wise Spearman ρ.
 
 A correlation is undefined when either side does not vary. Constant answers are the
 competition's fault (:class:`~graders.errors.GraderError`); constant predictions are the
@@ -52,3 +52,38 @@ def require_varying_predictions(y_pred: Columns) -> None:
                 "a correlation with constant predictions is undefined (NaN); submit predictions "
                 "that vary from row to row"
             )
+
+
+def mean_column_spearman(y_true: Columns, y_pred: Columns) -> float:
+    """Mean over target columns of Spearman's rank correlation ``ρ`` with the answer column.
+
+    ``ρ`` of one column is Pearson's ``r`` of the two sides' ranks, tied values sharing the
+    mean of their ranks — the number of ``scipy.stats.spearmanr``. A column of constant answers
+    has no correlation and raises :class:`~graders.errors.GraderError` (the competition must hold
+    out rows where every target varies); constant predictions are rejected by validation.
+    """
+    require_same_shape(y_true, y_pred, "mean-column-spearman")
+    total = 0.0
+    for position, name in enumerate(y_true.names):
+        truth = _centred(average_ranks(y_true.float_column(position)))
+        if not truth.any():
+            raise GraderError(f"mean-column-spearman: answer column {name!r} is constant")
+        pred = _centred(average_ranks(y_pred.float_column(position)))
+        spread = float(np.sqrt(np.dot(truth, truth) * np.dot(pred, pred)))
+        if spread == 0.0:  # validation rejects constant predictions; a direct caller gets NaN
+            return float("nan")
+        total += float(np.clip(np.dot(truth, pred) / spread, -1.0, 1.0))
+    return total / len(y_true.names)
+
+
+def average_ranks(values: FloatArray) -> FloatArray:
+    """Ranks 1…n of ``values``, ties sharing the mean of the ranks they span."""
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    starts = np.flatnonzero(np.concatenate(([True], ordered[1:] != ordered[:-1])))
+    ends = np.concatenate((starts[1:], [values.size]))
+    # A run of ties over sorted positions s … e−1 takes the mean of ranks s+1 … e.
+    per_run = (starts + ends + 1) / 2.0
+    ranks = np.empty(values.size, dtype=np.float64)
+    ranks[order] = np.repeat(per_run, ends - starts)
+    return ranks

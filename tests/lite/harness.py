@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -24,7 +25,7 @@ from pytest_mlebench.kaggle import extract_archives
 
 SAMPLE = "sample_submission.csv"
 ANSWERS = "answers.csv"
-LABEL_KINDS = ("label", "integer-label")
+LABEL_KINDS = ("label", "integer-label", "text")
 NEIGHBOURS = 5
 
 
@@ -87,9 +88,24 @@ def score(prepared: PreparedLite, submission: pd.DataFrame, path: Path) -> grade
 
 
 def perfect(prepared: PreparedLite) -> pd.DataFrame:
-    """The answers in submission form."""
+    """The answers in submission form.
+
+    Where the answers name their columns otherwise (jigsaw-unintended's ``toxicity`` for the
+    submission's ``prediction``), answer column *i* becomes target column *i*; a shape whose
+    answers list several acceptable values gives its own as ``perfect_submission(prepared)``.
+    """
+    own = getattr(prepared.shape, "perfect_submission", None)
+    if own is not None:  # answers that list alternatives (tf2-QA's acceptable spans)
+        frame: pd.DataFrame = own(prepared)
+        return frame
     spec = prepared.spec
-    return prepared.read_answers()[[spec.id_column, *spec.target_columns]]
+    answers = prepared.read_answers()
+    targets = list(spec.target_columns)
+    if set(targets) <= set(answers.columns):
+        return answers[[spec.id_column, *targets]]
+    truth = list(spec.resolved_answer_columns[: len(targets)])
+    renamed = answers[[spec.id_column, *truth]]
+    return renamed.rename(columns=dict(zip(truth, targets, strict=True)))
 
 
 def is_better(score_a: float, score_b: float, lower_is_better: bool) -> bool:
@@ -168,7 +184,15 @@ def metadata_features(
 
 
 def leak_probe(prepared: PreparedLite) -> pd.DataFrame:
-    """A nearest-neighbour model on metadata only, fitted on public train, predicting test."""
+    """A nearest-neighbour model on metadata only, fitted on public train, predicting test.
+
+    A shape whose answers are not values to learn (AI4Code's cell orders) gives its own
+    metadata-only submission as ``leak_probe(prepared)``.
+    """
+    own = getattr(prepared.shape, "leak_probe", None)
+    if own is not None:
+        frame: pd.DataFrame = own(prepared)
+        return frame
     spec = prepared.spec
     train = prepared.shape.public_train_labels(prepared.public).astype(str)
     test_ids = prepared.read_sample()[spec.id_column].tolist()
@@ -186,7 +210,10 @@ def leak_probe(prepared: PreparedLite) -> pd.DataFrame:
     if metric.value_kind in LABEL_KINDS:
         labels = train[columns].to_numpy()
         target = labels.ravel() if len(columns) == 1 else labels  # one label: a 1-d target
-        classifier = KNeighborsClassifier(n_neighbors=k).fit(x_train, target)
+        with warnings.catch_warnings():
+            # text answers (spans, tag sets) are nearly all distinct: sklearn says so, rightly
+            warnings.filterwarnings("ignore", "The number of unique classes", UserWarning)
+            classifier = KNeighborsClassifier(n_neighbors=k).fit(x_train, target)
         predicted = np.asarray(classifier.predict(x_test)).reshape(len(test_ids), len(columns))
     else:
         regressor = KNeighborsRegressor(n_neighbors=k)

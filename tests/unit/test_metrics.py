@@ -315,6 +315,13 @@ DIRECTIONS = {
     "mean-angular-error": True,
     "mae-rounded": True,
     "mcc": False,
+    "mean-column-spearman": False,
+    "word-jaccard": False,
+    "jigsaw-bias-auc": False,
+    "kendall-tau": False,
+    "mean-f1": False,
+    "micro-f1": False,
+    "span-f1": False,
 }
 
 

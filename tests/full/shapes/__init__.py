@@ -12,6 +12,12 @@ Each module follows the contract of ``tests/lite/shapes`` (``COMPETITION``, ``ma
 ``group_values(public)`` (optional)
     Instead of ``GROUP_COLUMN``, the train and test group values read from the public files
     (for data that is not two CSVs with a group column).
+``perfect_submission(prepared)`` (optional)
+    The answers in submission form, where the answers list several acceptable values per row
+    (tensorflow2-question-answering's spans).
+``leak_probe(prepared)`` (optional)
+    A metadata-only submission, where the answers are not values a nearest-neighbour model can
+    learn (AI4Code's cell orders).
 """
 
 from __future__ import annotations
