@@ -8,12 +8,13 @@ scikit-learn call its grader makes.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.metrics import accuracy_score
+from sklearn.metrics import accuracy_score, f1_score
 
 from pytest_mlebench.definition import load_competition, load_prepare
 from pytest_mlebench.errors import PrepareError
@@ -70,12 +71,80 @@ def test_cassava_damaged_tfrecord_is_a_clear_error(tmp_path: Path) -> None:
         prepare(raw, *again)
 
 
-def test_cassava_text_label_invalid_here_crash_there(tmp_path: Path) -> None:
-    answers = pd.DataFrame({"image_id": ["a.jpg", "b.jpg"], "label": [3, 4]})
-    submission = pd.DataFrame({"image_id": ["a.jpg", "b.jpg"], "label": ["3", "healthy"]})
-    result = _score(cassava.COMPETITION, answers, submission, tmp_path)
+TEXT_LABEL_CASES = [
+    (
+        "cassava-leaf-disease-classification",
+        "image_id",
+        "label",
+        ["a.jpg", "b.jpg"],
+        [3, 4],
+        "healthy",
+    ),
+    ("iwildcam-2020-fgvc7", "Id", "Category", ["a", "b"], [0, 72], "deer"),
+]
+
+
+@pytest.mark.parametrize(
+    ("competition_id", "id_column", "column", "ids", "truth", "word"), TEXT_LABEL_CASES
+)
+def test_text_label_invalid_here_crash_there(
+    competition_id: str,
+    id_column: str,
+    column: str,
+    ids: list[str],
+    truth: list[int],
+    word: str,
+    tmp_path: Path,
+) -> None:
+    answers = pd.DataFrame({id_column: ids, column: truth})
+    submission = pd.DataFrame({id_column: ids, column: [str(truth[0]), word]})
+    result = _score(competition_id, answers, submission, tmp_path)
     assert not result.valid
-    assert result.reason == "column 'label' has 1 non-numeric value, e.g. 'healthy' at id 'b.jpg'"
+    assert (
+        result.reason
+        == f"column {column!r} has 1 non-numeric value, e.g. {word!r} at id {ids[1]!r}"
+    )
     read = pd.read_csv(tmp_path / "submission.csv")
     with pytest.raises(ValueError, match="Mix of label input types"):
-        accuracy_score(answers["label"].to_numpy(), read["label"].to_numpy())
+        accuracy_score(answers[column].to_numpy(), read[column].to_numpy())
+
+
+FRACTIONAL_ID_CASES = [
+    ("iwildcam-2019-fgvc6", "Id", "Category"),
+]
+
+
+@pytest.mark.parametrize(("competition_id", "id_column", "column"), FRACTIONAL_ID_CASES)
+def test_fractional_class_id_invalid_here_truncated_there(
+    competition_id: str, id_column: str, column: str, tmp_path: Path
+) -> None:
+    answers = pd.DataFrame({id_column: ["a", "b"], column: [3, 5]})
+    submission = pd.DataFrame({id_column: ["a", "b"], column: [3.7, 5]})
+    result = _score(competition_id, answers, submission, tmp_path)
+    assert not result.valid
+    assert result.reason == (
+        f"column {column!r} has 1 non-integer value, e.g. 3.7 at id 'a'; "
+        "this metric needs whole-number labels"
+    )
+    read = pd.read_csv(tmp_path / "submission.csv")
+    original = f1_score(
+        [int(y) for y in answers[column]], [int(y) for y in read[column]], average="macro"
+    )
+    assert original == 1.0
+    whole = _score(competition_id, answers, answers, tmp_path)
+    assert whole.valid and whole.score == 1.0
+
+
+def test_iwildcam_2020_public_counts_cover_train_images_only(tmp_path: Path) -> None:
+    from tests.full.shapes import iwildcam_2020_fgvc7 as shape
+
+    _, public, private = _prepare(shape.COMPETITION, shape, tmp_path)
+    train = json.loads((public / "iwildcam2020_train_annotations.json").read_text("utf-8"))
+    test = json.loads((public / "iwildcam2020_test_information.json").read_text("utf-8"))
+    labels = pd.Series([note["category_id"] for note in train["annotations"]]).value_counts()
+    assert {c["id"]: c["count"] for c in train["categories"]} == {
+        c["id"]: int(labels.get(c["id"], 0)) for c in train["categories"]
+    }
+    assert "annotations" not in test
+    answers = pd.read_csv(private / "answers.csv", dtype=str)
+    assert sorted(image["id"] for image in test["images"]) == sorted(answers["Id"])

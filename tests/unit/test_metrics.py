@@ -315,6 +315,7 @@ DIRECTIONS = {
     "mean-angular-error": True,
     "mae-rounded": True,
     "mcc": False,
+    "integer-macro-f1": False,
 }
 
 
