@@ -111,6 +111,9 @@ def test_text_label_invalid_here_crash_there(
 
 FRACTIONAL_ID_CASES = [
     ("iwildcam-2019-fgvc6", "Id", "Category"),
+    ("herbarium-2020-fgvc7", "Id", "Predicted"),
+    ("herbarium-2021-fgvc8", "Id", "Predicted"),
+    ("herbarium-2022-fgvc9", "Id", "Predicted"),
 ]
 
 
