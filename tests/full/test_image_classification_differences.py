@@ -81,6 +81,14 @@ TEXT_LABEL_CASES = [
         "healthy",
     ),
     ("iwildcam-2020-fgvc7", "Id", "Category", ["a", "b"], [0, 72], "deer"),
+    (
+        "cdiscount-image-classification-challenge",
+        "_id",
+        "category_id",
+        ["10", "11"],
+        [1000010653, 1000004079],
+        "CARTE",
+    ),
 ]
 
 
@@ -151,3 +159,37 @@ def test_iwildcam_2020_public_counts_cover_train_images_only(tmp_path: Path) -> 
     assert "annotations" not in test
     answers = pd.read_csv(private / "answers.csv", dtype=str)
     assert sorted(image["id"] for image in test["images"]) == sorted(answers["Id"])
+
+
+def test_cdiscount_bson_parts_keep_products_and_drop_test_labels(tmp_path: Path) -> None:
+    from tests.full.shapes import cdiscount_image_classification_challenge as shape
+
+    raw, public, private = _prepare(shape.COMPETITION, shape, tmp_path)
+    source = shape.read_products(raw / "train.bson")
+    train = shape.read_products(public / "train.bson")
+    test = shape.read_products(public / "test.bson")
+    answers = pd.read_csv(private / "answers.csv")
+    assert len(train) + len(test) == len(source)
+    assert all(set(p) == {"_id", "imgs"} for p in test)
+    assert sorted(p["_id"] for p in test) == answers["_id"].tolist()
+    by_id = {p["_id"]: p for p in source}
+    assert all(by_id[p["_id"]] == p for p in train)  # train products unchanged
+    assert all(by_id[p["_id"]]["imgs"] == p["imgs"] for p in test)
+    labels = {p["_id"]: p["category_id"] for p in source}
+    assert answers["category_id"].tolist() == [labels[i] for i in answers["_id"]]
+    assert shape.read_products(public / "train_example.bson") == train[:100]
+    assert not list(public.glob("*.partial"))
+
+
+def test_cdiscount_damaged_bson_is_a_clear_error(tmp_path: Path) -> None:
+    from tests.full.shapes import cdiscount_image_classification_challenge as shape
+
+    raw, _, _ = _prepare(shape.COMPETITION, shape, tmp_path / "first")
+    data = (raw / "train.bson").read_bytes()
+    (raw / "train.bson").write_bytes(data[: len(data) // 2])
+    again = [tmp_path / n for n in ("public", "private")]
+    for folder in again:
+        folder.mkdir()
+    prepare = load_prepare(load_competition(COMPETITIONS / shape.COMPETITION))
+    with pytest.raises(PrepareError, match="is not a readable BSON file"):
+        prepare(raw, *again)
