@@ -53,9 +53,9 @@ def prepare(raw: Path, public: Path, private: Path) -> None:
     answers = pd.DataFrame(
         {ID: [a["image_id"] for a in test_notes], TARGET: [a["category_id"] for a in test_notes]}
     ).drop_duplicates(ID)  # one label per image (Kaggle's file has one annotation each)
+    answers = answers.reset_index(drop=True)  # in annotation order, as the original's
     order = pd.DataFrame({ID: [image["id"] for image in test_images]})
-    answers = order.merge(answers, on=ID, how="left")
-    require(not answers[TARGET].isna().any(), "a test image has no annotation")
+    require(set(order[ID]) == set(answers[ID]), "a test image has no annotation")
     rng = np.random.RandomState(SAMPLE_SEED)
     sample = answers.assign(**{TARGET: rng.randint(0, SAMPLE_CATEGORIES, size=len(answers))})
     check_answers(order, answers, sample, ID)
@@ -68,7 +68,7 @@ def prepare(raw: Path, public: Path, private: Path) -> None:
             name = f"{image['id']}.jpg"
             place_file(photos / name, public / part / name)
     write_csv(sample, public / "sample_submission.csv")
-    write_csv(answers.astype({TARGET: int}), private / "answers.csv")
+    write_csv(answers, private / "answers.csv")
 
 
 def _test_locations(locations: list[Any]) -> set[Any]:
