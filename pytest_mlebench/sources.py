@@ -23,6 +23,9 @@ INSTALL_COMMANDS: Mapping[str, str] = {
     "ISLP": "pip install --no-deps ISLP==0.6.0",
     # statoil's .7z archives (the kaggle extra declares it).
     "py7zr": "pip install 'py7zr>=0.20'",
+    # cassava's TFRecords and cdiscount's BSON files (the kaggle extra declares both).
+    "tfrecord": "pip install 'tfrecord>=1.14'",
+    "bson": "pip install 'pymongo>=4.6'",
     "/usr/share/datasets/fashion-mnist": "apt-get install -y dataset-fashion-mnist",
 }
 

@@ -322,6 +322,7 @@ DIRECTIONS = {
     "mean-f1": False,
     "micro-f1": False,
     "span-f1": False,
+    "integer-macro-f1": False,
 }
 
 
