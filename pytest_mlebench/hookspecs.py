@@ -12,6 +12,7 @@ import pytest
 if TYPE_CHECKING:
     from pytest_mlebench.agents.protocol import Agent
     from pytest_mlebench.records.run_record import RunRecord
+    from pytest_mlebench.report.writers import ReportWriter
     from pytest_mlebench.sandbox.interface import Sandbox, SandboxSpec
     from pytest_mlebench.settings import Settings
 
@@ -55,3 +56,16 @@ def pytest_mlebench_update_environment(environment: dict[str, Any]) -> None:
     it becomes Allure's ``environment.properties``. Called once per session on the controller,
     when ``--alluredir`` is given, after the harness has filled in its own entries.
     """
+
+
+@pytest.hookspec
+def pytest_mlebench_report_writers(config: pytest.Config) -> list[ReportWriter]:
+    """More report formats for the session end: writers run after the built-in ones.
+
+    Each writer has ``write(report) -> list[str]``
+    (:class:`~pytest_mlebench.report.writers.ReportWriter`): it gets the finished
+    :class:`~pytest_mlebench.report.session_report.SessionReport` (the typed summary, the
+    records, the gate's verdict, the output folder) and returns lines for the terminal. Called
+    once per session on the controller, only when a run happened (``docs/reports.md``).
+    """
+    return []

@@ -56,12 +56,15 @@ class SessionEnd:
         update_environment: Calls the ``pytest_mlebench_update_environment`` hook.
         require_given: Whether ``--mle-require`` was set (option, environment or ini) rather
             than left at its default.
+        extra_writers: The writers of the ``pytest_mlebench_report_writers`` hook, run after
+            the built-in ones.
     """
 
     rootdir: Path
     allure_dir: Path | None = None
     update_environment: Callable[[dict[str, Any]], None] = lambda environment: None
     require_given: bool = False
+    extra_writers: tuple[ReportWriter, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -125,7 +128,7 @@ def session_writers(
         categories = load_categories(end.rootdir / CATEGORIES_TEMPLATE)
         writers.append(AllureSessionWriter(end.allure_dir, environment, categories))
     html = HtmlWriter(report.out_dir / HTML_FOLDER, remake=True)
-    return [*writers, VerdictLines(), MarkdownWriter(), html]
+    return [*writers, VerdictLines(), MarkdownWriter(), html, *end.extra_writers]
 
 
 def judge(mle_session: MLEBenchSession, report: SessionReport) -> SessionReport:

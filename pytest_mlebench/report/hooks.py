@@ -206,6 +206,11 @@ class ReportHooks:
                 self.config.hook.pytest_mlebench_update_environment(environment=environment)
             ),
             require_given=source_of(self.config, "require") != "default",
+            extra_writers=tuple(
+                writer
+                for writers in self.config.hook.pytest_mlebench_report_writers(config=self.config)
+                for writer in writers
+            ),
         )
         result = finish_session(self.mle_session, records, end)
         self.lines, self.alarm = list(result.lines), result.alarm

@@ -229,6 +229,36 @@ def test_user_hook_adds_and_changes_the_reported_environment(project: ExamplePro
     assert "sandbox.backend = local" in lines  # the harness's own entries stay
 
 
+WRITER_CONFTEST = """
+import json
+
+
+class MedalsWriter:
+    def write(self, report):
+        path = report.out_dir / "medals.json"
+        medals = {r.competition_id: r.medal for r in report.records}
+        path.write_text(json.dumps(medals))
+        return [f"medals: {path}"]
+
+
+def pytest_mlebench_report_writers(config):
+    return [MedalsWriter()]
+"""
+
+
+def test_a_user_report_writer_runs_at_the_session_end(project: ExampleProject) -> None:
+    """A writer from the report-writers hook gets the session's report, after the built-ins."""
+    project.pytester.makeconftest(WRITER_CONFTEST)
+    result = project.run("-m", "toys", "-k", "toy-b")
+    result.assert_outcomes(passed=1)
+    written = project.root / "reports" / "medals.json"
+    assert json.loads(written.read_text()) == {"toy-b": "gold"}
+    lines = result.stdout.lines
+    assert any(line.startswith("medals: ") for line in lines)
+    html = next(i for i, line in enumerate(lines) if line.startswith("html: "))
+    assert html < next(i for i, line in enumerate(lines) if line.startswith("medals: "))
+
+
 def test_a_folder_agent_is_recorded_by_its_id(project: ExampleProject) -> None:
     folder = project.root / "agents" / "copier"
     folder.mkdir(parents=True)
