@@ -1,0 +1,60 @@
+"""How the image, signal and volume competitions place their raw files, on Kaggle-shaped data.
+
+The shared checks (``test_full_competitions.py``) see tables; these look at the files beside
+them: media are placed byte for byte (copied or linked, never decoded), each on its own side of
+the split, and a withdrawn or leaking part of a download (seti's ``old_leaky_data/``) never
+reaches ``public/``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from pytest_mlebench.definition import load_competition
+from tests.full.shapes import load_shapes
+from tests.lite.harness import PreparedLite, prepare_from_shape
+
+COMPETITIONS = Path(__file__).resolve().parents[2] / "competitions"
+SHAPES = load_shapes()
+
+
+def _prepared(competition_id: str, root: Path) -> PreparedLite:
+    competition = load_competition(COMPETITIONS / competition_id)
+    return prepare_from_shape(competition, SHAPES[competition_id], root)
+
+
+def _digests(root: Path) -> dict[str, Path]:
+    return {
+        hashlib.sha256(path.read_bytes()).hexdigest(): path
+        for path in root.rglob("*")
+        if path.is_file()
+    }
+
+
+@pytest.fixture(scope="module")
+def seti(tmp_path_factory: pytest.TempPathFactory) -> PreparedLite:
+    return _prepared("seti-breakthrough-listen", tmp_path_factory.mktemp("seti"))
+
+
+def test_seti_old_leaky_data_never_reaches_public(seti: PreparedLite) -> None:
+    raw = seti.public.parent / "raw"
+    old = _digests(raw / "old_leaky_data")
+    assert old, "the shaped download has an old_leaky_data/ folder"
+    assert not any("old" in part for path in seti.public.rglob("*") for part in path.parts[-3:])
+    leaked = set(old) & set(_digests(seti.public))
+    assert not leaked, f"public holds old_leaky_data files: {[old[d].name for d in leaked]}"
+
+
+def test_seti_cadences_are_placed_unchanged_by_side(seti: PreparedLite) -> None:
+    raw = seti.public.parent / "raw" / "train"
+    test_ids = set(seti.read_answers()["id"])
+    train_ids = set(seti.shape.public_train_labels(seti.public)["id"])
+    for side, ids in (("train", train_ids), ("test", test_ids)):
+        placed = {path.stem: path for path in (seti.public / side).glob("*/*.npy")}
+        assert set(placed) == ids
+        for name, path in placed.items():
+            assert path.parent.name == name[0]
+            assert path.read_bytes() == (raw / name[0] / f"{name}.npy").read_bytes()
