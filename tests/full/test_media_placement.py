@@ -58,3 +58,25 @@ def test_seti_cadences_are_placed_unchanged_by_side(seti: PreparedLite) -> None:
         for name, path in placed.items():
             assert path.parent.name == name[0]
             assert path.read_bytes() == (raw / name[0] / f"{name}.npy").read_bytes()
+
+
+def test_rsna_miccai_dicom_trees_are_copied_not_decoded(tmp_path: Path) -> None:
+    prepared = _prepared("rsna-miccai-brain-tumor-radiogenomic-classification", tmp_path)
+    raw = tmp_path / "raw" / "train"
+    test_ids = set(prepared.read_answers()["BraTS21ID"])
+    train_ids = set(prepared.shape.public_train_labels(prepared.public)["BraTS21ID"])
+    assert all(len(case) == 5 for case in test_ids | train_ids)  # zero-padded text, kept
+    for side, ids in (("train", train_ids), ("test", test_ids)):
+        assert {path.name for path in (prepared.public / side).iterdir()} == ids
+        for case in ids:
+            source = sorted(p.relative_to(raw / case) for p in (raw / case).rglob("*.dcm"))
+            placed = sorted(
+                p.relative_to(prepared.public / side / case)
+                for p in (prepared.public / side / case).rglob("*.dcm")
+            )
+            assert placed == source
+            assert {p.parts[0] for p in placed} == {"FLAIR", "T1w", "T1wCE", "T2w"}
+            for relative in placed:
+                data = (prepared.public / side / case / relative).read_bytes()
+                assert data == (raw / case / relative).read_bytes()
+                assert data[128:132] == b"DICM"
