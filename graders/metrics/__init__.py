@@ -11,7 +11,18 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from pytest_mlebench.graders.errors import UnknownMetricError
-from pytest_mlebench.graders.metrics import geometry, grouped, masked, mcc, rounded
+from pytest_mlebench.graders.metrics import (
+    divergence,
+    geometry,
+    grouped,
+    masked,
+    mcc,
+    probabilistic_f1,
+    rounded,
+    top_error,
+    weighted_auc,
+    weighted_log_loss,
+)
 from pytest_mlebench.graders.metrics.base import NUMERIC_KINDS, Arity, Columns, Metric, ValueKind
 from pytest_mlebench.graders.metrics.classification import (
     accuracy,
@@ -192,6 +203,11 @@ _MODULES: tuple[Metric, ...] = (
     *geometry.DECLARATIONS,
     *rounded.DECLARATIONS,
     *mcc.DECLARATIONS,
+    *weighted_auc.DECLARATIONS,
+    *divergence.DECLARATIONS,
+    *probabilistic_f1.DECLARATIONS,
+    *weighted_log_loss.DECLARATIONS,
+    *top_error.DECLARATIONS,
 )
 """Metrics declared beside their functions, one family module each."""
 

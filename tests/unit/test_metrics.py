@@ -315,6 +315,11 @@ DIRECTIONS = {
     "mean-angular-error": True,
     "mae-rounded": True,
     "mcc": False,
+    "weighted-auc": False,
+    "kl-divergence": True,
+    "probabilistic-f1": False,
+    "study-weighted-log-loss": True,
+    "top-1-error": True,
 }
 
 
