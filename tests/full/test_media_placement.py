@@ -80,3 +80,30 @@ def test_rsna_miccai_dicom_trees_are_copied_not_decoded(tmp_path: Path) -> None:
                 data = (prepared.public / side / case / relative).read_bytes()
                 assert data == (raw / case / relative).read_bytes()
                 assert data[128:132] == b"DICM"
+
+
+def test_alaska2_test_images_are_a_cover_or_its_stego_copy_as_labelled(tmp_path: Path) -> None:
+    prepared = _prepared("alaska2-image-steganalysis", tmp_path)
+    raw = tmp_path / "raw"
+    covers = {hashlib.sha256(p.read_bytes()).hexdigest() for p in (raw / "Cover").glob("*.jpg")}
+    stego = {
+        hashlib.sha256(p.read_bytes()).hexdigest()
+        for folder in ("JMiPOD", "JUNIWARD", "UERD")
+        for p in (raw / folder).glob("*.jpg")
+    }
+    answers = prepared.read_answers()
+    assert list(answers["Id"]) == [f"{n:04d}.jpg" for n in range(1, len(answers) + 1)]
+    assert len(answers) == 120 // 15  # one cover in 15, as 5,000 of Kaggle's 75,000
+    for name, label in zip(answers["Id"], answers["Label"], strict=True):
+        digest = hashlib.sha256((prepared.public / "Test" / name).read_bytes()).hexdigest()
+        assert digest in (stego if label == "1" else covers)
+    train_covers = {
+        hashlib.sha256(p.read_bytes()).hexdigest() for p in (prepared.public / "Cover").glob("*")
+    }
+    assert len(train_covers) == 120 - len(answers)
+    held_out = {
+        hashlib.sha256((prepared.public / "Test" / n).read_bytes()).hexdigest()
+        for n, label in zip(answers["Id"], answers["Label"], strict=True)
+        if label == "0"
+    }
+    assert not held_out & train_covers
