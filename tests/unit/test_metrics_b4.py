@@ -170,3 +170,14 @@ def test_top1_error_rejects_a_fractional_label(tmp_path: Path) -> None:
     answers = pd.DataFrame({"id": [1, 2], "predicted": [5, 7]})
     result = _grade(tmp_path, spec, answers, answers.assign(predicted=[5.5, 7]))
     assert not result.valid and result.reason
+
+
+def test_hms_worked_example_pooled_votes_against_per_window_rows() -> None:
+    """The hms README: one EEG, windows voted 3 × seizure and 3 × LPD, predicted (.5, .5, 0…)."""
+    classes = ("seizure", "lpd", "gpd", "lrda", "grda", "other")
+    prediction = {name: [0.5 if name in ("seizure", "lpd") else 0.0] for name in classes}
+    pooled = {name: [3 if name in ("seizure", "lpd") else 0] for name in classes}
+    assert _compute("kl-divergence", pooled, prediction) == pytest.approx(0.0, abs=1e-12)
+    windows = {name: [3 * (name == "seizure"), 3 * (name == "lpd")] for name in classes}
+    repeated = {name: values * 2 for name, values in prediction.items()}
+    assert _compute("kl-divergence", windows, repeated) == pytest.approx(LN2)
