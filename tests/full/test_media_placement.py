@@ -11,11 +11,12 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from pytest_mlebench.definition import load_competition
 from tests.full.shapes import load_shapes
-from tests.lite.harness import PreparedLite, prepare_from_shape
+from tests.lite.harness import PreparedLite, prepare_from_shape, score
 
 COMPETITIONS = Path(__file__).resolve().parents[2] / "competitions"
 SHAPES = load_shapes()
@@ -107,3 +108,17 @@ def test_alaska2_test_images_are_a_cover_or_its_stego_copy_as_labelled(tmp_path:
         if label == "0"
     }
     assert not held_out & train_covers
+
+
+def test_rsna_breast_all_zero_submission_scores_zero_and_images_stay_by_patient(
+    tmp_path: Path,
+) -> None:
+    prepared = _prepared("rsna-breast-cancer-detection", tmp_path / "prepared")
+    zeros = prepared.read_sample().assign(cancer=0.0)
+    result = score(prepared, zeros, tmp_path / "zeros.csv")
+    assert result.valid, result.reason
+    assert result.score == 0.0
+    test = pd.read_csv(prepared.public / "test.csv", dtype=str)
+    placed = {p.parent.name for p in (prepared.public / "test_images").rglob("*.dcm")}
+    assert placed == set(test["patient_id"])
+    assert len(list((prepared.public / "test_images").rglob("*.dcm"))) == len(test)
