@@ -122,3 +122,29 @@ def test_rsna_breast_all_zero_submission_scores_zero_and_images_stay_by_patient(
     placed = {p.parent.name for p in (prepared.public / "test_images").rglob("*.dcm")}
     assert placed == set(test["patient_id"])
     assert len(list((prepared.public / "test_images").rglob("*.dcm"))) == len(test)
+
+
+def test_rsna_2022_holds_out_the_drawn_tenth_as_test_and_keeps_labels_of_test_private(
+    tmp_path: Path,
+) -> None:
+    prepared = _prepared("rsna-2022-cervical-spine-fracture-detection", tmp_path)
+    raw = tmp_path / "raw"
+    studies = pd.read_csv(raw / "train.csv", dtype=str)["StudyInstanceUID"]
+    boxed = set(pd.read_csv(raw / "train_bounding_boxes.csv", dtype=str)["StudyInstanceUID"])
+    segmented = {path.stem for path in (raw / "segmentations").glob("*.nii")}
+    test = set(prepared.read_answers()["StudyInstanceUID"])
+    train = set(pd.read_csv(prepared.public / "train.csv", dtype=str)["StudyInstanceUID"])
+    # the stated intent: a tenth held out (the original makes that tenth its train set)
+    assert len(test) == round(0.1 * len(studies)) and len(train) == len(studies) - len(test)
+    # at least a tenth of each subset (the last draw, from all the rest, may add more)
+    assert len(test & boxed & segmented) >= round(0.1 * len(boxed & segmented))
+    assert len(test & segmented) >= round(0.1 * len(segmented))
+    assert len(test & boxed) >= round(0.1 * len(boxed))
+    public_boxes = pd.read_csv(prepared.public / "train_bounding_boxes.csv", dtype=str)
+    assert set(public_boxes["StudyInstanceUID"]) == boxed - test
+    placed = {path.stem for path in (prepared.public / "segmentations").glob("*.nii")}
+    assert placed == segmented - test
+    assert {p.name for p in (prepared.public / "test_images").iterdir()} == test
+    rows = pd.read_csv(prepared.public / "test.csv", dtype=str)
+    assert len(rows) == 8 * len(test)
+    assert (rows["row_id"] == rows["StudyInstanceUID"] + "_" + rows["prediction_type"]).all()
