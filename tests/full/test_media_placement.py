@@ -9,6 +9,8 @@ reaches ``public/``.
 from __future__ import annotations
 
 import hashlib
+import json
+import tarfile
 from pathlib import Path
 
 import pandas as pd
@@ -148,3 +150,36 @@ def test_rsna_2022_holds_out_the_drawn_tenth_as_test_and_keeps_labels_of_test_pr
     rows = pd.read_csv(prepared.public / "test.csv", dtype=str)
     assert len(rows) == 8 * len(test)
     assert (rows["row_id"] == rows["StudyInstanceUID"] + "_" + rows["prediction_type"]).all()
+
+
+def test_inaturalist_repacks_the_images_by_side_with_tarfile(tmp_path: Path) -> None:
+    prepared = _prepared("inaturalist-2019-fgvc6", tmp_path)
+    with tarfile.open(tmp_path / "raw" / "train_val2019.tar.gz") as source:
+        originals = {m.name: source.extractfile(m).read() for m in source if m.isfile()}  # type: ignore[union-attr]
+    test_doc = json.loads((prepared.public / "test2019.json").read_text("utf-8"))
+    assert set(test_doc) == {"images", "info", "licenses"}  # no annotations, no categories
+    answers = prepared.read_answers()
+    assert [str(image["id"]) for image in test_doc["images"]] == list(answers["id"])
+    train_doc = json.loads((prepared.public / "train2019.json").read_text("utf-8"))
+    val_doc = json.loads((prepared.public / "val2019.json").read_text("utf-8"))
+    by_category = pd.Series([a["category_id"] for a in train_doc["annotations"]]).value_counts()
+    held = answers["predicted"].astype(int).value_counts()
+    # sizes 1, 3, 4, 9, …: the single image stays in train; 3 and 4 give one; 9 gives two
+    assert 0 not in held.index and by_category[0] == 1
+    assert held[1] == 1 and held[2] == 1 and held[3] == 2
+    assert (prepared.public / "test2019.tar").read_bytes()[:2] != b"\x1f\x8b"  # plain tar
+    with tarfile.open(prepared.public / "test2019.tar") as test_tar:
+        test_members = {m.name: test_tar.extractfile(m).read() for m in test_tar}  # type: ignore[union-attr]
+    assert set(test_members) == {image["file_name"] for image in test_doc["images"]}
+    with tarfile.open(prepared.public / "train_val2019.tar") as train_tar:
+        train_names = set(train_tar.getnames())
+    expected = {i["file_name"] for i in train_doc["images"]} | {
+        i["file_name"] for i in val_doc["images"]
+    }
+    assert train_names == expected
+    by_basename = {name.split("/")[-1]: data for name, data in originals.items()}
+    for name, data in test_members.items():
+        assert data == by_basename[name.split("/")[-1]]  # bytes unchanged
+    assert not {name.split("/")[-1] for name in test_members} & {
+        name.split("/")[-1] for name in train_names
+    }
