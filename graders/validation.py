@@ -50,6 +50,7 @@ _ARITY_NEEDS = {
     "masked": "as many answer columns as target columns, then a 0/1 scored-flag column",
     "grouped": "as many answer columns as target columns, then a group column",
     "uncertain": "two target columns (value, uncertainty) and two answer columns (value, flag)",
+    "windowed": "as many answer columns as target columns, then a constant and a window count",
 }
 
 
@@ -89,6 +90,7 @@ def check_spec(spec: SubmissionSpec) -> Metric:
         "masked": len(answers) == len(targets) + 1,
         "grouped": len(answers) == len(targets) + 1,
         "uncertain": len(targets) == 2 and len(answers) == 2,
+        "windowed": len(answers) == len(targets) + 2,
     }
     if not shape[metric.arity]:
         raise GraderError(

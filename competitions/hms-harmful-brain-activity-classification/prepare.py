@@ -10,7 +10,8 @@ MLE-bench results.
 The answers have one row per test EEG, as Kaggle's test has: the votes of all its labelled
 windows summed and divided by their total (the experts' vote distribution for the EEG, in the
 submission's form). MLE-bench keeps one answer row per window and pairs them with a
-submission by sorting ``eeg_id``, so its submissions repeat each EEG; see the README. The
+submission by sorting ``eeg_id``, so its submissions repeat each EEG; the answers also carry a
+per-EEG summary of the windows from which the original's number is computed (see the README). The
 public ``test.csv`` has one row per test EEG (``spectrogram_id, eeg_id, patient_id``); the
 EEG and spectrogram parquet files and ``example_figures/`` are placed unchanged, never decoded.
 The sample submission gives each class 1/6.
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
@@ -39,8 +41,25 @@ COLUMNS = [
     ID, "eeg_sub_id", "eeg_label_offset_seconds", SPECTROGRAM, "spectrogram_sub_id",
     "spectrogram_label_offset_seconds", "label_id", PATIENT, "expert_consensus", *VOTES,
 ]  # fmt: skip
+WINDOW_PLOGP, WINDOWS = "window_plogp", "windows"
 TEST_SIZE = 0.1
 SEED = 0
+
+
+def _window_summary(votes: pd.DataFrame) -> pd.DataFrame:
+    """Per EEG (in order of first appearance): the mean window vote shares ``window_<vote>``,
+    the mean of ``Σ y·log y`` over its windows (``window_plogp``) and its window count
+    (``windows``): what the original-compatible score (``window-kl-divergence``) reads."""
+    shares = votes[VOTES].div(votes[VOTES].sum(axis=1), axis=0)
+    positive = shares.where(shares > 0, 1.0)
+    plogp = (shares * np.log(positive)).sum(axis=1)
+    frame = pd.concat(
+        [votes[[ID]], shares.add_prefix("window_"), plogp.rename(WINDOW_PLOGP)], axis=1
+    )
+    grouped = frame.groupby(ID, sort=False)
+    summary = grouped.mean().reset_index(drop=True)
+    summary[WINDOWS] = grouped.size().to_numpy()
+    return summary
 
 
 def prepare(raw: Path, public: Path, private: Path) -> None:
@@ -56,11 +75,11 @@ def prepare(raw: Path, public: Path, private: Path) -> None:
     require(not overlap, f"EEGs {sorted(overlap)[:3]} have windows in train and test spectrograms")
     votes = held_out[[ID, *VOTES]].astype({name: "int64" for name in VOTES})
     summed = votes.groupby(ID, sort=False, as_index=False)[VOTES].sum()
-    require(bool((summed[VOTES].sum(axis=1) > 0).all()), "a test EEG has no votes")
+    require(bool((votes[VOTES].sum(axis=1) > 0).all()), "a test window has no votes")
     shares = summed[VOTES].div(summed[VOTES].sum(axis=1), axis=0)
-    answers = pd.concat([summed[[ID]], shares], axis=1)
+    answers = pd.concat([summed[[ID]], shares, _window_summary(votes)], axis=1)
     test = held_out[[SPECTROGRAM, ID, PATIENT]].drop_duplicates(ID)
-    sample = answers.assign(**{name: 1 / len(VOTES) for name in VOTES})
+    sample = answers[[ID, *VOTES]].assign(**{name: 1 / len(VOTES) for name in VOTES})
     check_disjoint_ids(train[ID].unique(), test[ID])
     check_answers(test, answers, sample, ID)
     write_csv(train, public / "train.csv")

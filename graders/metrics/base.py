@@ -33,7 +33,7 @@ NUMERIC_KINDS: frozenset[ValueKind] = frozenset(
     {"integer-label", "probability", "real", "nonnegative", "positive", "risk"}
 )
 
-Arity = Literal["one", "paired", "survival", "masked", "grouped", "uncertain"]
+Arity = Literal["one", "paired", "survival", "masked", "grouped", "uncertain", "windowed"]
 """How target columns pair with answer columns.
 
 ``one``: one target column against one answer column; ``paired``: one or more target columns,
@@ -41,7 +41,8 @@ each against the answer column at the same position; ``survival``: one risk colu
 answer columns, time then event; ``masked``: as ``paired``, plus a last answer column of 0/1
 flags (1 = the row is scored); ``grouped``: as ``paired``, plus a last answer column naming each
 row's group (text); ``uncertain``: a value and an uncertainty column against one answer value
-column plus a 0/1 scored flag.
+column plus a 0/1 scored flag; ``windowed``: as ``paired``, plus two numeric answer columns that
+summarise the labelled windows a row stands for (a per-row constant, then the window count).
 """
 
 FloatArray = npt.NDArray[np.float64]

@@ -320,6 +320,7 @@ DIRECTIONS = {
     "probabilistic-f1": False,
     "study-weighted-log-loss": True,
     "top-1-error": True,
+    "window-kl-divergence": True,
 }
 
 

@@ -181,3 +181,28 @@ def test_hms_worked_example_pooled_votes_against_per_window_rows() -> None:
     windows = {name: [3 * (name == "seizure"), 3 * (name == "lpd")] for name in classes}
     repeated = {name: values * 2 for name, values in prediction.items()}
     assert _compute("kl-divergence", windows, repeated) == pytest.approx(LN2)
+
+
+def test_kl_matches_the_published_metric_examples() -> None:
+    # the examples of Kaggle's published KL-divergence metric (its docstring)
+    first = _compute(
+        "kl-divergence",
+        {"ham": [0, 1, 1, 0], "spam": [1, 0, 0, 1]},
+        {"ham": [0.1, 0.9, 0.8, 0.35], "spam": [0.9, 0.1, 0.2, 0.65]},
+    )
+    assert first == pytest.approx(0.216161, abs=1e-6)
+    second = _compute(
+        "kl-divergence",
+        {"ham": [0, 0.5, 0.5], "spam": [0.1, 0.5, 0.5], "other": [0.9, 0, 0]},
+        {"ham": [0.2, 0.3, 0.5], "spam": [0.1, 0.5, 0.5], "other": [0.7, 0.2, 0]},
+    )
+    assert second == pytest.approx(0.160531, abs=1e-6)
+
+
+def test_window_kl_is_the_mean_over_windows_hand_worked() -> None:
+    # the hms README: windows (1, 0) and (0, 1) of one EEG: ȳ = (.5, .5), A = 0, n = 2; a
+    # prediction (.5, .5) gives (2·(0 − ln .5)) / 2 = ln 2. A second EEG of one window (1, 0)
+    # predicted (1, 0): 0 (up to the clip). Mean over 3 windows: 2 ln 2 / 3.
+    truth = {"a": [0.5, 1.0], "b": [0.5, 0.0], "plogp": [0.0, 0.0], "windows": [2, 1]}
+    pred = {"a": [0.5, 1.0], "b": [0.5, 0.0]}
+    assert _compute("window-kl-divergence", truth, pred) == pytest.approx(2 * LN2 / 3)
