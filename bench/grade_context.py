@@ -1,4 +1,4 @@
-"""Grading speed and memory of the flag, group, angular, rounded and MCC metrics at real size.
+"""Grading speed and memory of the Medium/High metrics (flag, group, angular, …) at real size.
 
     .venv/bin/python bench/grade_context.py [--repeats 3] [--cases masked-mae ...]
 
@@ -31,6 +31,9 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pa_csv
+
+VOTES = ("seizure_vote", "lpd_vote", "gpd_vote", "lrda_vote", "grda_vote", "other_vote")
+SPINE = ("patient_overall", "C1", "C2", "C3", "C4", "C5", "C6", "C7")
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,26 @@ CASES = {
     ),
     # 10 % of 4,721,618 labelled pairs.
     "mcc": Case("nfl-player-contact-detection", 472_162, "contact_id", ("contact",), ("contact",)),
+    # 5,000 held-out images.
+    "weighted-auc": Case("alaska2-image-steganalysis", 5_000, "Id", ("Label",), ("Label",)),
+    # About a tenth of 17,089 EEGs, six vote shares each.
+    "kl-divergence": Case(
+        "hms-harmful-brain-activity-classification", 1_709, "eeg_id", VOTES, VOTES
+    ),
+    # About 1,191 held-out patients × 2 breasts.
+    "probabilistic-f1": Case(
+        "rsna-breast-cancer-detection", 2_382, "prediction_id", ("cancer",), ("cancer",)
+    ),
+    # 202 held-out studies × 8 targets.
+    "study-weighted-log-loss": Case(
+        "rsna-2022-cervical-spine-fracture-detection",
+        1_616,
+        "row_id",
+        ("fractured",),
+        ("fractured", "study_target"),
+    ),
+    # About 12 % of 265,213 images.
+    "top-1-error": Case("inaturalist-2019-fgvc6", 31_826, "id", ("predicted",), ("predicted",)),
 }
 TYPES = ("1JHC", "1JHN", "2JHC", "2JHH", "2JHN", "3JHC", "3JHH", "3JHN")
 
@@ -100,6 +123,10 @@ def _ids(metric: str, rows: int, rng: np.random.Generator) -> pa.Array:
         return pa.array(np.arange(1, rows + 1) * 7)
     if metric == "mcc":
         return pa.array(np.char.add("58168_003392_", np.arange(rows).astype(str)))
+    if metric == "study-weighted-log-loss":
+        studies = np.repeat(np.arange(rows // len(SPINE)) + 10_000, len(SPINE)).astype(str)
+        keys = np.char.add(np.char.add("1.2.826.0.1.3680043.", studies), "_")
+        return pa.array(np.char.add(keys, np.tile(np.asarray(SPINE), rows // len(SPINE))))
     return pa.array(np.char.add("seg-", rng.permutation(rows * 3)[:rows].astype(str)))
 
 
@@ -110,6 +137,12 @@ def _column(name: str, metric: str, rows: int, rng: np.random.Generator) -> np.n
         return np.asarray(TYPES, dtype=object)[rng.integers(0, len(TYPES), rows)]
     if metric == "mcc":
         return rng.integers(0, 2, rows)
+    if metric in ("weighted-auc", "study-weighted-log-loss") and name in ("Label", "fractured"):
+        return rng.integers(0, 2, rows) if name == "Label" else rng.random(rows)
+    if metric == "probabilistic-f1":
+        return rng.random(rows)
+    if metric == "top-1-error":
+        return rng.integers(0, 1010, rows)
     if name == "azimuth":
         return rng.uniform(0, 2 * np.pi, rows)
     if name == "zenith":
@@ -123,6 +156,14 @@ def write_case(directory: Path, metric: str, seed: int) -> None:
     ids = _ids(metric, case.rows, rng)
     answers = {name: _column(name, metric, case.rows, rng) for name in case.answers}
     predictions = {name: _column(name, metric, case.rows, rng) for name in case.targets}
+    if metric == "kl-divergence":  # rows of shares that sum to 1 on both sides
+        for side in (answers, predictions):
+            shares = rng.dirichlet(np.ones(len(VOTES)), case.rows)
+            side.update({name: shares[:, j] for j, name in enumerate(VOTES)})
+    if metric == "probabilistic-f1":
+        answers["cancer"] = (rng.random(case.rows) < 0.02).astype(np.int64)
+    if metric == "study-weighted-log-loss":
+        answers = {"fractured": rng.integers(0, 2, case.rows), "study_target": ids}
     shuffle = pa.array(rng.permutation(case.rows))
     options = pa_csv.WriteOptions(quoting_style="none")
     answer_table = pa.table({case.id_column: ids, **answers})

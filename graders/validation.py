@@ -51,6 +51,7 @@ _ARITY_NEEDS = {
     "grouped": "as many answer columns as target columns, then a group column",
     "uncertain": "two target columns (value, uncertainty) and two answer columns (value, flag)",
     "described": "one target column and at least two answer columns",
+    "windowed": "as many answer columns as target columns, then a constant and a window count",
 }
 
 
@@ -91,6 +92,7 @@ def check_spec(spec: SubmissionSpec) -> Metric:
         "grouped": len(answers) == len(targets) + 1,
         "uncertain": len(targets) == 2 and len(answers) == 2,
         "described": len(targets) == 1 and len(answers) >= 2,
+        "windowed": len(answers) == len(targets) + 2,
     }
     if not shape[metric.arity]:
         raise GraderError(

@@ -3,7 +3,7 @@
 A competition's ``config.yaml`` may list them::
 
     known_issues:
-      - kind: leak            # leak | public-data | crowded
+      - kind: leak            # leak | public-data | crowded | broken-data
         removed: true         # leak only: our prepare drops the leaking fields
         text: "giver_username_if_known reveals the outcome; prepare removes it"
 
@@ -21,14 +21,21 @@ from typing import Any, Literal, cast
 
 from pytest_mlebench.errors import ConfigError
 
-IssueKind = Literal["leak", "public-data", "crowded"]
-KINDS: tuple[IssueKind, ...] = ("leak", "public-data", "crowded")
-MARK_OF_KIND: dict[IssueKind, str] = {"leak": "leaky", "public-data": "leaky", "crowded": "crowded"}
+IssueKind = Literal["leak", "public-data", "crowded", "broken-data"]
+KINDS: tuple[IssueKind, ...] = ("leak", "public-data", "crowded", "broken-data")
+MARK_OF_KIND: dict[IssueKind, str] = {
+    "leak": "leaky",
+    "public-data": "leaky",
+    "crowded": "crowded",
+    "broken-data": "broken_data",
+}
 MARKS = {
     "leaky": "competition with a known label leak or publicly available test data "
     "(deselect with -m 'not leaky')",
     "crowded": "competition whose leaderboard top is tightly packed, so medals are noisy "
     "(deselect with -m 'not crowded')",
+    "broken_data": "competition whose original data or split is faulty and is prepared "
+    "differently here (deselect with -m 'not broken_data')",
 }
 
 

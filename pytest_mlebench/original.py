@@ -8,6 +8,7 @@ medal the original would have given (``docs/mlebench.md`` lists the competitions
     original_grader:
       metric: mean-column-roc-auc   # a metric of graders/ (docs/metrics.md)
       columns: [...]                # the target columns the original scores (default: ours)
+      answer_columns: [...]         # the answer columns its metric reads (default: ours)
       text: >-
         How and why the original's number differs from ours.
 
@@ -27,7 +28,7 @@ from pytest_mlebench.errors import ConfigError
 from pytest_mlebench.graders import SubmissionSpec
 from pytest_mlebench.graders.validation import check_spec
 
-KEYS = frozenset({"metric", "columns", "metric_params", "text"})
+KEYS = frozenset({"metric", "columns", "answer_columns", "metric_params", "text"})
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,9 @@ def parse_original_grader(
     if not isinstance(text, str) or not text.strip():
         raise ConfigError(f"{where}: 'text' must say how and why the original's number differs")
     columns = _columns(section.get("columns"), submission, where)
+    declared = section.get("answer_columns")
+    if declared is not None and not (isinstance(declared, list) and declared):
+        raise ConfigError(f"{where}: answer_columns must be a non-empty list of answer columns")
     params = section.get("metric_params") or {}
     if not isinstance(params, dict):
         raise ConfigError(f"{where}: metric_params must be a mapping, e.g. {{k: 10}}")
@@ -83,7 +87,7 @@ def parse_original_grader(
         id_column=submission.id_column,
         target_columns=columns,
         metric=str(section["metric"]),
-        answer_columns=_answer_columns(columns, submission),
+        answer_columns=_answer_columns(columns, submission, section.get("answer_columns")),
         extra_columns="ignore",
         metric_params=dict(params),
     )
@@ -117,7 +121,11 @@ def _columns(value: Any, submission: SubmissionSpec, where: str) -> tuple[str, .
     return columns
 
 
-def _answer_columns(columns: tuple[str, ...], submission: SubmissionSpec) -> tuple[str, ...] | None:
+def _answer_columns(
+    columns: tuple[str, ...], submission: SubmissionSpec, declared: Any = None
+) -> tuple[str, ...] | None:
+    if isinstance(declared, list) and declared:
+        return tuple(str(column) for column in declared)  # the original's own answer columns
     if submission.answer_columns is None:
         return None
     if len(submission.answer_columns) != len(submission.target_columns):

@@ -11,7 +11,19 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from pytest_mlebench.graders.errors import UnknownMetricError
-from pytest_mlebench.graders.metrics import class_ids, geometry, grouped, masked, mcc, rounded
+from pytest_mlebench.graders.metrics import (
+    class_ids,
+    divergence,
+    geometry,
+    grouped,
+    masked,
+    mcc,
+    probabilistic_f1,
+    rounded,
+    top_error,
+    weighted_auc,
+    weighted_log_loss,
+)
 from pytest_mlebench.graders.metrics.base import NUMERIC_KINDS, Arity, Columns, Metric, ValueKind
 from pytest_mlebench.graders.metrics.bias import bias_auc
 from pytest_mlebench.graders.metrics.classification import (
@@ -267,6 +279,11 @@ _MODULES: tuple[Metric, ...] = (
     *rounded.DECLARATIONS,
     *mcc.DECLARATIONS,
     *class_ids.DECLARATIONS,
+    *weighted_auc.DECLARATIONS,
+    *divergence.DECLARATIONS,
+    *probabilistic_f1.DECLARATIONS,
+    *weighted_log_loss.DECLARATIONS,
+    *top_error.DECLARATIONS,
 )
 """Metrics declared beside their functions, one family module each."""
 

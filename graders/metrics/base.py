@@ -42,7 +42,9 @@ NUMERIC_KINDS: frozenset[ValueKind] = frozenset(
     {"integer-label", "probability", "real", "nonnegative", "positive", "risk"}
 )
 
-Arity = Literal["one", "paired", "survival", "masked", "grouped", "uncertain", "described"]
+Arity = Literal[
+    "one", "paired", "survival", "masked", "grouped", "uncertain", "described", "windowed"
+]
 """How target columns pair with answer columns.
 
 ``one``: one target column against one answer column; ``paired``: one or more target columns,
@@ -51,7 +53,9 @@ answer columns, time then event; ``masked``: as ``paired``, plus a last answer c
 flags (1 = the row is scored); ``grouped``: as ``paired``, plus a last answer column naming each
 row's group (text); ``uncertain``: a value and an uncertainty column against one answer value
 column plus a 0/1 scored flag; ``described``: one target column against the first answer
-column, the other answer columns describing each row (identity groups).
+column, the other answer columns describing each row (identity groups); ``windowed``: as
+``paired``, plus two numeric answer columns that summarise the labelled windows a row stands for
+(a per-row constant, then the window count).
 """
 
 FloatArray = npt.NDArray[np.float64]

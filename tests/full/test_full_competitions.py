@@ -58,10 +58,17 @@ def prepared(
 
 
 def _table_headers(public: Path) -> dict[str, list[str]]:
-    """The column names of the parquet tables and JSON-lines record files at ``public``'s top."""
+    """The column names of the parquet tables and JSON-lines record files at ``public``'s top.
+
+    A JSON document that is not JSON lines (a COCO-style annotation file) is not a table; its
+    competition's own test checks it.
+    """
     headers = {path.name: list(pq.read_schema(path).names) for path in public.glob("*.parquet")}
     for path in public.glob("*.json"):
-        records = pd.read_json(path, lines=True)
+        try:
+            records = pd.read_json(path, lines=True)
+        except ValueError:
+            continue
         headers[path.name] = [str(column) for column in records.columns]
     return headers
 

@@ -11,6 +11,7 @@ import math
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from sklearn.metrics import cohen_kappa_score, log_loss
@@ -101,3 +102,35 @@ def test_statoil_confident_wrong_answer(tmp_path: Path) -> None:
         warnings.simplefilter("ignore")
         original = log_loss([1, 0], [0.0, 0.0], labels=[0, 1])
     assert original > result.score
+
+
+def test_hms_original_score_is_the_mean_over_windows_of_the_repeated_prediction(
+    tmp_path: Path,
+) -> None:
+    """The hms README: the original-compatible score of a prepared fixture equals the original's
+    way — every labelled test window scored against its EEG's (repeated) prediction."""
+    from tests.full.shapes import load_shapes
+    from tests.lite.harness import prepare_from_shape
+
+    competition = load_competition(COMPETITIONS / "hms-harmful-brain-activity-classification")
+    shape = load_shapes()[competition.id]
+    prepared = prepare_from_shape(competition, shape, tmp_path / "hms")
+    votes = list(shape.VOTES)
+    answers = pd.read_csv(prepared.answers)
+    rng = np.random.default_rng(5)
+    shares = rng.dirichlet(np.ones(len(votes)), len(answers))
+    submission = pd.DataFrame(shares, columns=votes).assign(eeg_id=answers["eeg_id"])
+    submission.to_csv(tmp_path / "submission.csv", index=False)
+    grader = competition.original_grader
+    assert grader is not None
+    ours = score_submission(tmp_path / "submission.csv", prepared.answers, competition.submission)
+    theirs = grader.score(tmp_path / "submission.csv", prepared.answers)
+    windows = pd.read_csv(tmp_path / "hms" / "raw" / "train.csv")
+    windows = windows[windows["eeg_id"].isin(set(answers["eeg_id"]))]
+    truth = windows[votes].div(windows[votes].sum(axis=1), axis=0).to_numpy()
+    repeated = submission.set_index("eeg_id").loc[windows["eeg_id"], votes].to_numpy()
+    repeated = np.clip(repeated, 1e-15, 1 - 1e-15)
+    terms = np.where(truth > 0, truth * np.log(np.where(truth > 0, truth, 1) / repeated), 0)
+    assert theirs == pytest.approx(float(terms.sum(axis=1).mean()), rel=1e-9)
+    assert ours.valid and ours.score is not None and theirs is not None
+    assert abs(ours.score - theirs) > 1e-3  # pooled votes and per-window rows differ here

@@ -323,6 +323,12 @@ DIRECTIONS = {
     "micro-f1": False,
     "span-f1": False,
     "integer-macro-f1": False,
+    "weighted-auc": False,
+    "kl-divergence": True,
+    "probabilistic-f1": False,
+    "study-weighted-log-loss": True,
+    "top-1-error": True,
+    "window-kl-divergence": True,
 }
 
 

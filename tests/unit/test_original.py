@@ -138,3 +138,18 @@ def test_a_malformed_original_grader_names_the_fix(section: object, message: str
 
 def test_no_section_means_the_original_grades_as_we_do() -> None:
     assert parse_original_grader(None, SPEC, Path("config.yaml")) is None
+
+
+def test_the_original_may_read_answer_columns_of_its_own() -> None:
+    section = {
+        "metric": "window-kl-divergence",
+        "answer_columns": ["wa", "wb", "plogp", "windows"],
+        "text": "scored per window",
+    }
+    grader = parse_original_grader(section, SPEC, Path("c/config.yaml"))
+    assert grader is not None
+    assert grader.spec.resolved_answer_columns == ("wa", "wb", "plogp", "windows")
+    with pytest.raises(ConfigError, match="answer_columns must be a non-empty list"):
+        parse_original_grader({**section, "answer_columns": "wa"}, SPEC, Path("c/config.yaml"))
+    with pytest.raises(ConfigError, match="a constant and a window count"):
+        parse_original_grader({**section, "answer_columns": ["wa"]}, SPEC, Path("c/config.yaml"))
