@@ -19,6 +19,7 @@ from pytest_mlebench.graders.metrics.classification import (
     quadratic_weighted_kappa,
 )
 from pytest_mlebench.graders.metrics.correlation import pearson, require_varying_predictions
+from pytest_mlebench.graders.metrics.edit_distance import DECLARATIONS as EDIT_DISTANCE
 from pytest_mlebench.graders.metrics.probabilistic import (
     log_loss,
     mean_column_roc_auc,
@@ -192,6 +193,7 @@ _MODULES: tuple[Metric, ...] = (
     *geometry.DECLARATIONS,
     *rounded.DECLARATIONS,
     *mcc.DECLARATIONS,
+    *EDIT_DISTANCE,
 )
 """Metrics declared beside their functions, one family module each."""
 

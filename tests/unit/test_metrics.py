@@ -315,6 +315,8 @@ DIRECTIONS = {
     "mean-angular-error": True,
     "mae-rounded": True,
     "mcc": False,
+    "mean-levenshtein": True,
+    "sequence-levenshtein-rate": True,
 }
 
 
