@@ -156,7 +156,7 @@ _ALL = (
         compute=map_at_k,
         description="mean average precision at k (default 10) of space-separated rankings",
         arity="one",
-        parameters=("k",),
+        parameters=("k", "relevant_rows_only"),
     ),
     Metric(
         name="smape",

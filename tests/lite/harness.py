@@ -24,7 +24,7 @@ from pytest_mlebench.kaggle import extract_archives
 
 SAMPLE = "sample_submission.csv"
 ANSWERS = "answers.csv"
-LABEL_KINDS = ("label", "integer-label")
+LABEL_KINDS = ("label", "integer-label", "ranking")  # a ranking is predicted as a whole
 NEIGHBOURS = 5
 
 
