@@ -8,6 +8,7 @@ medal the original would have given (``docs/mlebench.md`` lists the competitions
     original_grader:
       metric: mean-column-roc-auc   # a metric of graders/ (docs/metrics.md)
       columns: [...]                # the target columns the original scores (default: ours)
+      answer_columns: [...]         # the answer columns it reads them against (default: ours)
       text: >-
         How and why the original's number differs from ours.
 
@@ -27,7 +28,7 @@ from pytest_mlebench.errors import ConfigError
 from pytest_mlebench.graders import SubmissionSpec
 from pytest_mlebench.graders.validation import check_spec
 
-KEYS = frozenset({"metric", "columns", "metric_params", "text"})
+KEYS = frozenset({"metric", "columns", "answer_columns", "metric_params", "text"})
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,8 @@ def parse_original_grader(
         id_column=submission.id_column,
         target_columns=columns,
         metric=str(section["metric"]),
-        answer_columns=_answer_columns(columns, submission),
+        answer_columns=_given_answers(section.get("answer_columns"), where)
+        or _answer_columns(columns, submission),
         extra_columns="ignore",
         metric_params=dict(params),
     )
@@ -115,6 +117,15 @@ def _columns(value: Any, submission: SubmissionSpec, where: str) -> tuple[str, .
             "columns must be among ours, so that a file valid for us can be scored its way too"
         )
     return columns
+
+
+def _given_answers(value: Any, where: str) -> tuple[str, ...] | None:
+    """The original's own answer columns (tensorflow-speech: the raw folder labels), if given."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where}: answer_columns must be a non-empty list of answer columns")
+    return tuple(value)
 
 
 def _answer_columns(columns: tuple[str, ...], submission: SubmissionSpec) -> tuple[str, ...] | None:

@@ -101,3 +101,21 @@ def test_statoil_confident_wrong_answer(tmp_path: Path) -> None:
         warnings.simplefilter("ignore")
         original = log_loss([1, 0], [0.0, 0.0], labels=[0, 1])
     assert original > result.score
+
+
+def test_tensorflow_speech_folder_labels_there_kaggle_classes_here(tmp_path: Path) -> None:
+    competition = load_competition(COMPETITIONS / "tensorflow-speech-recognition-challenge")
+    answers = pd.DataFrame(
+        {
+            "fname": [f"clip_0000000{n}.wav" for n in range(4)],
+            "label": ["yes", "unknown", "silence", "unknown"],
+            "folder_label": ["yes", "bed", "_background_noise_", "cat"],
+        }
+    )
+    submission = answers[["fname"]].assign(label=["yes", "unknown", "silence", "bed"])
+    ours = _score(competition.id, answers, submission, tmp_path)
+    assert ours.valid and ours.score == 0.75  # yes, unknown, silence right; "bed" is no class
+    grader = competition.original_grader
+    assert grader is not None
+    original = grader.score(tmp_path / "submission.csv", tmp_path / "answers.csv")
+    assert original == 0.25  # only "yes" equals its folder name

@@ -138,3 +138,19 @@ def test_a_malformed_original_grader_names_the_fix(section: object, message: str
 
 def test_no_section_means_the_original_grades_as_we_do() -> None:
     assert parse_original_grader(None, SPEC, Path("config.yaml")) is None
+
+
+def test_the_original_may_read_other_answer_columns() -> None:
+    # tensorflow-speech: the original scores the label against the raw folder label
+    spec = SubmissionSpec(id_column="fname", target_columns=("label",), metric="accuracy")
+    section = {"metric": "accuracy", "answer_columns": ["folder_label"], "text": "x"}
+    grader = parse_original_grader(section, spec, Path("c/config.yaml"))
+    assert grader is not None
+    assert grader.spec.target_columns == ("label",)
+    assert grader.spec.resolved_answer_columns == ("folder_label",)
+
+
+def test_malformed_original_answer_columns_name_the_fix() -> None:
+    section = {"metric": "mean-column-roc-auc", "answer_columns": "a", "text": "x"}
+    with pytest.raises(ConfigError, match="answer_columns must be a non-empty list"):
+        parse_original_grader(section, SPEC, Path("c/config.yaml"))
