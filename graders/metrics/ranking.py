@@ -85,7 +85,8 @@ def _precision_sums(
     rows, ranks = rows[first], ranks[first]
     hits_so_far = np.arange(1, rows.size + 1) - np.searchsorted(rows, rows)  # 1, 2, … per row
     precision = hits_so_far / (ranks + 1.0)
-    return np.bincount(rows, weights=precision, minlength=len(cells))
+    sums: FloatArray = np.bincount(rows, weights=precision, minlength=len(cells)).astype(np.float64)
+    return sums
 
 
 def _tokens(cells: Array) -> tuple[IntArray, IntArray, pa.Array]:
