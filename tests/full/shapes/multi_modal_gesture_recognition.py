@@ -31,6 +31,7 @@ PER_ARCHIVE = 10
 GESTURES = 20
 MTIME = 1_371_000_000  # June 2013, when the challenge's files were made
 MAT_HEADER = b"MATLAB 5.0 MAT-file, Platform: GLNXA64, Created on: Tue Jun 11 12:00:00 2013"
+KINDS = ("color", "depth", "user")
 MP4 = b"\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom"
 
 
@@ -64,11 +65,13 @@ def _mat(rng: np.random.Generator, gestures: list[int] | None) -> bytes:
 def _sample_zip(rng: np.random.Generator, number: int, gestures: list[int] | None) -> bytes:
     name = f"Sample{number:05d}"
     buffer = io.BytesIO()
+    members = {f"{name}_{kind}.mp4": MP4 + rng.bytes(int(rng.integers(20, 60))) for kind in KINDS}
+    members[f"{name}_audio.wav"] = _wav()
+    members[f"{name}_data.mat"] = _mat(rng, gestures)
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as sample:
-        for kind in ("color", "depth", "user"):
-            sample.writestr(f"{name}_{kind}.mp4", MP4 + rng.bytes(int(rng.integers(20, 60))))
-        sample.writestr(f"{name}_audio.wav", _wav())
-        sample.writestr(f"{name}_data.mat", _mat(rng, gestures))
+        for member, data in members.items():
+            # A fixed time: writestr with a bare name stamps the time of writing.
+            sample.writestr(zipfile.ZipInfo(member, date_time=(2013, 6, 11, 12, 0, 0)), data)
     return buffer.getvalue()
 
 
