@@ -242,9 +242,10 @@ def test_dry_run_of_split_all_totals_the_whole_benchmark(
     assert code == 0
     lines = out.splitlines()
     not_yet = [line for line in lines if "release (no competition folder)" in line]
-    ready = [line for line in lines if line.endswith(".zip [estimate]")]
+    # An available competition of unknown size (tensorflow-speech) has no estimate to mark.
+    ready = [line for line in lines if line.endswith((".zip [estimate]", ".zip"))]
     assert len(not_yet) + len(ready) == 75, out
-    unknown = [line for line in not_yet if " unknown " in line]
+    unknown = [line for line in not_yet + ready if " unknown " in line]
     assert len(unknown) == sum(1 for v in plan.APPROXIMATE_BYTES.values() if v is None) == 6
     assert any(line.startswith("AI4Code ") and "~2.2 GB" in line for line in not_yet)
     whole = next(line for line in lines if line.startswith("whole split, 75 competitions"))
