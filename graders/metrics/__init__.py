@@ -20,6 +20,7 @@ from pytest_mlebench.graders.metrics.classification import (
 )
 from pytest_mlebench.graders.metrics.correlation import pearson, require_varying_predictions
 from pytest_mlebench.graders.metrics.edit_distance import DECLARATIONS as EDIT_DISTANCE
+from pytest_mlebench.graders.metrics.lwlrap import DECLARATIONS as LWLRAP
 from pytest_mlebench.graders.metrics.probabilistic import (
     log_loss,
     mean_column_roc_auc,
@@ -194,6 +195,7 @@ _MODULES: tuple[Metric, ...] = (
     *rounded.DECLARATIONS,
     *mcc.DECLARATIONS,
     *EDIT_DISTANCE,
+    *LWLRAP,
 )
 """Metrics declared beside their functions, one family module each."""
 

@@ -317,6 +317,7 @@ DIRECTIONS = {
     "mcc": False,
     "mean-levenshtein": True,
     "sequence-levenshtein-rate": True,
+    "lwlrap": False,
 }
 
 
