@@ -8,7 +8,7 @@ medal the original would have given (``docs/mlebench.md`` lists the competitions
     original_grader:
       metric: mean-column-roc-auc   # a metric of graders/ (docs/metrics.md)
       columns: [...]                # the target columns the original scores (default: ours)
-      answer_columns: [...]         # the answer columns its metric reads (default: ours)
+      answer_columns: [...]         # the answer columns it reads them against (default: ours)
       text: >-
         How and why the original's number differs from ours.
 
@@ -87,7 +87,8 @@ def parse_original_grader(
         id_column=submission.id_column,
         target_columns=columns,
         metric=str(section["metric"]),
-        answer_columns=_answer_columns(columns, submission, section.get("answer_columns")),
+        answer_columns=_given_answers(section.get("answer_columns"), where)
+        or _answer_columns(columns, submission),
         extra_columns="ignore",
         metric_params=dict(params),
     )
@@ -121,11 +122,16 @@ def _columns(value: Any, submission: SubmissionSpec, where: str) -> tuple[str, .
     return columns
 
 
-def _answer_columns(
-    columns: tuple[str, ...], submission: SubmissionSpec, declared: Any = None
-) -> tuple[str, ...] | None:
-    if isinstance(declared, list) and declared:
-        return tuple(str(column) for column in declared)  # the original's own answer columns
+def _given_answers(value: Any, where: str) -> tuple[str, ...] | None:
+    """The original's own answer columns (tensorflow-speech: the raw folder labels), if given."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where}: answer_columns must be a non-empty list of answer columns")
+    return tuple(value)
+
+
+def _answer_columns(columns: tuple[str, ...], submission: SubmissionSpec) -> tuple[str, ...] | None:
     if submission.answer_columns is None:
         return None
     if len(submission.answer_columns) != len(submission.target_columns):

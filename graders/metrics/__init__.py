@@ -36,6 +36,8 @@ from pytest_mlebench.graders.metrics.correlation import (
     pearson,
     require_varying_predictions,
 )
+from pytest_mlebench.graders.metrics.edit_distance import DECLARATIONS as EDIT_DISTANCE
+from pytest_mlebench.graders.metrics.lwlrap import DECLARATIONS as LWLRAP
 from pytest_mlebench.graders.metrics.ordering import order_rule, pooled_kendall_tau
 from pytest_mlebench.graders.metrics.probabilistic import (
     log_loss,
@@ -176,7 +178,7 @@ _ALL = (
         compute=map_at_k,
         description="mean average precision at k (default 10) of space-separated rankings",
         arity="one",
-        parameters=("k",),
+        parameters=("k", "relevant_rows_only"),
     ),
     Metric(
         name="smape",
@@ -284,6 +286,8 @@ _MODULES: tuple[Metric, ...] = (
     *probabilistic_f1.DECLARATIONS,
     *weighted_log_loss.DECLARATIONS,
     *top_error.DECLARATIONS,
+    *EDIT_DISTANCE,
+    *LWLRAP,
 )
 """Metrics declared beside their functions, one family module each."""
 

@@ -207,10 +207,15 @@ def test_broken_submission_is_invalid_with_a_reason(
 ) -> None:
     result = score(prepared, _broken(prepared, kind), tmp_path / "broken.csv")
     if kind == "NaN" and getattr(prepared.shape, "EMPTY_CELL_IS_TEXT", False):
-        # CSV has no NaN: the cell is written empty, and an empty span or label set is a text
-        # answer here (scored as such; under micro F1 it may even raise the score).
+        # CSV has no NaN: the cell is written empty, which is a valid text answer here (an empty
+        # span, label set or ranking). A ranking that predicts nothing scores no better than the
+        # sample's row did; under micro F1 an empty label set may even raise the score.
         assert result.valid, result.reason
         assert result.score is not None
+        if prepared.competition.metric.startswith("map-at-"):
+            sample = score(prepared, prepared.read_sample(), tmp_path / "sample.csv")
+            assert sample.score is not None
+            assert not is_better(result.score, sample.score, prepared.competition.lower_is_better)
         return
     assert not result.valid, f"{kind}: accepted with score {result.score}"
     assert result.reason and result.score is None

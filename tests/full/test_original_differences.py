@@ -134,3 +134,21 @@ def test_hms_original_score_is_the_mean_over_windows_of_the_repeated_prediction(
     assert theirs == pytest.approx(float(terms.sum(axis=1).mean()), rel=1e-9)
     assert ours.valid and ours.score is not None and theirs is not None
     assert abs(ours.score - theirs) > 1e-3  # pooled votes and per-window rows differ here
+
+
+def test_tensorflow_speech_folder_labels_there_kaggle_classes_here(tmp_path: Path) -> None:
+    competition = load_competition(COMPETITIONS / "tensorflow-speech-recognition-challenge")
+    answers = pd.DataFrame(
+        {
+            "fname": [f"clip_0000000{n}.wav" for n in range(4)],
+            "label": ["yes", "unknown", "silence", "unknown"],
+            "folder_label": ["yes", "bed", "_background_noise_", "cat"],
+        }
+    )
+    submission = answers[["fname"]].assign(label=["yes", "unknown", "silence", "bed"])
+    ours = _score(competition.id, answers, submission, tmp_path)
+    assert ours.valid and ours.score == 0.75  # yes, unknown, silence right; "bed" is no class
+    grader = competition.original_grader
+    assert grader is not None
+    original = grader.score(tmp_path / "submission.csv", tmp_path / "answers.csv")
+    assert original == 0.25  # only "yes" equals its folder name

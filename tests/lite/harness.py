@@ -25,7 +25,7 @@ from pytest_mlebench.kaggle import extract_archives
 
 SAMPLE = "sample_submission.csv"
 ANSWERS = "answers.csv"
-LABEL_KINDS = ("label", "integer-label", "text")
+LABEL_KINDS = ("label", "integer-label", "text", "ranking")  # a ranking is predicted as a whole
 NEIGHBOURS = 5
 
 

@@ -329,6 +329,9 @@ DIRECTIONS = {
     "study-weighted-log-loss": True,
     "top-1-error": True,
     "window-kl-divergence": True,
+    "mean-levenshtein": True,
+    "sequence-levenshtein-rate": True,
+    "lwlrap": False,
 }
 
 

@@ -153,3 +153,19 @@ def test_the_original_may_read_answer_columns_of_its_own() -> None:
         parse_original_grader({**section, "answer_columns": "wa"}, SPEC, Path("c/config.yaml"))
     with pytest.raises(ConfigError, match="a constant and a window count"):
         parse_original_grader({**section, "answer_columns": ["wa"]}, SPEC, Path("c/config.yaml"))
+
+
+def test_the_original_may_read_other_answer_columns() -> None:
+    # tensorflow-speech: the original scores the label against the raw folder label
+    spec = SubmissionSpec(id_column="fname", target_columns=("label",), metric="accuracy")
+    section = {"metric": "accuracy", "answer_columns": ["folder_label"], "text": "x"}
+    grader = parse_original_grader(section, spec, Path("c/config.yaml"))
+    assert grader is not None
+    assert grader.spec.target_columns == ("label",)
+    assert grader.spec.resolved_answer_columns == ("folder_label",)
+
+
+def test_malformed_original_answer_columns_name_the_fix() -> None:
+    section = {"metric": "mean-column-roc-auc", "answer_columns": "a", "text": "x"}
+    with pytest.raises(ConfigError, match="answer_columns must be a non-empty list"):
+        parse_original_grader(section, SPEC, Path("c/config.yaml"))

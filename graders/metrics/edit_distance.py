@@ -1,0 +1,117 @@
+"""Edit-distance metrics: one Levenshtein core and the two scores built on it.
+
+The core, :func:`levenshtein_distances`, gives the Levenshtein distance (insertions, deletions
+and substitutions, each costing 1) of each answer with the prediction of the same row, computed
+by ``rapidfuzz``'s C++ implementation over whole columns (bms-molecular-translation grades about
+1.6 million InChI strings). Two scores wrap it:
+
+``mean-levenshtein``
+    The mean over rows of the character distance between the predicted and the true text
+    (billion-word-imputation's sentences, bms-molecular-translation's InChI strings).
+``sequence-levenshtein-rate``
+    The total distance between predicted and true space-separated token sequences (each token
+    one symbol: ``"12 3"`` is two gestures, not four characters) divided by the total number of
+    true tokens (multi-modal-gesture-recognition: gesture errors per true gesture).
+
+Both are lower-is-better and read text labels; an empty prediction is invalid
+(:func:`require_filled_text`), because a CSV cell cannot tell an empty answer from a missing one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+from pytest_mlebench.graders.errors import GraderError, SubmissionRejected
+from pytest_mlebench.graders.messages import count, show_value
+from pytest_mlebench.graders.metrics.base import Array, Columns, Metric, require_same_shape
+
+IntArray = npt.NDArray[np.int64]
+
+
+def levenshtein_distances(
+    truth: Sequence[str] | Sequence[Sequence[str]],
+    pred: Sequence[str] | Sequence[Sequence[str]],
+) -> IntArray:
+    """The Levenshtein distance of ``truth[i]`` and ``pred[i]`` for every ``i``.
+
+    Items are strings (distance over characters) or sequences of tokens (distance over tokens);
+    both sides must have the same length.
+    """
+    if len(truth) != len(pred):
+        raise GraderError(f"edit distance: {len(truth)} answers for {len(pred)} predictions")
+    if not len(truth):
+        return np.zeros(0, dtype=np.int64)
+    distances = process.cpdist(truth, pred, scorer=Levenshtein.distance, dtype=np.int64)
+    return np.asarray(distances, dtype=np.int64)
+
+
+def mean_levenshtein(y_true: Columns, y_pred: Columns) -> float:
+    """Mean over rows of the character Levenshtein distance of prediction and answer."""
+    require_same_shape(y_true, y_pred, "mean-levenshtein")
+    distances = levenshtein_distances(_texts(y_true.arrays[0]), _texts(y_pred.arrays[0]))
+    return float(distances.mean())
+
+
+def sequence_levenshtein_rate(y_true: Columns, y_pred: Columns) -> float:
+    """Σ token Levenshtein distance / Σ true tokens, over space-separated token sequences."""
+    require_same_shape(y_true, y_pred, "sequence-levenshtein-rate")
+    truth = [text.split() for text in _texts(y_true.arrays[0])]
+    tokens = sum(map(len, truth))
+    if tokens == 0:
+        raise GraderError("sequence-levenshtein-rate: the answers hold no tokens at all")
+    pred = [text.split() for text in _texts(y_pred.arrays[0])]
+    return float(levenshtein_distances(truth, pred).sum()) / tokens
+
+
+def require_filled_text(y_pred: Columns) -> None:
+    """Reject predictions with an empty (or blank) cell: every row needs a text.
+
+    Raises:
+        SubmissionRejected: A target column has an empty value.
+    """
+    for name, values in zip(y_pred.names, y_pred.arrays, strict=True):
+        texts = _texts(values)
+        empty = [row for row, text in enumerate(texts) if not text.strip()]
+        if empty:
+            raise SubmissionRejected(
+                f"column {show_value(name)} has {count(len(empty), 'empty value')} (an empty "
+                f"cell reads as a missing prediction); write a prediction in every row, e.g. "
+                f"the sample submission's"
+            )
+
+
+def _texts(values: Array) -> list[str]:
+    """A column as Python strings; numbers (labels that all looked numeric) as ``%g`` text."""
+    array = np.asarray(values)
+    if array.dtype == np.float64:
+        return [f"{number:g}" for number in array.tolist()]
+    return ["" if text is None else str(text) for text in array.tolist()]
+
+
+DECLARATIONS = (
+    Metric(
+        name="mean-levenshtein",
+        lower_is_better=True,
+        value_kind="label",
+        rows_sum_to_one=False,
+        compute=mean_levenshtein,
+        description="mean character Levenshtein distance of predicted and true text",
+        arity="one",
+        check_predictions=require_filled_text,
+    ),
+    Metric(
+        name="sequence-levenshtein-rate",
+        lower_is_better=True,
+        value_kind="label",
+        rows_sum_to_one=False,
+        compute=sequence_levenshtein_rate,
+        description="token Levenshtein distance of space-separated sequences per true token",
+        arity="one",
+        check_predictions=require_filled_text,
+    ),
+)
