@@ -39,8 +39,16 @@ def param_id(nodeid: str) -> str | None:
     return nodeid[nodeid.index("[") + 1 : -1]
 
 
+# The benchmark test's function (pytest_mlebench.benchmark.test_competition), which every
+# benchmark module imports: other tests parametrised by competition ids are not runs.
+BENCHMARK_TEST = "test_competition"
+
+
 def case_of(nodeid: str, known: Iterable[str]) -> tuple[str, int] | None:
-    """(competition, seed) of a benchmark test's node id, using the known competition ids."""
+    """(competition, seed) of a benchmark test's node id, using the known competition ids;
+    ``None`` for any other test, also one parametrised by a competition id."""
+    if not nodeid.rpartition("::")[2].startswith(f"{BENCHMARK_TEST}["):
+        return None
     ident = param_id(nodeid)
     if ident is None:
         return None

@@ -33,6 +33,8 @@ def test_clock_text(seconds: float, text: str) -> None:
         ("t.py::test_competition[toy-s1]", ("toy-s1", 0)),  # an id that looks like a seed
         ("t.py::test_competition[nope-s1]", None),
         ("t.py::test_other", None),
+        ("tests/t.py::test_prepare[toy-a]", None),  # parametrised by an id, but not a run
+        ("tests/t.py::TestX::test_competition[toy-a]", ("toy-a", 0)),
     ],
 )
 def test_case_of(nodeid: str, case: tuple[str, int] | None) -> None:
