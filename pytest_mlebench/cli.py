@@ -73,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     from pytest_mlebench.integrity.offline import add_integrity_command
 
     add_integrity_command(commands, _common)
+    from pytest_mlebench.local_model.command import add_model_command
+
+    add_model_command(commands)
     return parser
 
 

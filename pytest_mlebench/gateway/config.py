@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from urllib.parse import urlparse
 
 from pytest_mlebench.errors import ConfigError, SandboxError
+from pytest_mlebench.gateway.capabilities import FORCED_TOOL_CALL, NATIVE, named_upstream
 
 SECRET = re.compile(r"\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 DEFAULT_BASE_URLS: Mapping[str, str] = {
@@ -35,11 +36,13 @@ class GatewayError(SandboxError):
 
 @dataclass(frozen=True)
 class Provider:
-    """One upstream API: where it lives and the key the gateway adds (``None``: no key sent)."""
+    """One upstream API: where it lives, the key the gateway adds (``None``: no key sent) and
+    how it takes a forced tool call (:mod:`~pytest_mlebench.gateway.capabilities`)."""
 
     name: str
     base_url: str
     api_key: str | None = None
+    forced_tool_call: str = NATIVE
 
     def resolved_key(self, environ: Mapping[str, str]) -> str | None:
         """The key with ``${{ secrets.NAME }}`` taken from the host environment ``environ``.
@@ -74,11 +77,18 @@ class GatewayConfig:
     providers: Mapping[str, Provider] = field(default_factory=dict)
 
     def with_upstreams(self, upstreams: Mapping[str, str]) -> GatewayConfig:
-        """This config with base URLs replaced from ``--mle-gateway-upstream`` (those win)."""
+        """This config with base URLs replaced from ``--mle-gateway-upstream`` (those win); a
+        named upstream (``local[:PORT]``) brings its capabilities too."""
         providers = dict(self.providers)
         for name, url in upstreams.items():
             current = providers.get(name) or Provider(name, url)
-            providers[name] = replace(current, base_url=url)
+            named = named_upstream(url)
+            if named is None:
+                providers[name] = replace(current, base_url=url)
+            else:
+                providers[name] = replace(
+                    current, base_url=named.base_url, forced_tool_call=named.forced_tool_call
+                )
         return GatewayConfig(providers)
 
 
@@ -114,13 +124,27 @@ def _provider(name: str, entry: object, taken: Provider | None, where: str) -> P
             f"{where}: gateway provider {name!r} is unknown; use {' or '.join(DEFAULT_BASE_URLS)} "
             "(an OpenAI-compatible server such as vLLM or Ollama is 'openai' with its base_url)"
         )
-    if not isinstance(entry, dict) or set(entry) - {"api_key", "base_url"}:
-        raise ConfigError(f"{where}: gateway provider {name!r} takes api_key and base_url only")
+    if not isinstance(entry, dict) or set(entry) - {"api_key", "base_url", "forced_tool_call"}:
+        raise ConfigError(
+            f"{where}: gateway provider {name!r} takes api_key, base_url and forced_tool_call only"
+        )
     base_url = str(entry.get("base_url") or DEFAULT_BASE_URLS[name])
-    check_base_url(base_url, f"{where}: gateway provider {name!r}")
+    named = named_upstream(base_url)
+    if named is None:
+        check_base_url(base_url, f"{where}: gateway provider {name!r}")
+    forced = str(entry.get("forced_tool_call") or (named.forced_tool_call if named else NATIVE))
+    if forced not in FORCED_TOOL_CALL:
+        raise ConfigError(
+            f"{where}: gateway provider {name!r}: forced_tool_call {forced!r} must be "
+            f"{' or '.join(FORCED_TOOL_CALL)} (schema: the upstream ignores a forced "
+            "tool_choice, the gateway asks for a JSON-schema answer instead)"
+        )
     key = entry.get("api_key")
     return Provider(
-        name, base_url, str(key) if key is not None else (taken.api_key if taken else None)
+        name,
+        named.base_url if named else base_url,
+        str(key) if key is not None else (taken.api_key if taken else None),
+        forced,
     )
 
 
@@ -133,15 +157,23 @@ def check_base_url(url: str, where: str) -> str:
 
 
 def parse_upstreams(values: list[str] | tuple[str, ...]) -> dict[str, str]:
-    """``PROVIDER=URL`` pairs of ``--mle-gateway-upstream``; ``ValueError`` names a bad one."""
+    """``PROVIDER=URL`` pairs of ``--mle-gateway-upstream``; ``ValueError`` names a bad one.
+
+    URL may also be a named upstream, ``local`` or ``local:PORT`` (the local model server of
+    ``mlebench model serve``), kept as written and resolved by
+    :meth:`GatewayConfig.with_upstreams`.
+    """
     upstreams: dict[str, str] = {}
     for value in values:
         name, sep, url = str(value).partition("=")
         if not sep or name not in DEFAULT_BASE_URLS:
             raise ValueError(
-                f"{value!r}: expected PROVIDER=URL with PROVIDER one of "
-                f"{', '.join(DEFAULT_BASE_URLS)}"
+                f"{value!r}: expected PROVIDER=URL (or PROVIDER=local[:PORT]) with PROVIDER "
+                f"one of {', '.join(DEFAULT_BASE_URLS)}"
             )
+        if named_upstream(url) is not None:
+            upstreams[name] = url.strip()
+            continue
         try:
             upstreams[name] = check_base_url(url, name)
         except ConfigError as exc:
