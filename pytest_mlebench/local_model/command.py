@@ -13,7 +13,12 @@ import time
 from pathlib import Path
 from types import FrameType
 
-from pytest_mlebench.local_model.catalog import KNOWN_MODELS, LocalModelError, resolve_model
+from pytest_mlebench.local_model.catalog import (
+    KNOWN_MODELS,
+    LARGE_MODEL,
+    LocalModelError,
+    resolve_model,
+)
 from pytest_mlebench.local_model.server import (
     DEFAULT_PORT,
     LocalModelServer,
@@ -82,9 +87,11 @@ def _interrupt(number: int, frame: FrameType | None) -> None:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    from pytest_mlebench.local_model.weights import weights_status
+
     for name in KNOWN_MODELS:
-        try:
-            where = str(resolve_model(name).path)
+        try:  # the chunked model is not joined just to be listed
+            where = weights_status() if name == LARGE_MODEL else str(resolve_model(name).path)
         except LocalModelError as exc:
             where = f"not installed: {exc}"
         print(f"{name:<20} {where}")

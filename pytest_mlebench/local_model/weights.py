@@ -97,6 +97,15 @@ def cache_dir() -> Path:
     return Path(base) / "pytest-mlebench" / "models"
 
 
+def weights_status() -> str:
+    """Where the joined file is, or whether the parts wait to be joined (nothing is joined)."""
+    target = cache_dir() / FILE_NAME
+    if is_checked(target):
+        return str(target)
+    installed_parts()  # raises with the install line when a part is missing
+    return f"parts installed; joined and checked into {target} on first use"
+
+
 def joined_weights() -> Path:
     """The checked GGUF file of qwen2.5-coder-1.5b, joined from its installed parts once."""
     target = cache_dir() / FILE_NAME
