@@ -2,17 +2,20 @@
 
 Run as ``python -m pytest_mlebench.local_model.child MODEL_FILE NAME PORT CONTEXT THREADS
 MAX_TOKENS`` by :class:`~pytest_mlebench.local_model.server.LocalModelServer`, never imported by
-the harness itself (``xllamacpp`` is imported only here). It serves until SIGTERM or SIGINT.
+the harness itself (``xllamacpp`` is imported only here). It serves until SIGTERM or SIGINT, or
+until its parent is gone (a harness killed outright leaves no server behind).
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
 from typing import Any
 
 NOT_INSTALLED = 3
+PARENT_CHECK_SECONDS = 1.0
 
 
 def serve(model: str, name: str, port: int, context: int, threads: int, max_tokens: int) -> Any:
@@ -44,12 +47,14 @@ def main(arguments: list[str]) -> int:
             file=sys.stderr,
         )
         return NOT_INSTALLED
+    parent = os.getppid()
     stop = threading.Event()
     for number in (signal.SIGTERM, signal.SIGINT):
         signal.signal(number, lambda *_: stop.set())
     server = serve(model, name, int(port), int(context), int(threads), int(max_tokens))
     print(f"local model: {name} serving on 127.0.0.1:{port}", flush=True)
-    stop.wait()
+    while not stop.wait(PARENT_CHECK_SECONDS) and os.getppid() == parent:
+        pass
     del server
     return 0
 

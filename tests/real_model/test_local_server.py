@@ -112,3 +112,29 @@ def test_the_child_names_the_extra_when_xllamacpp_is_missing(tmp_path: Path) -> 
     )
     assert done.returncode == 3
     assert "pytest-mlebench[local-model]" in done.stderr
+
+
+def test_the_server_ends_when_its_parent_is_killed(tmp_path: Path) -> None:
+    import subprocess
+    import time
+
+    port = free_port()
+    parent = (
+        "import sys, time\n"
+        "from pathlib import Path\n"
+        "from pytest_mlebench.local_model import LocalModelServer, ServerOptions, resolve_model\n"
+        f"server = LocalModelServer(resolve_model('{MODEL}'), ServerOptions({port}, 2048, 1, 8),"
+        f" Path('{tmp_path}/log'))\n"
+        "server.start()\nprint(server.pid, flush=True)\ntime.sleep(600)\n"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", parent], stdout=subprocess.PIPE, text=True, cwd=Path.cwd()
+    )
+    assert process.stdout is not None
+    child = int(process.stdout.readline())
+    process.kill()  # no chance to stop its server
+    process.wait()
+    deadline = time.monotonic() + 30
+    while Path(f"/proc/{child}").exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not answers(f"http://127.0.0.1:{port}/v1")
