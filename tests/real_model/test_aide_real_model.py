@@ -4,9 +4,9 @@ The real plugin runs ``titanic`` with the built-in AIDE folder for ONE step (its
 and the review, which forces a function call the gateway bridges for llama.cpp), then the LLM
 judge on that run, all through the run's gateway to the session's server. What is asserted is the
 plumbing, not a medal (the 135M model's code rarely runs): every call and token is the server's
-own count, in the record and the transcript; the provider key stays on the host; a broken
-program ends as a recorded outcome with a reason; a token budget stops AIDE at the first
-refusal.
+own count, in the record, the transcript, summary.json and Allure; the provider key stays on the
+host; a broken program ends as a recorded outcome with a reason; a token budget stops AIDE at the
+first refusal.
 
 The local backend runs it (AIDE's locked packages in front of this interpreter, as in
 ``tests/aide``): the Docker variant of the AIDE tests builds an agent image (minutes), and the
@@ -23,8 +23,10 @@ from typing import Any
 import pytest
 
 from pytest_mlebench.local_model import LocalModelServer
+from pytest_mlebench.report.allure import TRANSCRIPT_ATTACHMENT
 from tests.aide.conftest import aide_on_path, aide_site
 from tests.aide.test_aide_runs import aide_copy, only_record, run_titanic
+from tests.gateway.test_usage_reports import allure_result
 from tests.real_model.conftest import GROUP, MODEL
 from tests.real_model.test_forced_tool_call import port_of
 
@@ -79,6 +81,8 @@ def test_one_aide_step_and_the_judge_against_the_real_model(
         MODEL,
         "--mle-integrity-policy",
         str(policy),
+        "--alluredir",
+        str(tmp_path / "allure"),
     )
     output = done.stdout[-4000:] + done.stderr[-2000:]
     record = only_record(tmp_path)
@@ -104,6 +108,18 @@ def test_one_aide_step_and_the_judge_against_the_real_model(
     assert len(json.loads(journal.read_text())["nodes"]) == 1  # one step, reviewed
     leaked = [p for p in files_under(run_dir) if HOST_KEY in p.read_text(errors="replace")]
     assert leaked == []  # the provider key never reached the sandbox nor the records
+    usage = json.loads((tmp_path / "reports" / "summary.json").read_text())["llm_usage"]
+    assert (usage["calls"], usage["input_tokens"], usage["output_tokens"]) == (
+        gateway["calls"],
+        gateway["input_tokens"],
+        gateway["output_tokens"],
+    )
+    allure = allure_result(tmp_path / "allure", "titanic")
+    params = {p["name"]: p["value"] for p in allure["parameters"]}
+    assert params["llm_calls"] == f"'{gateway['calls']}'"
+    [attachment] = [a for a in allure["attachments"] if a["name"] == TRANSCRIPT_ATTACHMENT]
+    attached = (tmp_path / "allure" / attachment["source"]).read_text()
+    assert attached == (run_dir / "gateway.jsonl").read_text()
     judge = record["integrity"]["judge"]
     assert judge["model"] == MODEL and judge["provider"] == "openai"
     judge_calls = transcript_of(record, "integrity/judge.jsonl")
