@@ -8,10 +8,11 @@ own count, in the record, the transcript, summary.json and Allure; the provider 
 host; a broken program ends as a recorded outcome with a reason; a token budget stops AIDE at the
 first refusal.
 
-The local backend runs it (AIDE's locked packages in front of this interpreter, as in
-``tests/aide``): the Docker variant of the AIDE tests builds an agent image (minutes), and the
-gateway, upstream and key handling under test are the same on both backends, so the real-model
-tier stays within the CI budget without it.
+The AIDE step and the judge run in the Docker sandbox (the folder's image, built FROM the
+``base`` profile as in ``tests/aide``; skipped where Docker is missing); the budget run uses the
+local backend (AIDE's locked packages in front of this interpreter), so the tier still drives
+AIDE against the real model on a machine without Docker, and the gateway, upstream and key
+handling are the same code on both backends.
 """
 
 from __future__ import annotations
@@ -25,12 +26,14 @@ import pytest
 from pytest_mlebench.local_model import LocalModelServer
 from pytest_mlebench.report.allure import TRANSCRIPT_ATTACHMENT
 from tests.aide.conftest import aide_on_path, aide_site
-from tests.aide.test_aide_runs import aide_copy, only_record, run_titanic
+from tests.aide.test_aide_runs import aide_copy, builds_agent_images, only_record, run_titanic
 from tests.gateway.test_usage_reports import allure_result
 from tests.real_model.conftest import GROUP, MODEL
 from tests.real_model.test_forced_tool_call import port_of
+from tests.sandbox.conftest import docker_image
 
-__all__ = ["aide_on_path", "aide_site"]  # AIDE's packages, built once (tests/aide)
+# AIDE's packages for the local backend, built once (tests/aide); the session's base image
+__all__ = ["aide_on_path", "aide_site", "docker_image"]
 
 pytestmark = [
     pytest.mark.real_model,
@@ -68,8 +71,11 @@ def files_under(folder: Path) -> list[Path]:
 
 
 def test_one_aide_step_and_the_judge_against_the_real_model(
-    tmp_path: Path, real_upstream: str
+    tmp_path: Path, real_upstream: str, request: pytest.FixtureRequest
 ) -> None:
+    if not builds_agent_images():
+        pytest.skip("the Docker backend does not build agent Dockerfiles in this version")
+    request.getfixturevalue("docker_image")  # skips, naming why, where Docker is missing
     agent = aide_copy(tmp_path, steps=1, model=MODEL)
     policy = tmp_path / "policy.yaml"
     policy.write_text(JUDGE_POLICY)
@@ -83,9 +89,11 @@ def test_one_aide_step_and_the_judge_against_the_real_model(
         str(policy),
         "--alluredir",
         str(tmp_path / "allure"),
+        backend="docker",
     )
     output = done.stdout[-4000:] + done.stderr[-2000:]
     record = only_record(tmp_path)
+    assert str(record.get("image")).startswith("pytest-mlebench-agent-aide:"), output
     # A recorded outcome either way; the 135M model's program usually breaks: no submission.
     assert record["outcome"] in ("passed", "failed"), output
     if not (record.get("grade") or {}).get("valid_submission"):
