@@ -49,12 +49,14 @@ def test_serve_runs_until_ctrl_c_and_stops_the_server(tmp_path: Path) -> None:
         env={**os.environ, "PYTHONPATH": str(Path.cwd())},
     )
     base_url = f"http://127.0.0.1:{port}/v1"
-    assert serving.stdout is not None
-    printed = [serving.stdout.readline() for _ in range(3)]  # loading, serving on, the upstream
-    assert f"--mle-gateway-upstream openai=local:{port}" in printed[2], printed
-    assert answers(base_url)
-    serving.send_signal(signal.SIGINT)
-    _, err = serving.communicate(timeout=60)
+    try:
+        assert serving.stdout is not None
+        printed = [serving.stdout.readline() for _ in range(3)]  # loading, on, the upstream
+        assert f"--mle-gateway-upstream openai=local:{port}" in printed[2], printed
+        assert answers(base_url)
+    finally:
+        serving.send_signal(signal.SIGINT)  # also when an assertion failed: no server left
+        _, err = serving.communicate(timeout=60)
     assert serving.returncode == 130, err
     assert "interrupted" in err
     assert not answers(base_url)
