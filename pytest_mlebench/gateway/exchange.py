@@ -14,10 +14,16 @@ import secrets
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from pytest_mlebench.gateway.capabilities import (
+    SCHEMA,
+    as_schema_request,
+    as_tool_call_answer,
+    forced_function,
+)
 from pytest_mlebench.gateway.config import Provider
 from pytest_mlebench.gateway.ledger import Ledger
 from pytest_mlebench.gateway.relay import (
@@ -136,10 +142,25 @@ class Exchange:
             return
         if route.kind == "chat" and isinstance(payload, dict) and payload.get("stream"):
             body = with_usage_in_stream(payload)
+        rewrite = None
+        function = forced_function(payload) if provider.forced_tool_call == SCHEMA else None
+        if route.kind == "chat" and function is not None:
+            body, rewrite = self._bridge_forced_call(payload, function, entry)
         upstream = upstream_request(
             request.command, request.headers, route, provider, self.keys.get(provider.name), body
         )
-        self._relay(request, upstream, model, entry, started)
+        self._relay(request, upstream, model, entry, started, rewrite)
+
+    @staticmethod
+    def _bridge_forced_call(
+        payload: dict[str, Any], function: dict[str, Any], entry: dict[str, Any]
+    ) -> tuple[bytes, Callable[[bytes], bytes]]:
+        """The upstream body asking for a JSON-schema answer, and the rewrite of that answer
+        into the tool call the agent forced (the upstream ignores ``tool_choice``)."""
+        name = str(function["name"])
+        entry["bridged"] = f"forced tool call {name} sent as a JSON-schema response_format"
+        body = json.dumps(as_schema_request(payload, function)).encode()
+        return body, lambda answer: as_tool_call_answer(answer, name)
 
     def _relay(
         self,
@@ -148,6 +169,7 @@ class Exchange:
         model: str | None,
         entry: dict[str, Any],
         started: float,
+        rewrite: Callable[[bytes], bytes] | None = None,
     ) -> None:
         try:
             answer: Any = urllib.request.urlopen(upstream, timeout=UPSTREAM_TIMEOUT_SECONDS)
@@ -167,7 +189,9 @@ class Exchange:
             return
         status = int(answer.status if hasattr(answer, "status") else answer.code)
         with answer:
-            usage, logged, broken = pass_through(request, status, answer.headers, answer)
+            usage, logged, broken = pass_through(
+                request, status, answer.headers, answer, rewrite if status == 200 else None
+            )
         cost = self.ledger.charge(usage, model, status)
         if broken:
             entry["error"] = {"type": "stream_broken", "message": broken}

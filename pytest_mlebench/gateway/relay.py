@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import http.server
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import IO, Any
 
 from pytest_mlebench.gateway.transcript import body_for_log
@@ -42,9 +42,14 @@ def json_or_none(body: bytes) -> Any:
 
 
 def pass_through(
-    request: Request, status: int, headers: Any, answer: IO[bytes]
+    request: Request,
+    status: int,
+    headers: Any,
+    answer: IO[bytes],
+    rewrite: Callable[[bytes], bytes] | None = None,
 ) -> tuple[Usage, Any, str | None]:
-    """Send the upstream answer to the agent as it arrives.
+    """Send the upstream answer to the agent as it arrives; a whole (not streamed) answer goes
+    through ``rewrite`` first when one is given (a capability bridge's answer).
 
     Returns:
         The usage, the answer as the transcript keeps it, and why the relay broke off (the agent
@@ -57,7 +62,7 @@ def pass_through(
     }
     streaming = str(headers.get("Content-Type", "")).startswith("text/event-stream")
     if not streaming:
-        return _pass_whole(request, status, kept, answer)
+        return _pass_whole(request, status, kept, answer, rewrite)
     request.send_response(status)
     for name, value in kept.items():
         request.send_header(name, value)
@@ -77,7 +82,11 @@ def pass_through(
 
 
 def _pass_whole(
-    request: Request, status: int, kept: Mapping[str, str], answer: IO[bytes]
+    request: Request,
+    status: int,
+    kept: Mapping[str, str],
+    answer: IO[bytes],
+    rewrite: Callable[[bytes], bytes] | None,
 ) -> tuple[Usage, Any, str | None]:
     """An answer that is not a stream: read it whole, then send it on."""
     try:
@@ -86,6 +95,8 @@ def _pass_whole(
         message = f"the upstream answer broke off: {exc}"
         send(request, 502, {"Content-Type": "text/plain"}, message.encode())
         return Usage(), None, message
+    if rewrite is not None:
+        body = rewrite(body)
     try:
         send(request, status, kept, body)
     except OSError as exc:

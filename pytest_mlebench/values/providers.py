@@ -28,16 +28,29 @@ def check_base_url(url: str, where: str) -> str:
     return url.rstrip("/")
 
 
+# A named upstream: the local model server of ``mlebench model serve`` on loopback.
+LOCAL_HOST = "127.0.0.1"
+LOCAL_PORT = 8080
+LOCAL_NAME = re.compile(r"local(?::(\d{1,5}))?")
+
+
 def parse_upstreams(values: list[str] | tuple[str, ...]) -> dict[str, str]:
-    """``PROVIDER=URL`` pairs of ``--mle-gateway-upstream``; ``ValueError`` names a bad one."""
+    """``PROVIDER=URL`` pairs of ``--mle-gateway-upstream``; ``ValueError`` names a bad one.
+
+    URL may also be a named upstream, ``local`` or ``local:PORT`` (the local model server of
+    ``mlebench model serve``), kept as written and resolved by the gateway's configuration.
+    """
     upstreams: dict[str, str] = {}
     for value in values:
         name, sep, url = str(value).partition("=")
         if not sep or name not in DEFAULT_BASE_URLS:
             raise ValueError(
-                f"{value!r}: expected PROVIDER=URL with PROVIDER one of "
-                f"{', '.join(DEFAULT_BASE_URLS)}"
+                f"{value!r}: expected PROVIDER=URL (or PROVIDER=local[:PORT]) with PROVIDER "
+                f"one of {', '.join(DEFAULT_BASE_URLS)}"
             )
+        if LOCAL_NAME.fullmatch(url.strip()):
+            upstreams[name] = url.strip()
+            continue
         try:
             upstreams[name] = check_base_url(url, name)
         except ConfigError as exc:

@@ -1,0 +1,62 @@
+"""``mlebench model``: bad input is a clear error; ``serve`` runs the real server until Ctrl-C
+and leaves no process behind."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pytest_mlebench.cli import main
+from pytest_mlebench.local_model.server import answers
+from tests.real_model.conftest import GROUP, free_port
+
+
+def test_an_unknown_model_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["model", "serve", "--model", "gpt-17"]) == 1
+    error = capsys.readouterr().err
+    assert "unknown model 'gpt-17': give a .gguf file or one of smollm2-135m" in error
+
+
+def test_a_missing_file_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["model", "serve", "--model", "/nowhere/m.gguf"]) == 1
+    assert "the model file /nowhere/m.gguf does not exist" in capsys.readouterr().err
+
+
+def test_list_names_every_known_model(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["model", "list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == ["smollm2-135m", "qwen2.5-coder-1.5b"]
+
+
+@pytest.mark.real_model
+@pytest.mark.xdist_group(GROUP)
+@pytest.mark.timeout(300)
+def test_serve_runs_until_ctrl_c_and_stops_the_server(tmp_path: Path) -> None:
+    pytest.importorskip("xllamacpp", reason="needs: pip install 'pytest-mlebench[local-model]'")
+    port = free_port()
+    command = [sys.executable, "-m", "pytest_mlebench.cli", "model", "serve", "--port", str(port)]
+    command += ["--threads", "1", "--log", str(tmp_path / "server.log")]
+    serving = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path.cwd())},
+    )
+    base_url = f"http://127.0.0.1:{port}/v1"
+    try:
+        assert serving.stdout is not None
+        printed = [serving.stdout.readline() for _ in range(3)]  # loading, on, the upstream
+        assert f"--mle-gateway-upstream openai=local:{port}" in printed[2], printed
+        assert answers(base_url)
+    finally:
+        serving.send_signal(signal.SIGINT)  # also when an assertion failed: no server left
+        _, err = serving.communicate(timeout=60)
+    assert serving.returncode == 130, err
+    assert "interrupted" in err
+    assert not answers(base_url)
