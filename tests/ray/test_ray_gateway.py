@@ -53,7 +53,7 @@ def test_an_agent_calls_the_gateway_from_a_ray_node(
 ) -> None:
     agent = llm_agent(tmp_path)
     done = run_benchmark(
-        tmp_path, data_dir, *SELECTION, "--mle-agent", str(agent), "--mle-ray", ray_cluster.address
+        tmp_path, data_dir, *SELECTION, f"--mle-agent={agent}", "--mle-ray", ray_cluster.address
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     record = only_record(tmp_path)
@@ -77,8 +77,7 @@ def test_a_budget_cut_off_on_a_node_is_recorded(
         tmp_path,
         data_dir,
         *SELECTION,
-        "--mle-agent",
-        str(agent),
+        f"--mle-agent={agent}",
         "--mle-token-budget",
         budget,
         "--mle-ray",
@@ -102,7 +101,7 @@ def test_a_missing_provider_key_stops_the_run_before_the_cluster(
     monkeypatch.setenv("MLEBENCH_GATEWAY_UPSTREAM", "openai=http://127.0.0.1:9/v1")
     agent = llm_agent(tmp_path)
     done = run_benchmark(
-        tmp_path, data_dir, *SELECTION, "--mle-agent", str(agent), "--mle-ray", "127.0.0.1:9"
+        tmp_path, data_dir, *SELECTION, f"--mle-agent={agent}", "--mle-ray", "127.0.0.1:9"
     )
     assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-2000:]
     record = only_record(tmp_path)
@@ -149,8 +148,7 @@ def test_an_agent_folder_s_own_image_is_built_on_the_node(
         "2",
         "-n",
         "2",
-        "--mle-agent",
-        str(folder),
+        f"--mle-agent={folder}",
         "--mle-ray",
         ray_cluster.address,
     )
