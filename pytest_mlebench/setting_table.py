@@ -16,6 +16,7 @@ from pytest_mlebench.values.cost_limit import cost_limit
 from pytest_mlebench.values.network_policy import network_text
 from pytest_mlebench.values.providers import judge_model, upstream_pairs
 from pytest_mlebench.values.require_levels import REQUIRE_LEVELS
+from pytest_mlebench.values.time_limit import DEFAULT_SANDBOX_GRACE
 
 SANDBOXES = ("auto", "local", "docker")
 YES_NO = ("yes", "no")
@@ -85,7 +86,7 @@ SETTINGS: tuple[Setting, ...] = (
         "itself); each copy-out after the deadline gets at least half of it",
         "MLEBENCH_SANDBOX_GRACE",
         parsers.always(parsers.positive_int),
-        default="300",
+        default=str(DEFAULT_SANDBOX_GRACE),
         metavar="SECONDS",
     ),
     Setting(

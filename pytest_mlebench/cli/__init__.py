@@ -99,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     from pytest_mlebench.integrity_command import add_integrity_command
 
     add_integrity_command(commands, common)
-    from pytest_mlebench.local_model.command import add_model_command
+    from pytest_mlebench.local_model.serve_command import add_model_command
 
     add_model_command(commands)
     return parser

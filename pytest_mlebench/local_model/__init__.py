@@ -18,7 +18,7 @@ from pytest_mlebench.local_model.catalog import (
     resolve_model,
 )
 from pytest_mlebench.local_model.model_error import LocalModelError
-from pytest_mlebench.local_model.server import DEFAULT_PORT, LocalModelServer, ServerOptions
+from pytest_mlebench.local_model.model_server import DEFAULT_PORT, LocalModelServer, ServerOptions
 
 __all__ = [
     "DEFAULT_MODEL",

@@ -1,8 +1,8 @@
 """The local model server's own process: load the GGUF file into llama.cpp's server and serve.
 
 Run as ``python -m pytest_mlebench.local_model.child MODEL_FILE NAME PORT CONTEXT THREADS
-MAX_TOKENS`` by :class:`~pytest_mlebench.local_model.server.LocalModelServer`, never imported by
-the harness itself (``xllamacpp`` is imported only here). It serves until SIGTERM or SIGINT, or
+MAX_TOKENS`` by :class:`~pytest_mlebench.local_model.model_server.LocalModelServer`, never imported
+by the harness itself (``xllamacpp`` is imported only here). It serves until SIGTERM or SIGINT, or
 until its parent is gone (a harness killed outright leaves no server behind).
 """
 

@@ -20,6 +20,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from pytest_mlebench.sandbox.validator import SubmissionValidator, ValidationCall, ValidatorServer
+from pytest_mlebench.values.time_limit import DEFAULT_SANDBOX_GRACE
 
 if TYPE_CHECKING:
     from pytest_mlebench.gateway import Gateway
@@ -105,7 +106,7 @@ class SandboxSpec:
     gateway: Gateway | None = None
     log_dir: Path | None = None
     validator_interval: float = 1.0
-    expiry_grace: float = 300.0
+    expiry_grace: float = float(DEFAULT_SANDBOX_GRACE)
 
 
 @dataclass(frozen=True)

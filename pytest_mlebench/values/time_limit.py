@@ -1,12 +1,16 @@
 """The seconds one run gets: ``--mle-time-limit`` when it is given, else the competition's.
 
 One rule for every place that needs it: the run's deadline, the timeout backstop of its test and
-the live progress line.
+the live progress line. Also the one default of ``--mle-sandbox-grace``, which the option table and
+the sandbox's spec both read.
 """
 
 from __future__ import annotations
 
 from typing import Protocol
+
+# Seconds a Docker sandbox outlives its run's deadline when the harness is gone.
+DEFAULT_SANDBOX_GRACE = 300
 
 
 class TimeLimited(Protocol):

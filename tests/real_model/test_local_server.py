@@ -11,7 +11,7 @@ import pytest
 
 from pytest_mlebench.local_model import LocalModelError, LocalModelServer, ServerOptions
 from pytest_mlebench.local_model.catalog import ModelFile, resolve_model
-from pytest_mlebench.local_model.server import answers
+from pytest_mlebench.local_model.model_server import answers
 from tests.real_model.conftest import GROUP, MODEL, chat, free_port
 
 pytestmark = [pytest.mark.real_model, pytest.mark.xdist_group(GROUP), pytest.mark.timeout(600)]

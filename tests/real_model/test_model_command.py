@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pytest_mlebench.cli import main
-from pytest_mlebench.local_model.server import answers
+from pytest_mlebench.local_model.model_server import answers
 from tests.real_model.conftest import GROUP, free_port
 
 

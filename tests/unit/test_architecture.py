@@ -229,6 +229,17 @@ def test_engine_modules_stay_small() -> None:
     assert not large, f"split these modules by concern (over {MAX_ENGINE_LINES} lines): {large}"
 
 
+def test_engine_module_names_are_unique() -> None:
+    """One module per name: ``base.py`` in three packages made every import line ambiguous."""
+    seen: dict[str, list[str]] = {}
+    for module, path in engine_modules().items():
+        if path.name in ("__init__.py", "__main__.py") or "scripts" in path.parts:
+            continue  # agent scripts run inside the sandbox, outside the engine's namespace
+        seen.setdefault(path.name, []).append(shown(module))
+    reused = {name: found for name, found in seen.items() if len(found) > 1}
+    assert not reused, f"give these modules names of their own: {reused}"
+
+
 def test_the_checker_sees_a_cycle_and_an_upward_import() -> None:
     """The checks themselves can fail: a hand-made graph with one cycle and one upward edge."""
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
