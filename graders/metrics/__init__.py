@@ -25,6 +25,7 @@ from pytest_mlebench.graders.metrics import (
     weighted_log_loss,
 )
 from pytest_mlebench.graders.metrics.base import NUMERIC_KINDS, Arity, Columns, Metric, ValueKind
+from pytest_mlebench.graders.metrics.bias import DECLARATIONS as BIAS_ORIGINAL
 from pytest_mlebench.graders.metrics.bias import bias_auc
 from pytest_mlebench.graders.metrics.classification import (
     accuracy,
@@ -54,7 +55,9 @@ from pytest_mlebench.graders.metrics.regression import (
     rmsle,
     smape,
 )
+from pytest_mlebench.graders.metrics.sets import DECLARATIONS as SETS_ORIGINAL
 from pytest_mlebench.graders.metrics.sets import mean_f1, micro_f1
+from pytest_mlebench.graders.metrics.spans import DECLARATIONS as SPANS_ORIGINAL
 from pytest_mlebench.graders.metrics.spans import span_f1, span_rule
 from pytest_mlebench.graders.metrics.survival import concordance_index
 from pytest_mlebench.graders.metrics.text import word_jaccard
@@ -288,6 +291,9 @@ _MODULES: tuple[Metric, ...] = (
     *top_error.DECLARATIONS,
     *EDIT_DISTANCE,
     *LWLRAP,
+    *BIAS_ORIGINAL,
+    *SETS_ORIGINAL,
+    *SPANS_ORIGINAL,
 )
 """Metrics declared beside their functions, one family module each."""
 
