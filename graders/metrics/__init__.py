@@ -40,6 +40,7 @@ from pytest_mlebench.graders.metrics.correlation import (
 from pytest_mlebench.graders.metrics.edit_distance import DECLARATIONS as EDIT_DISTANCE
 from pytest_mlebench.graders.metrics.lwlrap import DECLARATIONS as LWLRAP
 from pytest_mlebench.graders.metrics.ordering import order_rule, pooled_kendall_tau
+from pytest_mlebench.graders.metrics.present_kappa import DECLARATIONS as PRESENT_KAPPA
 from pytest_mlebench.graders.metrics.probabilistic import (
     log_loss,
     mean_column_roc_auc,
@@ -294,6 +295,7 @@ _MODULES: tuple[Metric, ...] = (
     *BIAS_ORIGINAL,
     *SETS_ORIGINAL,
     *SPANS_ORIGINAL,
+    *PRESENT_KAPPA,
 )
 """Metrics declared beside their functions, one family module each."""
 

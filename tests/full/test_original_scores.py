@@ -1,10 +1,10 @@
-"""The original-compatible score in the record of a graded Medium fixture, one test per competition.
+"""The original-compatible score in the record of a graded fixture, one test per competition.
 
 Each competition here declares ``original_grader:`` (the original MLE-bench scores it with a
 variant of Kaggle's metric). On a Kaggle-shaped fixture prepared by the competition's own
-``prepare.py``, the grade of the answers as a submission, rows shuffled, carries the original's
-score and the medal it earns on the same board; a file the two grade apart carries the number the
-original's way gives, computed here as the original's grader computes it.
+``prepare.py`` (aptos2019's is the Lite one), the grade of the answers as a submission, rows
+shuffled, carries the original's score and the medal it earns on the same board; a file the two
+grade apart carries the number the original's way gives, computed here as its grader does.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from sklearn.metrics import f1_score
+from sklearn.metrics import cohen_kappa_score, f1_score
 from sklearn.preprocessing import MultiLabelBinarizer
 
 from pytest_mlebench.definition import load_competition
@@ -25,6 +25,7 @@ from pytest_mlebench.medals import medal_for
 from pytest_mlebench.records.grade_report import GradeReport
 from tests.full.shapes import load_shapes
 from tests.lite.harness import PreparedLite, perfect, prepare_from_shape
+from tests.lite.shapes import load_shapes as load_lite_shapes
 
 COMPETITIONS = Path(__file__).resolve().parents[2] / "competitions"
 JIGSAW = "jigsaw-unintended-bias-in-toxicity-classification"
@@ -34,16 +35,19 @@ LABEL_SETS = (
     "imet-2020-fgvc7",
 )
 TF2QA = "tensorflow2-question-answering"
+KAPPA = ("aptos2019-blindness-detection", "learning-agency-lab-automated-essay-scoring-2")
 GRADERS = {
     JIGSAW: "binarised-bias-auc over 1 column",
     **{competition: "known-label-micro-f1 over 1 column" for competition in LABEL_SETS},
     TF2QA: "span-accuracy over 1 column",
+    **{competition: "present-label-kappa over 1 column" for competition in KAPPA},
 }
 
 
 def _prepare(competition_id: str, root: Path) -> PreparedLite:
     competition = load_competition(COMPETITIONS / competition_id)
-    return prepare_from_shape(competition, load_shapes()[competition_id], root / "prepared")
+    shapes = {**load_lite_shapes(), **load_shapes()}  # aptos2019 is a Lite competition
+    return prepare_from_shape(competition, shapes[competition_id], root / "prepared")
 
 
 def _grade(prepared: PreparedLite, submission: pd.DataFrame, path: Path) -> GradeReport:
@@ -126,4 +130,22 @@ def test_tf2qa_record_counts_blank_true_negatives(tmp_path: Path) -> None:
     expected = float((cells == "").mean())  # the slots with no answer are right there
     assert 0.0 < expected < 1.0
     assert report.original_score == pytest.approx(expected, abs=1e-12)
+    assert report.original_medal == _expected_medal(report, expected)
+
+
+@pytest.mark.parametrize("competition_id", KAPPA)
+def test_kappa_record_weighs_by_position_among_the_ratings_present(
+    competition_id: str, tmp_path: Path
+) -> None:
+    prepared = _prepare(competition_id, tmp_path)
+    submission = perfect(prepared)
+    column = prepared.spec.target_columns[0]
+    truth = submission[column].astype(int).to_numpy()
+    pred = truth.copy()
+    pred[truth == truth.max()] = truth.max() + 2  # beyond the scale, leaving a gap
+    report = _grade(prepared, submission.assign(**{column: pred}), tmp_path / "beyond.csv")
+    assert report.valid_submission, report.invalid_reason
+    expected = float(cohen_kappa_score(truth, pred, weights="quadratic"))  # the original's call
+    assert report.original_score == pytest.approx(expected, abs=1e-12)
+    assert report.score is not None and report.score < expected  # two steps here, one there
     assert report.original_medal == _expected_medal(report, expected)

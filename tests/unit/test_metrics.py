@@ -325,6 +325,7 @@ DIRECTIONS = {
     "binarised-bias-auc": False,
     "known-label-micro-f1": False,
     "span-accuracy": False,
+    "present-label-kappa": False,
     "integer-macro-f1": False,
     "weighted-auc": False,
     "kl-divergence": True,
