@@ -25,6 +25,7 @@ from pytest_mlebench.graders.metrics import (
     weighted_log_loss,
 )
 from pytest_mlebench.graders.metrics.base import NUMERIC_KINDS, Arity, Columns, Metric, ValueKind
+from pytest_mlebench.graders.metrics.bias import DECLARATIONS as BIAS_ORIGINAL
 from pytest_mlebench.graders.metrics.bias import bias_auc
 from pytest_mlebench.graders.metrics.classification import (
     accuracy,
@@ -39,6 +40,7 @@ from pytest_mlebench.graders.metrics.correlation import (
 from pytest_mlebench.graders.metrics.edit_distance import DECLARATIONS as EDIT_DISTANCE
 from pytest_mlebench.graders.metrics.lwlrap import DECLARATIONS as LWLRAP
 from pytest_mlebench.graders.metrics.ordering import order_rule, pooled_kendall_tau
+from pytest_mlebench.graders.metrics.present_kappa import DECLARATIONS as PRESENT_KAPPA
 from pytest_mlebench.graders.metrics.probabilistic import (
     log_loss,
     mean_column_roc_auc,
@@ -54,7 +56,9 @@ from pytest_mlebench.graders.metrics.regression import (
     rmsle,
     smape,
 )
+from pytest_mlebench.graders.metrics.sets import DECLARATIONS as SETS_ORIGINAL
 from pytest_mlebench.graders.metrics.sets import mean_f1, micro_f1
+from pytest_mlebench.graders.metrics.spans import DECLARATIONS as SPANS_ORIGINAL
 from pytest_mlebench.graders.metrics.spans import span_f1, span_rule
 from pytest_mlebench.graders.metrics.survival import concordance_index
 from pytest_mlebench.graders.metrics.text import word_jaccard
@@ -288,6 +292,10 @@ _MODULES: tuple[Metric, ...] = (
     *top_error.DECLARATIONS,
     *EDIT_DISTANCE,
     *LWLRAP,
+    *BIAS_ORIGINAL,
+    *SETS_ORIGINAL,
+    *SPANS_ORIGINAL,
+    *PRESENT_KAPPA,
 )
 """Metrics declared beside their functions, one family module each."""
 

@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pytest_mlebench.graders.errors import GraderError
-from pytest_mlebench.graders.metrics.base import Columns, FloatArray
+from pytest_mlebench.graders.metrics.base import Columns, FloatArray, Metric
 from pytest_mlebench.graders.metrics.probabilistic import binary_auc
 
 POWER = -5.0
@@ -83,3 +83,17 @@ def _power_mean(values: FloatArray) -> float:
     if (values == 0.0).any():
         return 0.0
     return float(np.mean(values**POWER) ** (1.0 / POWER))
+
+
+DECLARATIONS = (
+    Metric(
+        name="binarised-bias-auc",
+        lower_is_better=False,
+        value_kind="real",
+        rows_sum_to_one=False,
+        compute=binarised_bias_auc,
+        description="jigsaw-bias-auc of predictions first cut to 0 or 1 at 0.5 (the original's)",
+        arity="described",
+    ),
+)
+"""The original MLE-bench's variant (``original_grader:`` of jigsaw-unintended-bias)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from pytest_mlebench.graders.metrics.base import Array, Columns, require_same_shape
+from pytest_mlebench.graders.metrics.base import Array, Columns, Metric, require_same_shape
 
 
 def mean_f1(y_true: Columns, y_pred: Columns) -> float:
@@ -62,3 +62,18 @@ def _pairs(y_true: Columns, y_pred: Columns) -> Iterator[tuple[frozenset[str], f
     preds: Array = y_pred.arrays[0]
     for truth, pred in zip(truths, preds, strict=True):
         yield frozenset(str(truth).split()), frozenset(str(pred).split())
+
+
+DECLARATIONS = (
+    Metric(
+        name="known-label-micro-f1",
+        lower_is_better=False,
+        value_kind="text",
+        rows_sum_to_one=False,
+        compute=known_label_micro_f1,
+        description="micro F1 of label sets, labels in no answer dropped (the original's)",
+        arity="one",
+    ),
+)
+"""The original MLE-bench's variant (``original_grader:`` of facebook-recruiting-iii,
+plant-pathology-2021 and imet-2020)."""

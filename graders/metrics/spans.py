@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from pytest_mlebench.graders.messages import show_value
-from pytest_mlebench.graders.metrics.base import Array, Columns, require_same_shape
+from pytest_mlebench.graders.metrics.base import Array, Columns, Metric, require_same_shape
 
 SPAN = re.compile(r"(\d+):(\d+)")
 WORDS = ("YES", "NO")
@@ -78,3 +78,18 @@ def _slots(truths: Array, preds: Array) -> list[tuple[frozenset[Answer], Answer 
         text = str(pred).strip()
         slots.append((acceptable, _parse(text) if text else None))
     return slots
+
+
+DECLARATIONS = (
+    Metric(
+        name="span-accuracy",
+        lower_is_better=False,
+        value_kind="text",
+        rows_sum_to_one=False,
+        compute=span_accuracy,
+        description="share of answer slots right, a blank with no answer counted (the original's)",
+        arity="one",
+        check_rows=span_rule,
+    ),
+)
+"""The original MLE-bench's variant (``original_grader:`` of tensorflow2-question-answering)."""
