@@ -1,12 +1,12 @@
 """Aligning submission rows with answer rows by id: an exact set match, never row order.
 
 Ids are compared as text with surrounding whitespace removed. The fast path (a valid
-submission) sorts 64-bit hashes of both id lists and checks the proposed pairs string by string
-(:mod:`graders.hashing`). Anything else — an unknown, repeated or missing id, a hash collision —
-goes through one Arrow dictionary encoding of both lists, which numbers ids by first appearance:
-the answers come first, so answer row ``i`` gets code ``i`` exactly when the answer ids are
-unique, a submission id's code is the answer row it belongs to, and a code past the answers
-marks an unknown id.
+submission) sorts 64-bit hashes of both id lists and checks the proposed pairs exactly: as
+64-bit keys for ids of at most 8 bytes, string by string otherwise (:mod:`graders.hashing`).
+Anything else — an unknown, repeated or missing id — goes through one Arrow dictionary
+encoding of both lists, which numbers ids by first appearance: the answers come first, so
+answer row ``i`` gets code ``i`` exactly when the answer ids are unique, a submission id's code
+is the answer row it belongs to, and a code past the answers marks an unknown id.
 """
 
 from __future__ import annotations
