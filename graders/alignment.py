@@ -1,12 +1,12 @@
 """Aligning submission rows with answer rows by id: an exact set match, never row order.
 
 Ids are compared as text with surrounding whitespace removed. The fast path (a valid
-submission) sorts 64-bit hashes of both id lists and checks the proposed pairs string by string
-(:mod:`graders.hashing`). Anything else — an unknown, repeated or missing id, a hash collision —
-goes through one Arrow dictionary encoding of both lists, which numbers ids by first appearance:
-the answers come first, so answer row ``i`` gets code ``i`` exactly when the answer ids are
-unique, a submission id's code is the answer row it belongs to, and a code past the answers
-marks an unknown id.
+submission) sorts 64-bit hashes of both id lists and checks the proposed pairs exactly: as
+64-bit keys for ids of at most 8 bytes, string by string otherwise (:mod:`graders.hashing`).
+Anything else — an unknown, repeated or missing id — goes through one Arrow dictionary
+encoding of both lists, which numbers ids by first appearance: the answers come first, so
+answer row ``i`` gets code ``i`` exactly when the answer ids are unique, a submission id's code
+is the answer row it belongs to, and a code past the answers marks an unknown id.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pytest_mlebench.graders.errors import GraderError, SubmissionRejected
-from pytest_mlebench.graders.hashing import hash_strings
+from pytest_mlebench.graders.hashing import hash_strings, short_string_keys
 from pytest_mlebench.graders.memory import MEMORY_POOL
 from pytest_mlebench.graders.messages import count, show_value
 from pytest_mlebench.graders.values import stripped_text
@@ -29,6 +29,9 @@ IntArray = npt.NDArray[np.int64]
 
 BLOCK_ROWS = 1 << 16
 """Rows per block where matching works block by block (bounded temporaries)."""
+
+MAX_TIED_ROWS = 1 << 16
+"""Beyond this many rows in hash ties the fast path gives up (never for random hashes)."""
 
 _FLOAT_WRITTEN_INTEGER = re.compile(r"[+-]?\d+\.0+")
 """An integer written as a float, ``1890.0``: what pandas writes for an integer id column that
@@ -61,12 +64,15 @@ def _match_sorted_hashes(
     """The fast path for a valid submission: pair rows by sorted hashes, then verify the pairs.
 
     Each hash keeps its high bits and carries its row number in the low bits, so one plain
-    sort per side (no argsort) lines the rows up. Distinct answer hashes prove the answer ids
-    distinct; equal sorted hashes on both sides propose a pairing, and comparing the paired
-    strings proves it. Anything unusual returns None and the exact path decides (and explains);
-    that includes two answer ids whose hashes agree in the kept high bits, which for a million
-    ids (44 bits kept) happens about once in thirty gradings and costs only time. The work after
-    the sorts goes block by block (:data:`BLOCK_ROWS`), so its temporaries stay small.
+    sort per side (no argsort) lines the rows up. Equal sorted hashes on both sides propose a
+    pairing, and comparing the paired strings proves it (and, with it, that the answer ids are
+    distinct). Answer ids whose hashes agree in the kept high bits (a tie) sort by row number on
+    both sides, so their proposed pairs may cross: such ties are expected by the birthday bound
+    (about once in thirty gradings of a million ids, 44 bits kept; dozens of times in one of
+    13 million, 40 bits kept), and :func:`_pair_ties` pairs their few rows by their strings
+    before the check. Anything unusual returns None and the exact path decides (and explains).
+    The work after the sorts goes block by block (:data:`BLOCK_ROWS`), so its temporaries stay
+    small.
     """
     size = len(answer_ids)
     if size == 0 or len(submission_ids) != size:
@@ -83,16 +89,28 @@ def _match_sorted_hashes(
             hashes[block] |= np.arange(block.start, block.stop, dtype=np.uint64)
         hashes.sort()
     rows = np.empty(size, dtype=np.int64)
+    ties = [np.zeros(0, dtype=np.int64)]
     for block in _blocks(size):
         answers, submissions = answer_hashes[block], submission_hashes[block]
-        # Sorted, so a repeated key sits next to its twin (the block's last row meets the next).
+        # Sorted, so a tied key sits next to its twin (the block's last row meets the next).
         following = answer_hashes[block.start + 1 : block.stop + 1]
-        if ((answers[: following.size] ^ following) >> shift == 0).any():
-            return None
+        tied = np.flatnonzero((answers[: following.size] ^ following) >> shift == 0)
+        ties.append(tied + block.start)
         if ((answers ^ submissions) >> shift).any():
             return None
         rows[(answers & row_bits).view(np.int64)] = (submissions & row_bits).view(np.int64)
+    tied_positions = np.union1d(np.concatenate(ties), np.concatenate(ties) + 1)
+    if tied_positions.size > MAX_TIED_ROWS:
+        return None
+    answer_rows = (answer_hashes[tied_positions] & row_bits).view(np.int64)
+    submission_rows = (submission_hashes[tied_positions] & row_bits).view(np.int64)
+    keys = answer_hashes[tied_positions] >> shift
     del answer_hashes, submission_hashes
+    if not _pair_ties(keys, answer_rows, submission_rows, submission_ids, answer_ids, rows):
+        return None
+    agree = _short_ids_agree(submission_ids, answer_ids, rows)
+    if agree is not None:
+        return rows if agree else None
     # One contiguous copy: taking from many chunks would gather them again for every block.
     submitted = submission_ids.combine_chunks(memory_pool=MEMORY_POOL)
     for block in _blocks(size):
@@ -101,6 +119,69 @@ def _match_sorted_hashes(
         if not pc.all(pc.equal(paired, wanted, memory_pool=MEMORY_POOL)).as_py():
             return None
     return rows
+
+
+def _short_ids_agree(
+    submission_ids: pa.ChunkedArray, answer_ids: pa.ChunkedArray, rows: IntArray
+) -> bool | None:
+    """Whether every proposed pair holds equal ids, compared as exact keys (ids of <= 8 bytes).
+
+    None when the ids are too long for keys; the caller then compares the strings. A numpy
+    gather of one word per row is several times cheaper than gathering the strings.
+    """
+    submission_keys = short_string_keys(submission_ids)
+    if submission_keys is None:
+        return None
+    for block in _blocks(len(rows)):  # the answers' keys block by block: one array less
+        answer_keys = short_string_keys(answer_ids.slice(block.start, block.stop - block.start))
+        if answer_keys is None:
+            return None
+        if (submission_keys[rows[block]] != answer_keys).any():
+            return False
+    return True
+
+
+def _pair_ties(
+    keys: npt.NDArray[np.uint64],
+    answer_rows: IntArray,
+    submission_rows: IntArray,
+    submission_ids: pa.ChunkedArray,
+    answer_ids: pa.ChunkedArray,
+    rows: IntArray,
+) -> bool:
+    """Re-pair the rows of tied hashes by their strings, in place in ``rows``.
+
+    Each tie group (the rows sharing one kept hash ``key``) holds the same number of answer and
+    submission rows; within a group, each answer row gets the submission row with its string.
+    False when a group's strings do not pair one to one, a repeated id included (the exact
+    path then explains why).
+    """
+    if keys.size == 0:
+        return True
+    answer_texts = pc.take(answer_ids, pa.array(answer_rows), memory_pool=MEMORY_POOL)
+    submitted_texts = pc.take(submission_ids, pa.array(submission_rows), memory_pool=MEMORY_POOL)
+    groups: dict[int, tuple[dict[str, int], dict[str, int]]] = {}
+    for key, answer_row, answer_text, submission_row, submitted_text in zip(
+        keys.tolist(),
+        answer_rows.tolist(),
+        answer_texts.to_pylist(),
+        submission_rows.tolist(),
+        submitted_texts.to_pylist(),
+        strict=True,
+    ):
+        answers, submissions = groups.setdefault(key, ({}, {}))
+        answers[answer_text] = answer_row
+        submissions[submitted_text] = submission_row
+    # A repeated id on either side collapses in its group's mapping; the totals then fall short.
+    paired = sum(len(answers) for answers, _ in groups.values())
+    if paired != keys.size or sum(len(found) for _, found in groups.values()) != keys.size:
+        return False
+    for answers, submissions in groups.values():
+        if answers.keys() != submissions.keys():
+            return False
+        for text, answer_row in answers.items():
+            rows[answer_row] = submissions[text]
+    return True
 
 
 def _blocks(size: int) -> Iterator[slice]:

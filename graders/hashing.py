@@ -74,3 +74,46 @@ def _hash_chunk(chunk: pa.StringArray) -> UInt64Array | None:
     hashes *= _FINAL_MIX
     hashes ^= hashes >> np.uint64(32)
     return np.asarray(hashes, dtype=np.uint64)
+
+
+def short_string_keys(values: pa.ChunkedArray) -> UInt64Array | None:
+    """One exact 64-bit key per string of at most 8 bytes, or None when one is longer.
+
+    Two strings get the same key only when they are equal, so comparing keys compares the
+    strings. A key is the string's bytes as a little-endian word, with the length in the top
+    byte for strings of up to 7 bytes; an 8-byte string fills the word, and is told apart from
+    the shorter ones by its last byte, which must then be at least 8 (a byte 0 to 7 there, a
+    control character, returns None). None also for a type other than ``string`` or a null.
+    """
+    if values.type != pa.string() or values.null_count:
+        return None
+    keys = np.empty(len(values), dtype=np.uint64)
+    offset = 0
+    for chunk in values.chunks:
+        chunk_keys = _short_keys_chunk(chunk)
+        if chunk_keys is None:
+            return None
+        keys[offset : offset + chunk_keys.size] = chunk_keys
+        offset += chunk_keys.size
+    return keys
+
+
+def _short_keys_chunk(chunk: pa.StringArray) -> UInt64Array | None:
+    _, offsets_buffer, data_buffer = chunk.buffers()
+    offsets = np.frombuffer(offsets_buffer, dtype=np.int32)[
+        chunk.offset : chunk.offset + len(chunk) + 1
+    ]
+    starts, lengths = offsets[:-1], np.diff(offsets)
+    if int(lengths.max(initial=0)) > 8:
+        return None
+    data = np.zeros(0, np.uint8) if data_buffer is None else np.frombuffer(data_buffer, np.uint8)
+    padded = np.zeros(data.size + 8, dtype=np.uint8)
+    padded[: data.size] = data
+    words = as_strided(padded, shape=(data.size + 1, 8), strides=(1, 1)).view("<u8")[:, 0]
+    keys = words[np.minimum(starts, data.size)] & _KEEP_BYTES[lengths]
+    full = lengths == 8
+    if (keys[full] >> np.uint64(56) < 8).any():
+        return None
+    short = ~full
+    keys[short] |= lengths[short].astype(np.uint64) << np.uint64(56)
+    return np.asarray(keys, dtype=np.uint64)
