@@ -36,6 +36,7 @@ from pytest_mlebench.graders.metrics.correlation import (
     pearson,
     require_varying_predictions,
 )
+from pytest_mlebench.graders.metrics.detection import DECLARATIONS as DETECTION
 from pytest_mlebench.graders.metrics.edit_distance import DECLARATIONS as EDIT_DISTANCE
 from pytest_mlebench.graders.metrics.lwlrap import DECLARATIONS as LWLRAP
 from pytest_mlebench.graders.metrics.ordering import order_rule, pooled_kendall_tau
@@ -288,6 +289,7 @@ _MODULES: tuple[Metric, ...] = (
     *top_error.DECLARATIONS,
     *EDIT_DISTANCE,
     *LWLRAP,
+    *DETECTION,
 )
 """Metrics declared beside their functions, one family module each."""
 

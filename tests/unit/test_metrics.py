@@ -332,6 +332,8 @@ DIRECTIONS = {
     "mean-levenshtein": True,
     "sequence-levenshtein-rate": True,
     "lwlrap": False,
+    "box-map": False,
+    "box-map-sklearn": False,
 }
 
 
