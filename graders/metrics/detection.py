@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.metrics import average_precision_score
 
-from pytest_mlebench.graders.boxes import Detections, as_boxes, match_greedy
+from pytest_mlebench.graders.boxes import Detections, as_boxes, confidence_order, match_greedy
 from pytest_mlebench.graders.errors import GraderError
 from pytest_mlebench.graders.messages import show_value
 from pytest_mlebench.graders.metrics.base import Array, Columns, Metric, require_same_shape
@@ -51,7 +51,7 @@ def parse_boxes(cell: object) -> LabelledBoxes:
             f"has {len(tokens)} values, not whole groups of six "
             "'label confidence x_min y_min x_max y_max'"
         )
-    labels = tuple(tokens[0::GROUP])
+    labels = tuple(_label(token) for token in tokens[0::GROUP])
     try:
         numbers = np.array(
             [
@@ -68,6 +68,15 @@ def parse_boxes(cell: object) -> LabelledBoxes:
     if not np.isfinite(numbers[:, 0]).all():
         raise ValueError("holds a confidence that is not a finite number")
     return LabelledBoxes(labels, numbers[:, 0], as_boxes(numbers[:, 1:]))
+
+
+def _label(token: str) -> str:
+    """A label token; a whole number in any spelling (``14``, ``14.0``) is one class id."""
+    try:
+        number = float(token)
+    except ValueError:
+        return token
+    return str(int(number)) if number.is_integer() else token
 
 
 def box_string_rule(y_true: Columns, y_pred: Columns) -> tuple[int, str] | None:
@@ -141,6 +150,40 @@ def box_map_sklearn(y_true: Columns, y_pred: Columns, iou_threshold: float = 0.5
     return float(np.mean(aps)) if aps else 0.0
 
 
+def _sizes_misread(boxes: np.ndarray) -> np.ndarray:
+    """Corner boxes read as ``x, y, width, height`` (the original vinbigdata grader's mistake)."""
+    return np.column_stack(
+        [boxes[:, 0], boxes[:, 1], boxes[:, 0] + boxes[:, 2], boxes[:, 1] + boxes[:, 3]]
+    )
+
+
+def box_map_coco_corners_as_sizes(
+    y_true: Columns, y_pred: Columns, iou_threshold: float = 0.4, max_per_label: int = 100
+) -> float:
+    """The original MLE-bench's vinbigdata number: COCO mAP of corner boxes read as sizes.
+
+    Its grader hands ``x_min y_min x_max y_max`` to pycocotools, which reads ``x y width
+    height``: both sides' boxes become ``(x_min, y_min, x_min + x_max, y_min + y_max)``. Then
+    COCO's way: per row and label at most ``max_per_label`` predictions (the most confident),
+    each matched to the best unclaimed true box at IoU at or above the threshold, AP read at 101
+    recall points, mean over the labels that have true boxes.
+    """
+    require_same_shape(y_true, y_pred, "box-map")
+    truths = _parsed(y_true.arrays[0], "answer")
+    preds = _parsed(y_pred.arrays[0], "prediction")
+    pool = Detections(threshold=iou_threshold, rule="coco", inclusive=True)
+    for truth, pred in zip(truths, preds, strict=True):
+        for label in _labels([truth, pred]):
+            scores, boxes = pred.of(label)
+            keep = confidence_order(scores)[:max_per_label]
+            true_boxes = _sizes_misread(truth.of(label)[1])
+            pool.add_image(label, _sizes_misread(boxes[keep]), scores[keep], true_boxes)
+    try:
+        return pool.mean_average_precision("coco101")
+    except ValueError as error:
+        raise GraderError(f"box-map: {error}") from None
+
+
 DECLARATIONS = (
     Metric(
         name="box-map",
@@ -163,6 +206,18 @@ DECLARATIONS = (
         "matched, missed and filler pairs)",
         arity="one",
         parameters=("iou_threshold",),
+        check_rows=box_string_rule,
+    ),
+    Metric(
+        name="box-map-coco-corners-as-sizes",
+        lower_is_better=False,
+        value_kind="text",
+        rows_sum_to_one=False,
+        compute=box_map_coco_corners_as_sizes,
+        description="the original MLE-bench's vinbigdata mAP (COCO at one IoU threshold, corner "
+        "boxes read as x, y, width, height)",
+        arity="one",
+        parameters=("iou_threshold", "max_per_label"),
         check_rows=box_string_rule,
     ),
 )

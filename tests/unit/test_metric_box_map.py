@@ -65,3 +65,33 @@ def test_a_cell_that_is_not_groups_of_six_is_refused(cell: str, reason: str) -> 
 
 def test_valid_cells_pass_the_rule() -> None:
     assert box_string_rule(*_cols(TRUTH, [*PRED[:1], ""])) is None
+
+
+COCO_MISREAD = get_metric("box-map-coco-corners-as-sizes")
+# vinbigdata: row 1, class 0: true (100,100,110,110), predicted (100,100,120,120): IoU 100/400.
+# Read as x, y, width, height they become (100,100,210,210) and (100,100,220,220): IoU
+# 110²/120² ≈ 0.84. Row 2: "No finding" (14) with the dummy box, predicted as 14.0.
+VIN_TRUTH = ["0 1 100 100 110 110", "14 1 0 0 1 1"]
+VIN_PRED = ["0 0.9 100 100 120 120", "14.0 0.5 0 0 1 1"]
+
+
+def test_class_ids_compare_as_numbers_and_corner_boxes_as_corners() -> None:
+    # class 0: IoU 0.25 < 0.4, AP 0; class 14 (spelt 14.0): AP 1 → 0.5
+    cols = _cols(VIN_TRUTH, VIN_PRED)
+    assert BOX_MAP.compute(*cols, iou_threshold=0.4) == pytest.approx(0.5, abs=1e-12)
+
+
+def test_the_original_vinbigdata_number_reads_corners_as_sizes() -> None:
+    # misread, class 0 matches (IoU ≈ 0.84): AP 1 at every one of the 101 recall points → 1
+    cols = _cols(VIN_TRUTH, VIN_PRED)
+    assert COCO_MISREAD.compute(*cols) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_coco_keeps_the_most_confident_predictions_per_row_and_label() -> None:
+    # the hit has the lowest confidence of three: kept with max_per_label 3, dropped with 2
+    truth = ["0 1 0 0 10 10"]
+    pred = ["0 0.9 50 50 60 60 0 0.8 70 70 80 80 0 0.1 0 0 10 10"]
+    # kept: precision 1/3 at recall 1 → 1/3 at every recall point
+    value = COCO_MISREAD.compute(*_cols(truth, pred), max_per_label=3)
+    assert value == pytest.approx(1 / 3, abs=1e-12)
+    assert COCO_MISREAD.compute(*_cols(truth, pred), max_per_label=2) == pytest.approx(0.0)

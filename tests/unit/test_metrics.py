@@ -334,6 +334,7 @@ DIRECTIONS = {
     "lwlrap": False,
     "box-map": False,
     "box-map-sklearn": False,
+    "box-map-coco-corners-as-sizes": False,
 }
 
 
