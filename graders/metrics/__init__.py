@@ -40,6 +40,7 @@ from pytest_mlebench.graders.metrics.detection import DECLARATIONS as DETECTION
 from pytest_mlebench.graders.metrics.edit_distance import DECLARATIONS as EDIT_DISTANCE
 from pytest_mlebench.graders.metrics.lwlrap import DECLARATIONS as LWLRAP
 from pytest_mlebench.graders.metrics.ordering import order_rule, pooled_kendall_tau
+from pytest_mlebench.graders.metrics.points import DECLARATIONS as POINTS
 from pytest_mlebench.graders.metrics.probabilistic import (
     log_loss,
     mean_column_roc_auc,
@@ -290,6 +291,7 @@ _MODULES: tuple[Metric, ...] = (
     *EDIT_DISTANCE,
     *LWLRAP,
     *DETECTION,
+    *POINTS,
 )
 """Metrics declared beside their functions, one family module each."""
 

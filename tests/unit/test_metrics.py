@@ -335,6 +335,7 @@ DIRECTIONS = {
     "box-map": False,
     "box-map-sklearn": False,
     "box-map-coco-corners-as-sizes": False,
+    "centre-f1": False,
 }
 
 
