@@ -37,9 +37,11 @@ from pytest_mlebench.graders.metrics.correlation import (
     pearson,
     require_varying_predictions,
 )
+from pytest_mlebench.graders.metrics.detection import DECLARATIONS as DETECTION
 from pytest_mlebench.graders.metrics.edit_distance import DECLARATIONS as EDIT_DISTANCE
 from pytest_mlebench.graders.metrics.lwlrap import DECLARATIONS as LWLRAP
 from pytest_mlebench.graders.metrics.ordering import order_rule, pooled_kendall_tau
+from pytest_mlebench.graders.metrics.points import DECLARATIONS as POINTS
 from pytest_mlebench.graders.metrics.present_kappa import DECLARATIONS as PRESENT_KAPPA
 from pytest_mlebench.graders.metrics.probabilistic import (
     log_loss,
@@ -296,6 +298,8 @@ _MODULES: tuple[Metric, ...] = (
     *SETS_ORIGINAL,
     *SPANS_ORIGINAL,
     *PRESENT_KAPPA,
+    *DETECTION,
+    *POINTS,
 )
 """Metrics declared beside their functions, one family module each."""
 

@@ -152,3 +152,60 @@ def test_tensorflow_speech_folder_labels_there_kaggle_classes_here(tmp_path: Pat
     assert grader is not None
     original = grader.score(tmp_path / "submission.csv", tmp_path / "answers.csv")
     assert original == 0.25  # only "yes" equals its folder name
+
+
+SIIM_IDS = ["a1b2c3d4e5f6_image", "0f1e2d3c4b5a_study"]
+SIIM_TRUTH = ["opacity 1 0 0 10 10 opacity 1 20 20 30 30", "typical 1 0 0 1 1"]
+SIIM_PRED = [
+    "opacity 0.9 0 0 10 10 opacity 0.8 0 0 10 9 opacity 0.3 50 50 60 60",
+    "typical 0.6 0 0 1 1 negative 0.4 0 0 1 1",
+]
+
+
+def test_siim_covid_voc_map_and_the_originals_number(tmp_path: Path) -> None:
+    # the README's example: VOC 2010 AP of opacity 1/2 (the 0.8 box duplicates the claimed T1),
+    # typical 1 → 0.75; the original: scikit-learn AP of opacity's pairs (1,.9) (0,.8) (0,.3)
+    # (1,0) (0,0) = 0.7, typical 1 → 0.85
+    competition = load_competition(COMPETITIONS / "siim-covid19-detection", leaderboard=False)
+    answers = pd.DataFrame({"id": SIIM_IDS, "PredictionString": SIIM_TRUTH})
+    submission = pd.DataFrame({"id": SIIM_IDS, "PredictionString": SIIM_PRED})
+    result = _score("siim-covid19-detection", answers, submission, tmp_path)
+    assert result.valid, result.reason
+    assert result.score == pytest.approx(0.75, abs=1e-12)
+    original = competition.original_grader
+    assert original is not None
+    assert original.score(tmp_path / "submission.csv", tmp_path / "answers.csv") == pytest.approx(
+        0.85, abs=1e-12
+    )
+
+
+def test_siim_covid_a_token_count_not_a_multiple_of_six_is_invalid(tmp_path: Path) -> None:
+    # the original indexes past the end of the tokens and crashes; here the row is named
+    answers = pd.DataFrame({"id": SIIM_IDS, "PredictionString": SIIM_TRUTH})
+    submission = pd.DataFrame({"id": SIIM_IDS, "PredictionString": [SIIM_PRED[0], "typical 0.6"]})
+    result = _score("siim-covid19-detection", answers, submission, tmp_path)
+    assert not result.valid
+    assert result.reason is not None
+    assert "0f1e2d3c4b5a_study" in result.reason and "not whole groups of six" in result.reason
+
+
+def test_vinbigdata_corner_boxes_read_as_sizes(tmp_path: Path) -> None:
+    # the README's example: class 0 true (100,100,110,110), predicted (100,100,120,120): IoU
+    # 0.25, a miss at 0.4, so ours is (0 + 1) / 2 with "No finding" right; read as x, y, width,
+    # height both boxes grow to IoU 110²/120² ≈ 0.84, a hit: the original's number is 1
+    cid = "vinbigdata-chest-xray-abnormalities-detection"
+    ids = ["9bd17ddd84feb6e4fbcb111f9e486b2c", "79e06ca58fdf19fe9504bb38b035e014"]
+    answers = pd.DataFrame(
+        {"image_id": ids, "PredictionString": ["0 1 100 100 110 110", "14 1 0 0 1 1"]}
+    )
+    submission = pd.DataFrame(
+        {"image_id": ids, "PredictionString": ["0 0.9 100 100 120 120", "14 0.5 0 0 1 1"]}
+    )
+    result = _score(cid, answers, submission, tmp_path)
+    assert result.valid, result.reason
+    assert result.score == pytest.approx(0.5, abs=1e-12)
+    original = load_competition(COMPETITIONS / cid, leaderboard=False).original_grader
+    assert original is not None
+    assert original.score(tmp_path / "submission.csv", tmp_path / "answers.csv") == pytest.approx(
+        1.0, abs=1e-12
+    )

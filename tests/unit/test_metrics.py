@@ -336,6 +336,10 @@ DIRECTIONS = {
     "mean-levenshtein": True,
     "sequence-levenshtein-rate": True,
     "lwlrap": False,
+    "box-map": False,
+    "box-map-sklearn": False,
+    "box-map-coco-corners-as-sizes": False,
+    "centre-f1": False,
 }
 
 

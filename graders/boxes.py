@@ -1,0 +1,196 @@
+"""Box matching and average precision of object detection, written once for every detection grader.
+
+Boxes are axis-aligned corner boxes ``(x_min, y_min, x_max, y_max)`` in one array of shape
+``(n, 4)``. The pieces, bottom to top:
+
+- :func:`iou_matrix`: intersection over union of every predicted box with every true box;
+- :func:`match_greedy`: the predictions of one image, by falling confidence, each marked a true
+  positive when it claims a true box at the IoU threshold (``voc``: the best-overlapping true box,
+  a duplicate when already claimed; ``coco``: the best-overlapping box not yet claimed);
+- :class:`Detections`: matched predictions of many images pooled per class, with the count of
+  true boxes;
+- :func:`average_precision`: the area under one class's precision-recall curve, either PASCAL
+  VOC 2010's (every recall point, precision made monotone) or COCO's (101 recall points);
+- :meth:`Detections.mean_average_precision`: the mean over the classes that have true boxes.
+
+Nothing here reads files or knows a competition; callers parse submissions and hand in arrays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+MatchRule = Literal["voc", "coco"]
+Interpolation = Literal["voc2010", "coco101"]
+
+
+def as_boxes(values: npt.ArrayLike) -> FloatArray:
+    """``values`` as an ``(n, 4)`` float array of corner boxes (an empty input gives ``(0, 4)``).
+
+    Raises ``ValueError`` for a wrong shape, a non-finite coordinate or a box whose maximum lies
+    below its minimum; a caller turns that into the submission's reason.
+    """
+    boxes = np.asarray(values, dtype=np.float64)
+    if boxes.size == 0:
+        return np.zeros((0, 4), dtype=np.float64)
+    if boxes.ndim != 2 or boxes.shape[1] != 4:
+        raise ValueError(f"boxes need 4 coordinates each, got an array of shape {boxes.shape}")
+    if not np.isfinite(boxes).all():
+        raise ValueError("a box coordinate is not a finite number")
+    if (boxes[:, 2] < boxes[:, 0]).any() or (boxes[:, 3] < boxes[:, 1]).any():
+        raise ValueError("a box has x_max < x_min or y_max < y_min")
+    return boxes
+
+
+def iou_matrix(predicted: npt.ArrayLike, true: npt.ArrayLike) -> FloatArray:
+    """IoU of every predicted box (rows) with every true box (columns); 0 where both areas are 0."""
+    a, b = as_boxes(predicted), as_boxes(true)
+    width = np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0])
+    height = np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1])
+    inter = np.clip(width, 0.0, None) * np.clip(height, 0.0, None)
+    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
+    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
+    union = area_a[:, None] + area_b[None, :] - inter
+    with np.errstate(divide="ignore", invalid="ignore"):
+        iou = np.where(union > 0, inter / union, 0.0)
+    return iou
+
+
+def confidence_order(scores: npt.ArrayLike) -> npt.NDArray[np.intp]:
+    """Indices by falling confidence; equal confidences keep their given order (stable sort)."""
+    return np.argsort(-np.asarray(scores, dtype=np.float64), kind="stable")
+
+
+def match_greedy(
+    predicted: npt.ArrayLike,
+    scores: npt.ArrayLike,
+    true: npt.ArrayLike,
+    threshold: float,
+    *,
+    rule: MatchRule = "voc",
+    inclusive: bool = False,
+) -> BoolArray:
+    """Which predictions of one image and one class are true positives (in the given order).
+
+    Predictions are visited by falling confidence. A prediction qualifies for a true box when
+    their IoU is above ``threshold`` (at or above it with ``inclusive``). ``voc``: it takes the
+    true box it overlaps most; if that box is already claimed it is a false positive. ``coco``: it
+    takes the most-overlapping true box still unclaimed. Each true box is claimed at most once.
+    """
+    iou = iou_matrix(predicted, true)
+    if np.asarray(scores).reshape(-1).size != iou.shape[0]:
+        raise ValueError("each predicted box needs exactly one confidence")
+    tp = np.zeros(iou.shape[0], dtype=np.bool_)
+    if iou.shape[0] == 0 or iou.shape[1] == 0:
+        return tp
+    claimed = np.zeros(iou.shape[1], dtype=np.bool_)
+    for index in confidence_order(scores):
+        overlaps = iou[index] if rule == "voc" else np.where(claimed, -1.0, iou[index])
+        best = int(np.argmax(overlaps))
+        value = overlaps[best]
+        good = value >= threshold if inclusive else value > threshold
+        if good and not claimed[best]:
+            claimed[best] = True
+            tp[index] = True
+    return tp
+
+
+def average_precision(
+    scores: npt.ArrayLike,
+    tp: npt.ArrayLike,
+    n_true: int,
+    *,
+    interpolation: Interpolation = "voc2010",
+) -> float:
+    """Area under one class's precision-recall curve over pooled predictions.
+
+    ``scores`` and ``tp`` describe every prediction of the class (any order; they are sorted by
+    falling confidence, ties stable). ``n_true`` is the number of true boxes; it must be positive.
+    ``voc2010``: precision is made non-increasing in recall and integrated over every recall step.
+    ``coco101``: the same envelope read at recall 0, 0.01, …, 1 and averaged.
+    No predictions give 0.
+    """
+    if n_true <= 0:
+        raise ValueError("average precision needs at least one true box")
+    order = confidence_order(scores)
+    hits = np.asarray(tp, dtype=np.bool_)[order]
+    if hits.size == 0:
+        return 0.0
+    tp_cum = np.cumsum(hits)
+    fp_cum = np.cumsum(~hits)
+    recall = tp_cum / n_true
+    precision = tp_cum / (tp_cum + fp_cum)
+    envelope = np.maximum.accumulate(precision[::-1])[::-1]
+    if interpolation == "coco101":
+        points = np.linspace(0.0, 1.0, 101)
+        at = np.searchsorted(recall, points, side="left")
+        read = np.where(at < envelope.size, envelope[np.minimum(at, envelope.size - 1)], 0.0)
+        return float(read.mean())
+    steps = np.diff(np.concatenate(([0.0], recall)))
+    return float(np.sum(steps * envelope))
+
+
+@dataclass
+class _ClassPool:
+    scores: list[FloatArray] = field(default_factory=list)
+    hits: list[BoolArray] = field(default_factory=list)
+    n_true: int = 0
+
+
+@dataclass
+class Detections:
+    """Matched predictions of many images, pooled per class, ready for average precision."""
+
+    threshold: float
+    rule: MatchRule = "voc"
+    inclusive: bool = False
+    _pools: dict[str, _ClassPool] = field(default_factory=dict)
+
+    def add_image(
+        self,
+        label: str,
+        predicted: npt.ArrayLike,
+        scores: npt.ArrayLike,
+        true: npt.ArrayLike,
+    ) -> None:
+        """Match one image's predictions of ``label`` against its true boxes and pool them."""
+        pool = self._pools.setdefault(label, _ClassPool())
+        score_array = np.asarray(scores, dtype=np.float64).reshape(-1)
+        hits = match_greedy(
+            predicted, score_array, true, self.threshold, rule=self.rule, inclusive=self.inclusive
+        )
+        pool.scores.append(score_array)
+        pool.hits.append(hits)
+        pool.n_true += as_boxes(true).shape[0]
+
+    def average_precisions(self, interpolation: Interpolation = "voc2010") -> dict[str, float]:
+        """AP per class that has at least one true box (classes without any are left out)."""
+        result: dict[str, float] = {}
+        for label, pool in sorted(self._pools.items()):
+            if pool.n_true == 0:
+                continue
+            scores = np.concatenate(pool.scores) if pool.scores else np.zeros(0)
+            hits = np.concatenate(pool.hits) if pool.hits else np.zeros(0, dtype=np.bool_)
+            result[label] = average_precision(
+                scores, hits, pool.n_true, interpolation=interpolation
+            )
+        return result
+
+    def mean_average_precision(self, interpolation: Interpolation = "voc2010") -> float:
+        """Mean AP over the classes with true boxes; raises ``ValueError`` when there are none."""
+        return mean_over_classes(self.average_precisions(interpolation).values())
+
+
+def mean_over_classes(values: Iterable[float]) -> float:
+    """Unweighted mean of per-class APs; raises ``ValueError`` for no classes."""
+    collected = list(values)
+    if not collected:
+        raise ValueError("no class has a true box: mean average precision is undefined")
+    return float(np.mean(collected))

@@ -1,0 +1,223 @@
+"""Object-detection metrics over ``PredictionString`` cells: mean average precision of boxes.
+
+Each row is one image (or one study scored like an image, with the dummy box ``0 0 1 1``); its
+cell lists boxes as groups of six tokens ``label confidence x_min y_min x_max y_max``; the answer
+cell lists the true boxes the same way (their confidence is ignored). :func:`box_map` is the
+PASCAL VOC 2010 mAP of siim-covid19-detection's evaluation: per label, predictions of every row
+pooled, matched greedily at IoU above the threshold, AP over the monotone precision envelope,
+mean over the labels that have true boxes (:mod:`graders.boxes`). :func:`box_string_rule` (run
+by validation) names the first row whose cell is not whole groups of six with numeric values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.metrics import average_precision_score
+
+from pytest_mlebench.graders.boxes import Detections, as_boxes, confidence_order, match_greedy
+from pytest_mlebench.graders.errors import GraderError
+from pytest_mlebench.graders.messages import show_value
+from pytest_mlebench.graders.metrics.base import Array, Columns, Metric, require_same_shape
+
+GROUP = 6
+
+
+@dataclass(frozen=True)
+class LabelledBoxes:
+    """One cell's boxes: labels, confidences and an ``(n, 4)`` corner-box array."""
+
+    labels: tuple[str, ...]
+    scores: np.ndarray
+    boxes: np.ndarray
+
+    def of(self, label: str) -> tuple[np.ndarray, np.ndarray]:
+        """Confidences and boxes of one label."""
+        chosen = np.array([own == label for own in self.labels], dtype=bool)
+        if not self.labels:
+            return np.zeros(0), np.zeros((0, 4))
+        return self.scores[chosen], self.boxes[chosen]
+
+
+def parse_boxes(cell: object) -> LabelledBoxes:
+    """A ``PredictionString`` cell as labelled boxes; ``ValueError`` with the reason otherwise.
+
+    An empty cell is no boxes at all.
+    """
+    tokens = str(cell).split() if isinstance(cell, str) else []
+    if len(tokens) % GROUP:
+        raise ValueError(
+            f"has {len(tokens)} values, not whole groups of six "
+            "'label confidence x_min y_min x_max y_max'"
+        )
+    labels = tuple(_label(token) for token in tokens[0::GROUP])
+    try:
+        numbers = np.array(
+            [
+                [float(value) for value in tokens[start + 1 : start + GROUP]]
+                for start in range(0, len(tokens), GROUP)
+            ],
+            dtype=np.float64,
+        ).reshape(-1, GROUP - 1)
+    except ValueError:
+        raise ValueError(
+            "holds a confidence or coordinate that is not a number (each group is "
+            "'label confidence x_min y_min x_max y_max')"
+        ) from None
+    if not np.isfinite(numbers[:, 0]).all():
+        raise ValueError("holds a confidence that is not a finite number")
+    return LabelledBoxes(labels, numbers[:, 0], as_boxes(numbers[:, 1:]))
+
+
+def _label(token: str) -> str:
+    """A label token; a whole number in any spelling (``14``, ``14.0``) is one class id."""
+    try:
+        number = float(token)
+    except ValueError:
+        return token
+    return str(int(number)) if number.is_integer() else token
+
+
+def box_string_rule(y_true: Columns, y_pred: Columns) -> tuple[int, str] | None:
+    """The first prediction cell that is not whole groups of six with valid boxes."""
+    for row, cell in enumerate(y_pred.arrays[0]):
+        try:
+            parse_boxes(cell)
+        except ValueError as error:
+            return row, f"PredictionString {show_value(str(cell))} {error}"
+    return None
+
+
+def _parsed(column: Array, side: str) -> list[LabelledBoxes]:
+    try:
+        return [parse_boxes(cell) for cell in column]
+    except ValueError as error:
+        raise GraderError(f"box-map: an {side} cell {error}") from None
+
+
+def _labels(truths: list[LabelledBoxes]) -> list[str]:
+    return sorted({label for cell in truths for label in cell.labels})
+
+
+def box_map(y_true: Columns, y_pred: Columns, iou_threshold: float = 0.5) -> float:
+    """PASCAL VOC 2010 mAP at IoU above ``iou_threshold``, over the labels of the answers.
+
+    Predictions of a label that no answer holds cost nothing (a label without true boxes has no
+    AP). Within a label, equal confidences keep the rows' order (rows are aligned to the answers).
+    """
+    require_same_shape(y_true, y_pred, "box-map")
+    truths = _parsed(y_true.arrays[0], "answer")
+    preds = _parsed(y_pred.arrays[0], "prediction")
+    pool = Detections(threshold=iou_threshold, rule="voc")
+    for truth, pred in zip(truths, preds, strict=True):
+        for label in _labels([truth, pred]):
+            scores, boxes = pred.of(label)
+            pool.add_image(label, boxes, scores, truth.of(label)[1])
+    try:
+        return pool.mean_average_precision()
+    except ValueError as error:
+        raise GraderError(f"box-map: {error}") from None
+
+
+def box_map_sklearn(y_true: Columns, y_pred: Columns, iou_threshold: float = 0.5) -> float:
+    """The original MLE-bench's siim-covid19-detection number.
+
+    Per label of the answers: each row's predictions are matched to the best-overlapping true
+    box still unclaimed (IoU above the threshold); a match is ``(1, confidence)``, a miss
+    ``(0, confidence)``, each unclaimed true box ``(1, 0)``, and a row with none of these a filler
+    ``(0, 0)``; scikit-learn's ``average_precision_score`` of the pooled pairs is the label's AP
+    (no precision envelope; the fillers and the score-0 misses sit at the curve's end).
+    """
+    require_same_shape(y_true, y_pred, "box-map")
+    truths = _parsed(y_true.arrays[0], "answer")
+    preds = _parsed(y_pred.arrays[0], "prediction")
+    aps = []
+    for label in _labels(truths):
+        hits: list[int] = []
+        scores: list[float] = []
+        for truth, pred in zip(truths, preds, strict=True):
+            own_scores, own_boxes = pred.of(label)
+            true_boxes = truth.of(label)[1]
+            matched = match_greedy(own_boxes, own_scores, true_boxes, iou_threshold, rule="coco")
+            unclaimed = len(true_boxes) - int(matched.sum())
+            hits += [*matched.astype(int).tolist(), *[1] * unclaimed]
+            scores += [*own_scores.tolist(), *[0.0] * unclaimed]
+            if len(own_scores) + unclaimed == 0:
+                hits.append(0)
+                scores.append(0.0)
+        aps.append(float(average_precision_score(hits, scores)))
+    return float(np.mean(aps)) if aps else 0.0
+
+
+def _sizes_misread(boxes: np.ndarray) -> np.ndarray:
+    """Corner boxes read as ``x, y, width, height`` (the original vinbigdata grader's mistake)."""
+    return np.column_stack(
+        [boxes[:, 0], boxes[:, 1], boxes[:, 0] + boxes[:, 2], boxes[:, 1] + boxes[:, 3]]
+    )
+
+
+def box_map_coco_corners_as_sizes(
+    y_true: Columns, y_pred: Columns, iou_threshold: float = 0.4, max_per_label: int = 100
+) -> float:
+    """The original MLE-bench's vinbigdata number: COCO mAP of corner boxes read as sizes.
+
+    Its grader hands ``x_min y_min x_max y_max`` to pycocotools, which reads ``x y width
+    height``: both sides' boxes become ``(x_min, y_min, x_min + x_max, y_min + y_max)``. Then
+    COCO's way: per row and label at most ``max_per_label`` predictions (the most confident),
+    each matched to the best unclaimed true box at IoU at or above the threshold, AP read at 101
+    recall points, mean over the labels that have true boxes.
+    """
+    require_same_shape(y_true, y_pred, "box-map")
+    truths = _parsed(y_true.arrays[0], "answer")
+    preds = _parsed(y_pred.arrays[0], "prediction")
+    pool = Detections(threshold=iou_threshold, rule="coco", inclusive=True)
+    for truth, pred in zip(truths, preds, strict=True):
+        for label in _labels([truth, pred]):
+            scores, boxes = pred.of(label)
+            keep = confidence_order(scores)[:max_per_label]
+            true_boxes = _sizes_misread(truth.of(label)[1])
+            pool.add_image(label, _sizes_misread(boxes[keep]), scores[keep], true_boxes)
+    try:
+        return pool.mean_average_precision("coco101")
+    except ValueError as error:
+        raise GraderError(f"box-map: {error}") from None
+
+
+DECLARATIONS = (
+    Metric(
+        name="box-map",
+        lower_is_better=False,
+        value_kind="text",
+        rows_sum_to_one=False,
+        compute=box_map,
+        description="PASCAL VOC 2010 mean average precision of labelled boxes at an IoU threshold",
+        arity="one",
+        parameters=("iou_threshold",),
+        check_rows=box_string_rule,
+    ),
+    Metric(
+        name="box-map-sklearn",
+        lower_is_better=False,
+        value_kind="text",
+        rows_sum_to_one=False,
+        compute=box_map_sklearn,
+        description="the original MLE-bench's siim-covid19-detection mAP (scikit-learn AP of "
+        "matched, missed and filler pairs)",
+        arity="one",
+        parameters=("iou_threshold",),
+        check_rows=box_string_rule,
+    ),
+    Metric(
+        name="box-map-coco-corners-as-sizes",
+        lower_is_better=False,
+        value_kind="text",
+        rows_sum_to_one=False,
+        compute=box_map_coco_corners_as_sizes,
+        description="the original MLE-bench's vinbigdata mAP (COCO at one IoU threshold, corner "
+        "boxes read as x, y, width, height)",
+        arity="one",
+        parameters=("iou_threshold", "max_per_label"),
+        check_rows=box_string_rule,
+    ),
+)

@@ -1,0 +1,97 @@
+"""Box mAP over PredictionString cells: hand-worked VOC 2010 case, the original number, the rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_mlebench.graders import Columns, get_metric
+from pytest_mlebench.graders.metrics.detection import box_string_rule
+
+BOX_MAP = get_metric("box-map")
+ORIGINAL = get_metric("box-map-sklearn")
+# Row A, an image: two true opacities; predictions at 0.9 (= T1), 0.8 (IoU 0.9 with T1, 0 with
+# T2) and 0.3 (nowhere). Row B, a study: truth typical; predictions typical 0.6, negative 0.4.
+TRUTH = ["opacity 1 0 0 10 10 opacity 1 20 20 30 30", "typical 1 0 0 1 1"]
+PRED = [
+    "opacity 0.9 0 0 10 10 opacity 0.8 0 0 10 9 opacity 0.3 50 50 60 60",
+    "typical 0.6 0 0 1 1 negative 0.4 0 0 1 1",
+]
+
+
+def _cols(truth: list[str], pred: list[str]) -> tuple[Columns, Columns]:
+    return Columns.of({"t": truth}), Columns.of({"p": pred})
+
+
+def test_voc2010_map_over_the_answers_labels() -> None:
+    # opacity (VOC rule): 0.9 TP; 0.8's best box T1 is taken → FP; 0.3 FP; 2 true boxes:
+    # precision 1, 1/2, 1/3 at recall 1/2 → AP 1/2. typical: AP 1. negative has no true box:
+    # left out. mAP = 3/4
+    assert BOX_MAP.compute(*_cols(TRUTH, PRED)) == pytest.approx(0.75, abs=1e-12)
+
+
+def test_the_originals_number() -> None:
+    # opacity pairs: (1, .9) (0, .8) (0, .3), unclaimed T2 (1, 0), row B's filler (0, 0):
+    # scikit-learn AP = 1/2·1 + 1/2·2/5 = 0.7. typical: row A's filler (0, 0) and (1, .6): 1.
+    assert ORIGINAL.compute(*_cols(TRUTH, PRED)) == pytest.approx(0.85, abs=1e-12)
+
+
+def test_the_iou_threshold_is_a_parameter() -> None:
+    # at 0.95 the 0.9 box (IoU 1) still matches; at IoU above 1 nothing does
+    assert BOX_MAP.compute(*_cols(TRUTH, PRED), iou_threshold=0.95) == pytest.approx(0.75)
+    assert BOX_MAP.compute(*_cols(TRUTH, PRED), iou_threshold=1.0) == pytest.approx(0.0)
+
+
+def test_perfect_and_empty_predictions() -> None:
+    assert BOX_MAP.compute(*_cols(TRUTH, TRUTH)) == pytest.approx(1.0)
+    assert BOX_MAP.compute(*_cols(TRUTH, ["", ""])) == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize(
+    ("cell", "reason"),
+    [
+        ("opacity 0.5 0 0 1", "has 5 values, not whole groups of six"),
+        ("opacity high 0 0 1 1", "not a number"),
+        ("opacity 0.5 2 0 1 1", "x_max < x_min"),
+        ("opacity inf 0 0 1 1", "finite"),
+    ],
+)
+def test_a_cell_that_is_not_groups_of_six_is_refused(cell: str, reason: str) -> None:
+    found = box_string_rule(*_cols(["none 1 0 0 1 1"] * 2, ["none 1 0 0 1 1", cell]))
+    assert found is not None
+    row, message = found
+    assert row == 1
+    assert reason in message
+
+
+def test_valid_cells_pass_the_rule() -> None:
+    assert box_string_rule(*_cols(TRUTH, [*PRED[:1], ""])) is None
+
+
+COCO_MISREAD = get_metric("box-map-coco-corners-as-sizes")
+# vinbigdata: row 1, class 0: true (100,100,110,110), predicted (100,100,120,120): IoU 100/400.
+# Read as x, y, width, height they become (100,100,210,210) and (100,100,220,220): IoU
+# 110²/120² ≈ 0.84. Row 2: "No finding" (14) with the dummy box, predicted as 14.0.
+VIN_TRUTH = ["0 1 100 100 110 110", "14 1 0 0 1 1"]
+VIN_PRED = ["0 0.9 100 100 120 120", "14.0 0.5 0 0 1 1"]
+
+
+def test_class_ids_compare_as_numbers_and_corner_boxes_as_corners() -> None:
+    # class 0: IoU 0.25 < 0.4, AP 0; class 14 (spelt 14.0): AP 1 → 0.5
+    cols = _cols(VIN_TRUTH, VIN_PRED)
+    assert BOX_MAP.compute(*cols, iou_threshold=0.4) == pytest.approx(0.5, abs=1e-12)
+
+
+def test_the_original_vinbigdata_number_reads_corners_as_sizes() -> None:
+    # misread, class 0 matches (IoU ≈ 0.84): AP 1 at every one of the 101 recall points → 1
+    cols = _cols(VIN_TRUTH, VIN_PRED)
+    assert COCO_MISREAD.compute(*cols) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_coco_keeps_the_most_confident_predictions_per_row_and_label() -> None:
+    # the hit has the lowest confidence of three: kept with max_per_label 3, dropped with 2
+    truth = ["0 1 0 0 10 10"]
+    pred = ["0 0.9 50 50 60 60 0 0.8 70 70 80 80 0 0.1 0 0 10 10"]
+    # kept: precision 1/3 at recall 1 → 1/3 at every recall point
+    value = COCO_MISREAD.compute(*_cols(truth, pred), max_per_label=3)
+    assert value == pytest.approx(1 / 3, abs=1e-12)
+    assert COCO_MISREAD.compute(*_cols(truth, pred), max_per_label=2) == pytest.approx(0.0)
