@@ -37,6 +37,7 @@ from pytest_mlebench.graders.metrics.correlation import (
     require_varying_predictions,
 )
 from pytest_mlebench.graders.metrics.edit_distance import DECLARATIONS as EDIT_DISTANCE
+from pytest_mlebench.graders.metrics.iou_sweep import DECLARATIONS as IOU_SWEEP
 from pytest_mlebench.graders.metrics.lwlrap import DECLARATIONS as LWLRAP
 from pytest_mlebench.graders.metrics.ordering import order_rule, pooled_kendall_tau
 from pytest_mlebench.graders.metrics.probabilistic import (
@@ -288,6 +289,7 @@ _MODULES: tuple[Metric, ...] = (
     *top_error.DECLARATIONS,
     *EDIT_DISTANCE,
     *LWLRAP,
+    *IOU_SWEEP,
 )
 """Metrics declared beside their functions, one family module each."""
 

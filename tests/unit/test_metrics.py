@@ -332,6 +332,8 @@ DIRECTIONS = {
     "mean-levenshtein": True,
     "sequence-levenshtein-rate": True,
     "lwlrap": False,
+    "salt-iou-sweep": False,
+    "salt-iou-sweep-histogram": False,
 }
 
 
