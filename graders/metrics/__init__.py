@@ -36,6 +36,7 @@ from pytest_mlebench.graders.metrics.correlation import (
     pearson,
     require_varying_predictions,
 )
+from pytest_mlebench.graders.metrics.dice import DECLARATIONS as DICE
 from pytest_mlebench.graders.metrics.edit_distance import DECLARATIONS as EDIT_DISTANCE
 from pytest_mlebench.graders.metrics.iou_sweep import DECLARATIONS as IOU_SWEEP
 from pytest_mlebench.graders.metrics.lwlrap import DECLARATIONS as LWLRAP
@@ -290,6 +291,7 @@ _MODULES: tuple[Metric, ...] = (
     *EDIT_DISTANCE,
     *LWLRAP,
     *IOU_SWEEP,
+    *DICE,
 )
 """Metrics declared beside their functions, one family module each."""
 

@@ -334,6 +334,7 @@ DIRECTIONS = {
     "lwlrap": False,
     "salt-iou-sweep": False,
     "salt-iou-sweep-histogram": False,
+    "contrails-global-dice": False,
 }
 
 

@@ -1,0 +1,44 @@
+"""Global Dice of run-length masks (contrails), on hand-worked cases."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pytest_mlebench.graders.errors import GraderError
+from pytest_mlebench.graders.metrics import get_metric
+from pytest_mlebench.graders.metrics.base import Columns
+
+DICE = get_metric("contrails-global-dice")
+
+
+def columns(*masks: object) -> Columns:
+    return Columns.of({"encoded_pixels": np.array(masks, dtype=object)})
+
+
+@pytest.mark.parametrize(
+    ("truth", "prediction", "expected"),
+    [
+        (("1 10",), ("1 10",), 1.0),
+        (("1 10",), ("-",), 0.0),
+        (("1 10",), ("6 10",), 2 * 5 / 20),
+        # pooled over images: 2·(10 + 0 + 0) / ((10 + 30) + (10 + 10)); an empty pair adds nothing
+        (("1 10", "1 30", "-"), ("1 10", "", "1 10"), 20 / 60),
+        (("1 10", "-"), ("1 10", np.nan), 1.0),
+    ],
+)
+def test_global_dice_pools_pixels_over_images(
+    truth: tuple[object, ...], prediction: tuple[object, ...], expected: float
+) -> None:
+    assert DICE.compute(columns(*truth), columns(*prediction)) == pytest.approx(expected)
+
+
+def test_answers_without_any_mask_cannot_be_scored() -> None:
+    with pytest.raises(GraderError, match="no mask pixel"):
+        DICE.compute(columns("-", "-"), columns("-", "-"))
+
+
+def test_a_run_past_the_image_is_named_by_row() -> None:
+    assert DICE.check_rows is not None
+    found = DICE.check_rows(columns("-", "-"), columns("1 3 10 5", "65530 10"))
+    assert found is not None and found[0] == 1 and "65536 pixels" in found[1]
