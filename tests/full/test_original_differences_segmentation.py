@@ -41,3 +41,24 @@ def test_tgs_salt_a_run_past_the_image_is_invalid_with_its_row(tmp_path: Path) -
     )
     assert not result.valid and result.reason is not None
     assert "f0e1d2c3b4" in result.reason and "past the image" in result.reason
+
+
+def test_contrails_an_empty_cell_is_an_empty_mask_and_a_run_past_the_image_is_named(
+    tmp_path: Path,
+) -> None:
+    competition = load_competition(
+        COMPETITIONS / "google-research-identify-contrails-reduce-global-warming"
+    )
+    ids = ["1000216489776414077", "1000603527582775543"]
+    answers = pd.DataFrame({"record_id": ids, "encoded_pixels": ["1 10", "-"]})
+    answers.to_csv(tmp_path / "answers.csv", index=False)
+    answers.assign(encoded_pixels=["1 10", ""]).to_csv(tmp_path / "submission.csv", index=False)
+    spec = competition.submission
+    ours = score_submission(tmp_path / "submission.csv", tmp_path / "answers.csv", spec)
+    assert ours.valid and ours.score == 1.0  # the original crashes on the empty cell
+    answers.assign(encoded_pixels=["1 10", "65530 10"]).to_csv(
+        tmp_path / "submission.csv", index=False
+    )
+    past = score_submission(tmp_path / "submission.csv", tmp_path / "answers.csv", spec)
+    assert not past.valid and past.reason is not None
+    assert ids[1] in past.reason and "65536 pixels" in past.reason
