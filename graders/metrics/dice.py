@@ -5,6 +5,11 @@ image, ``2 · Σ |A ∩ B| / (Σ |A| + Σ |B|)``, so a large mask weighs more th
 image empty on both sides adds nothing. Masks are column-major, 1-based ``start length`` runs
 (:mod:`graders.rle`); an empty cell, ``-`` or a missing value is an empty mask. Overlaps come
 from the runs' end points, never from decoded pixels.
+
+:func:`mean_dice` is HuBMAP's: the mean over images of each image's Dice, 1 when both masks are
+empty. Its images differ in size, so the answers carry each image's width and height (arity
+``described``: the mask, then ``width_pixels``, then ``height_pixels``), which bound its runs; a
+10⁹-pixel kidney slide with thousands of glomeruli is a few thousand runs.
 """
 
 from __future__ import annotations
@@ -33,19 +38,59 @@ def global_dice(y_true: Columns, y_pred: Columns, pixels: int) -> float:
     return 2.0 * overlap / (true_area + predicted_area)
 
 
+def mean_dice(y_true: Columns, y_pred: Columns) -> float:
+    """The mean over images of ``2·|A ∩ B| / (|A| + |B|)``, 1 for an image empty on both sides."""
+    sizes = image_pixels(y_true)
+    total = 0.0
+    for row, (truth, prediction) in enumerate(zip(y_true.arrays[0], y_pred.arrays[0], strict=True)):
+        answer = _answer(truth, int(sizes[row]), row, "mean-dice")
+        predicted = parse_runs(prediction, int(sizes[row]))
+        denominator = answer.area + predicted.area
+        total += 2.0 * intersection_area(answer, predicted) / denominator if denominator else 1.0
+    return total / y_true.rows
+
+
+def image_pixels(y_true: Columns) -> list[int]:
+    """Each row's pixel count from its ``width, height`` answer columns (after the mask)."""
+    if len(y_true.arrays) != 3:
+        raise GraderError("mean-dice: the answers need the mask, width and height columns")
+    try:
+        widths, heights = (y_true.float_column(1), y_true.float_column(2))
+    except ValueError:
+        raise GraderError("mean-dice: image widths and heights must be numbers") from None
+    if not ((widths >= 1) & (heights >= 1)).all():
+        raise GraderError("mean-dice: every image needs a width and a height of at least 1")
+    return [int(w) * int(h) for w, h in zip(widths, heights, strict=True)]
+
+
+def _hubmap_rule(y_true: Columns, y_pred: Columns) -> tuple[int, str] | None:
+    sizes = image_pixels(y_true)
+    cells = y_pred.arrays[0]
+    for row, pixels in enumerate(sizes):
+        found = first_invalid_mask(cells[row : row + 1], pixels)
+        if found is not None:
+            return row, found[1]
+    return None
+
+
+def _answer(cell: object, pixels: int, row: int, metric: str) -> Runs:
+    try:
+        return parse_runs(cell, pixels)
+    except RleError as error:
+        raise GraderError(f"{metric}: answer row {row} is not a valid mask: {error}") from None
+
+
 def mask_pairs(
     y_true: Columns, y_pred: Columns, pixels: int, metric: str
 ) -> list[tuple[Runs, Runs]]:
     """Each row's answer and predicted runs; a broken answer is the competition's fault."""
     require_same_shape(y_true, y_pred, metric)
-    pairs = []
-    for row, (truth, prediction) in enumerate(zip(y_true.arrays[0], y_pred.arrays[0], strict=True)):
-        try:
-            answer = parse_runs(truth, pixels)
-        except RleError as error:
-            raise GraderError(f"{metric}: answer row {row} is not a valid mask: {error}") from None
-        pairs.append((answer, parse_runs(prediction, pixels)))
-    return pairs
+    return [
+        (_answer(truth, pixels, row, metric), parse_runs(prediction, pixels))
+        for row, (truth, prediction) in enumerate(
+            zip(y_true.arrays[0], y_pred.arrays[0], strict=True)
+        )
+    ]
 
 
 def _contrails_rule(y_true: Columns, y_pred: Columns) -> tuple[int, str] | None:
@@ -68,5 +113,18 @@ DECLARATIONS = (
             "(column-major; '-' or empty: no mask)"
         ),
         check_rows=_contrails_rule,
+    ),
+    Metric(
+        name="mean-dice",
+        lower_is_better=False,
+        value_kind="text",
+        rows_sum_to_one=False,
+        compute=mean_dice,
+        description=(
+            "mean over images of the Dice of run-length encoded masks (column-major; 1 when "
+            "both are empty); answers: mask, width_pixels, height_pixels"
+        ),
+        arity="described",
+        check_rows=_hubmap_rule,
     ),
 )

@@ -42,3 +42,29 @@ def test_a_run_past_the_image_is_named_by_row() -> None:
     assert DICE.check_rows is not None
     found = DICE.check_rows(columns("-", "-"), columns("1 3 10 5", "65530 10"))
     assert found is not None and found[0] == 1 and "65536 pixels" in found[1]
+
+
+MEAN_DICE = get_metric("mean-dice")
+
+
+def sized(masks: tuple[object, ...], width: int = 10, height: int = 10) -> Columns:
+    return Columns.of(
+        {
+            "encoding": np.array(masks, dtype=object),
+            "width_pixels": [width] * len(masks),
+            "height_pixels": [height] * len(masks),
+        }
+    )
+
+
+def test_mean_dice_averages_images_and_both_empty_scores_one() -> None:
+    truth = sized(("1 10", "", "1 10"))
+    prediction = columns("1 10", np.nan, "6 10")
+    assert MEAN_DICE.compute(truth, prediction) == pytest.approx((1 + 1 + 0.5) / 3)
+
+
+def test_mean_dice_bounds_each_image_by_its_own_size() -> None:
+    assert MEAN_DICE.check_rows is not None
+    assert MEAN_DICE.check_rows(sized(("", "")), columns("1 100", "")) is None
+    found = MEAN_DICE.check_rows(sized(("", "")), columns("1 100", "95 7"))
+    assert found is not None and found[0] == 1 and "100 pixels" in found[1]

@@ -335,6 +335,7 @@ DIRECTIONS = {
     "salt-iou-sweep": False,
     "salt-iou-sweep-histogram": False,
     "contrails-global-dice": False,
+    "mean-dice": False,
 }
 
 
