@@ -62,3 +62,53 @@ def test_contrails_an_empty_cell_is_an_empty_mask_and_a_run_past_the_image_is_na
     past = score_submission(tmp_path / "submission.csv", tmp_path / "answers.csv", spec)
     assert not past.valid and past.reason is not None
     assert ids[1] in past.reason and "65536 pixels" in past.reason
+
+
+def test_hubmap_each_image_is_bounded_by_its_own_size(tmp_path: Path) -> None:
+    competition = load_competition(COMPETITIONS / "hubmap-kidney-segmentation")
+    answers = pd.DataFrame(
+        {
+            "id": ["2f6ecfcdf", "aaa6a05cc"],
+            "encoding": ["1 10", ""],
+            "width_pixels": [10, 4],
+            "height_pixels": [10, 4],
+        }
+    )
+    answers.to_csv(tmp_path / "answers.csv", index=False)
+    spec = competition.submission
+    submission = pd.DataFrame({"id": ["2f6ecfcdf", "aaa6a05cc"], "predicted": ["6 10", ""]})
+    submission.to_csv(tmp_path / "submission.csv", index=False)
+    ours = score_submission(tmp_path / "submission.csv", tmp_path / "answers.csv", spec)
+    assert ours.valid and ours.score == pytest.approx((0.5 + 1) / 2)
+    submission.assign(predicted=["1 100", "15 3"]).to_csv(tmp_path / "submission.csv", index=False)
+    past = score_submission(tmp_path / "submission.csv", tmp_path / "answers.csv", spec)
+    assert not past.valid and past.reason is not None
+    assert "aaa6a05cc" in past.reason and "16 pixels" in past.reason
+
+
+def test_hubmap_test_images_lose_their_glomerulus_polygons(tmp_path: Path) -> None:
+    import importlib.util
+
+    import numpy as np
+
+    from pytest_mlebench.kaggle import extract_archives
+    from tests.full.shapes import hubmap_kidney_segmentation as shape
+
+    download, raw, public, private = (tmp_path / name for name in ("dl", "raw", "pub", "priv"))
+    for folder in (download, public, private):
+        folder.mkdir()
+    shape.make_download(download, np.random.default_rng(0))
+    extract_archives(download, raw)
+    path = COMPETITIONS / "hubmap-kidney-segmentation" / "prepare.py"
+    spec = importlib.util.spec_from_file_location("hubmap_prepare", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.prepare(raw, public, private)
+    test_ids = pd.read_csv(private / "answers.csv", dtype=str)["id"]
+    names = {path.name for path in (public / "test").iterdir()}
+    assert names == {
+        f"{i}{end}" for i in test_ids for end in (".tiff", "-anatomical-structure.json")
+    }
+    train_ids = pd.read_csv(public / "train.csv", dtype=str)["id"]
+    assert all((public / "train" / f"{i}.json").is_file() for i in train_ids)
