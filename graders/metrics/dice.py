@@ -50,17 +50,36 @@ def mean_dice(y_true: Columns, y_pred: Columns) -> float:
     return total / y_true.rows
 
 
-def image_pixels(y_true: Columns) -> list[int]:
+def image_pixels(y_true: Columns, metric: str = "mean-dice") -> list[int]:
     """Each row's pixel count from its ``width, height`` answer columns (after the mask)."""
     if len(y_true.arrays) != 3:
-        raise GraderError("mean-dice: the answers need the mask, width and height columns")
+        raise GraderError(f"{metric}: the answers need the mask, width and height columns")
     try:
         widths, heights = (y_true.float_column(1), y_true.float_column(2))
     except ValueError:
-        raise GraderError("mean-dice: image widths and heights must be numbers") from None
+        raise GraderError(f"{metric}: image widths and heights must be numbers") from None
     if not ((widths >= 1) & (heights >= 1)).all():
-        raise GraderError("mean-dice: every image needs a width and a height of at least 1")
+        raise GraderError(f"{metric}: every image needs a width and a height of at least 1")
     return [int(w) * int(h) for w, h in zip(widths, heights, strict=True)]
+
+
+def mean_f_half(y_true: Columns, y_pred: Columns) -> float:
+    """Vesuvius' metric: the mean over fragments of the pixel F0.5 of the predicted ink.
+
+    ``F0.5 = 1.25·TP / (1.25·TP + 0.25·FN + FP)``: precision weighs four times recall. An empty
+    prediction scores 0; a fragment without ink in the answers cannot be scored.
+    """
+    sizes = image_pixels(y_true, "mean-f0.5")
+    total = 0.0
+    for row, (truth, prediction) in enumerate(zip(y_true.arrays[0], y_pred.arrays[0], strict=True)):
+        answer = _answer(truth, sizes[row], row, "mean-f0.5")
+        if answer.empty:
+            raise GraderError(f"mean-f0.5: answer row {row} has no ink")
+        predicted = parse_runs(prediction, sizes[row])
+        hits = intersection_area(answer, predicted)
+        missed, wrong = answer.area - hits, predicted.area - hits
+        total += 1.25 * hits / (1.25 * hits + 0.25 * missed + wrong)
+    return total / y_true.rows
 
 
 def _hubmap_rule(y_true: Columns, y_pred: Columns) -> tuple[int, str] | None:
@@ -123,6 +142,19 @@ DECLARATIONS = (
         description=(
             "mean over images of the Dice of run-length encoded masks (column-major; 1 when "
             "both are empty); answers: mask, width_pixels, height_pixels"
+        ),
+        arity="described",
+        check_rows=_hubmap_rule,
+    ),
+    Metric(
+        name="mean-f0.5",
+        lower_is_better=False,
+        value_kind="text",
+        rows_sum_to_one=False,
+        compute=mean_f_half,
+        description=(
+            "mean over images of the pixel F0.5 of run-length encoded masks; answers: mask, "
+            "width, height"
         ),
         arity="described",
         check_rows=_hubmap_rule,

@@ -68,3 +68,26 @@ def test_mean_dice_bounds_each_image_by_its_own_size() -> None:
     assert MEAN_DICE.check_rows(sized(("", "")), columns("1 100", "")) is None
     found = MEAN_DICE.check_rows(sized(("", "")), columns("1 100", "95 7"))
     assert found is not None and found[0] == 1 and "100 pixels" in found[1]
+
+
+F_HALF = get_metric("mean-f0.5")
+
+
+@pytest.mark.parametrize(
+    ("truth", "prediction", "expected"),
+    [
+        ("1 10", "1 10", 1.0),
+        ("1 10", "", 0.0),
+        # TP 5, FN 5, FP 0: 1.25·5 / (6.25 + 1.25) = 5/6 (precision weighs more)
+        ("1 10", "1 5", 6.25 / 7.5),
+        # TP 10, FN 0, FP 10: 12.5 / (12.5 + 10)
+        ("1 10", "1 20", 12.5 / 22.5),
+    ],
+)
+def test_f_half_weighs_precision_over_recall(truth: str, prediction: str, expected: float) -> None:
+    assert F_HALF.compute(sized((truth,)), columns(prediction)) == pytest.approx(expected)
+
+
+def test_f_half_needs_ink_in_the_answers() -> None:
+    with pytest.raises(GraderError, match="no ink"):
+        F_HALF.compute(sized(("",)), columns(""))

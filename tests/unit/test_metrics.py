@@ -336,6 +336,7 @@ DIRECTIONS = {
     "salt-iou-sweep-histogram": False,
     "contrails-global-dice": False,
     "mean-dice": False,
+    "mean-f0.5": False,
 }
 
 
