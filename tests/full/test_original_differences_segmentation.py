@@ -112,3 +112,20 @@ def test_hubmap_test_images_lose_their_glomerulus_polygons(tmp_path: Path) -> No
     }
     train_ids = pd.read_csv(public / "train.csv", dtype=str)["id"]
     assert all((public / "train" / f"{i}.json").is_file() for i in train_ids)
+
+
+def test_vesuvius_rows_are_matched_by_id_and_runs_count_along_rows(tmp_path: Path) -> None:
+    competition = load_competition(COMPETITIONS / "vesuvius-challenge-ink-detection")
+    answers = pd.DataFrame({"Id": ["a"], "Predicted": ["1 10"], "width": [10], "height": [12]})
+    answers.to_csv(tmp_path / "answers.csv", index=False)
+    spec = competition.submission
+    pd.DataFrame({"Id": ["a"], "Predicted": ["1 5"]}).to_csv(
+        tmp_path / "submission.csv", index=False
+    )
+    ours = score_submission(tmp_path / "submission.csv", tmp_path / "answers.csv", spec)
+    assert ours.valid and ours.score == pytest.approx(6.25 / 7.5)  # TP 5, FN 5: F0.5 = 5/6
+    pd.DataFrame({"Id": ["b"], "Predicted": ["1 5"]}).to_csv(
+        tmp_path / "submission.csv", index=False
+    )
+    wrong = score_submission(tmp_path / "submission.csv", tmp_path / "answers.csv", spec)
+    assert not wrong.valid and wrong.reason is not None  # the original stops on an assert
