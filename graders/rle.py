@@ -2,7 +2,7 @@
 
 Every segmentation competition writes a mask as ``"start length start length ..."`` with 1-based
 starts counted through the image's pixels in one order: column-major (down each column, then the
-next column: TGS salt, HuBMAP) or row-major (along each row: UW-Madison, contrails, Vesuvius). An
+next column: TGS salt, HuBMAP, contrails) or row-major (along each row: UW-Madison, Vesuvius). An
 empty mask is written as an empty cell, ``"-"`` or a missing value (NaN).
 
 :func:`parse_runs` turns the text into :class:`Runs`: sorted, disjoint, half-open 0-based
