@@ -38,7 +38,9 @@ from pytest_mlebench.graders.metrics.correlation import (
     require_varying_predictions,
 )
 from pytest_mlebench.graders.metrics.detection import DECLARATIONS as DETECTION
+from pytest_mlebench.graders.metrics.dice import DECLARATIONS as DICE
 from pytest_mlebench.graders.metrics.edit_distance import DECLARATIONS as EDIT_DISTANCE
+from pytest_mlebench.graders.metrics.iou_sweep import DECLARATIONS as IOU_SWEEP
 from pytest_mlebench.graders.metrics.lwlrap import DECLARATIONS as LWLRAP
 from pytest_mlebench.graders.metrics.ordering import order_rule, pooled_kendall_tau
 from pytest_mlebench.graders.metrics.points import DECLARATIONS as POINTS
@@ -300,6 +302,8 @@ _MODULES: tuple[Metric, ...] = (
     *PRESENT_KAPPA,
     *DETECTION,
     *POINTS,
+    *IOU_SWEEP,
+    *DICE,
 )
 """Metrics declared beside their functions, one family module each."""
 

@@ -340,6 +340,11 @@ DIRECTIONS = {
     "box-map-sklearn": False,
     "box-map-coco-corners-as-sizes": False,
     "centre-f1": False,
+    "salt-iou-sweep": False,
+    "salt-iou-sweep-histogram": False,
+    "contrails-global-dice": False,
+    "mean-dice": False,
+    "mean-f0.5": False,
 }
 
 
