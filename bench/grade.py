@@ -32,16 +32,7 @@ import pyarrow as pa
 import pyarrow.csv as pa_csv
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from grading_measure import (  # the grading benchmarks' shared measurement core
-    MEASURE_HEADER,
-    add_child_options,
-    graders_scorer,
-    machine_line,
-    measure_columns,
-    measure_in_child,
-    time_scorer,
-    write_in_child,
-)
+import grading_measure as core  # the grading benchmarks' shared measurement core
 
 CASES = {
     "roc-auc": ("target",),
@@ -97,10 +88,10 @@ def measure(directory: Path, metric: str, grader: str, repeats: int) -> dict[str
         from pytest_mlebench.graders import SubmissionSpec
 
         spec = SubmissionSpec(id_column="id", target_columns=CASES[metric], metric=metric)
-        scorer = graders_scorer(directory, spec, metric)
+        scorer = core.graders_scorer(directory, spec, metric)
     else:
         scorer = pandas_scorer(directory, metric)
-    return time_scorer(scorer, repeats)
+    return core.time_scorer(scorer, repeats)
 
 
 def main() -> None:
@@ -109,7 +100,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--graders", nargs="+", choices=GRADERS, default=list(GRADERS))
-    add_child_options(parser, measure_arguments=3)
+    core.add_child_options(parser, measure_arguments=3)
     args = parser.parse_args()
     if args.write:
         directory, metric = args.write
@@ -119,19 +110,21 @@ def main() -> None:
         directory, metric, grader = args.measure
         print(json.dumps(measure(Path(directory), metric, grader, args.repeats)))
         return
-    print(machine_line())
+    print(core.machine_line())
     print(f"{args.rows:,} rows, median of {args.repeats} runs per process")
     print(f"load average before: {os.getloadavg()[0]:.1f}")
-    print(f"{'case':<22} {'grader':<15} {MEASURE_HEADER}")
+    print(f"{'case':<22} {'grader':<15} {core.MEASURE_HEADER}")
     with tempfile.TemporaryDirectory() as temporary:
         for metric in CASES:
             directory = Path(temporary) / metric
             directory.mkdir()
             options = ["--rows", str(args.rows), "--seed", str(args.seed)]
-            write_in_child(__file__, options, directory, metric)
+            core.write_in_child(__file__, options, directory, metric)
             for grader in args.graders:
-                report = measure_in_child(__file__, [], args.repeats, directory, metric, grader)
-                print(f"{metric:<22} {grader:<15} {measure_columns(report)}")
+                report = core.measure_in_child(
+                    __file__, [], args.repeats, directory, metric, grader
+                )
+                print(f"{metric:<22} {grader:<15} {core.measure_columns(report)}")
 
 
 if __name__ == "__main__":

@@ -27,17 +27,7 @@ import pyarrow as pa
 import pyarrow.csv as pa_csv
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from grading_measure import (  # the grading benchmarks' shared measurement core
-    MEASURE_HEADER,
-    add_child_options,
-    graders_scorer,
-    machine_line,
-    measure_columns,
-    measure_in_child,
-    repeats_line,
-    time_scorer,
-    write_in_child,
-)
+import grading_measure as core  # the grading benchmarks' shared measurement core
 
 VOTES = ("seizure_vote", "lpd_vote", "gpd_vote", "lrda_vote", "grda_vote", "other_vote")
 SPINE = ("patient_overall", "C1", "C2", "C3", "C4", "C5", "C6", "C7")
@@ -185,7 +175,7 @@ def measure(directory: Path, metric: str, repeats: int) -> dict[str, object]:
 
     case = CASES[metric]
     spec = SubmissionSpec(case.id_column, case.targets, metric, answer_columns=case.answers)
-    return time_scorer(graders_scorer(directory, spec, metric), repeats)
+    return core.time_scorer(core.graders_scorer(directory, spec, metric), repeats)
 
 
 def main() -> None:
@@ -193,7 +183,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--cases", nargs="+", choices=list(CASES), default=list(CASES))
-    add_child_options(parser)
+    core.add_child_options(parser)
     args = parser.parse_args()
     if args.write:
         write_case(Path(args.write[0]), args.write[1], args.seed)
@@ -201,17 +191,18 @@ def main() -> None:
     if args.measure:
         print(json.dumps(measure(Path(args.measure[0]), args.measure[1], args.repeats)))
         return
-    print(machine_line(with_cpu_name=False))
-    print(repeats_line(args.repeats))
-    print(f"{'metric':<24} {'competition':<36} {'rows':>11} {MEASURE_HEADER}")
+    print(core.machine_line(with_cpu_name=False))
+    print(core.repeats_line(args.repeats))
+    print(f"{'metric':<24} {'competition':<36} {'rows':>11} {core.MEASURE_HEADER}")
     with tempfile.TemporaryDirectory() as temporary:
         for metric in args.cases:
             directory = Path(temporary) / metric
             directory.mkdir()
-            write_in_child(__file__, ["--seed", str(args.seed)], directory, metric)
-            report = measure_in_child(__file__, [], args.repeats, directory, metric)
+            core.write_in_child(__file__, ["--seed", str(args.seed)], directory, metric)
+            report = core.measure_in_child(__file__, [], args.repeats, directory, metric)
             case = CASES[metric]
-            print(f"{metric:<24} {case.competition:<36} {case.rows:>11,} {measure_columns(report)}")
+            columns = core.measure_columns(report)
+            print(f"{metric:<24} {case.competition:<36} {case.rows:>11,} {columns}")
             for path in directory.iterdir():
                 path.unlink()
 

@@ -34,17 +34,7 @@ import pyarrow as pa
 import pyarrow.csv as pa_csv
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from grading_measure import (  # the grading benchmarks' shared measurement core
-    MEASURE_HEADER,
-    add_child_options,
-    graders_scorer,
-    machine_line,
-    measure_columns,
-    measure_in_child,
-    repeats_line,
-    time_scorer,
-    write_in_child,
-)
+import grading_measure as core  # the grading benchmarks' shared measurement core
 
 INCHI_ALPHABET = np.frombuffer(b"CHNOSPFIBrcl0123456789-(),/=+hmbtsi", dtype=np.uint8)
 HEX = np.frombuffer(b"0123456789abcdef", dtype=np.uint8)
@@ -157,7 +147,7 @@ def measure(directory: Path, case: Case, repeats: int) -> dict[str, object]:
         metric=case.metric,
         metric_params=dict(case.params),
     )
-    return time_scorer(graders_scorer(directory, spec, case.competition), repeats)
+    return core.time_scorer(core.graders_scorer(directory, spec, case.competition), repeats)
 
 
 def main() -> None:
@@ -166,7 +156,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--cases", nargs="+", choices=sorted(CASES), default=sorted(CASES))
     parser.add_argument("--rows", type=int, default=0, help="override both cases' row counts")
-    add_child_options(parser)
+    core.add_child_options(parser)
     args = parser.parse_args()
     if args.write:
         directory, name = args.write
@@ -177,19 +167,19 @@ def main() -> None:
         directory, name = args.measure
         print(json.dumps(measure(Path(directory), CASES[name], args.repeats)))
         return
-    print(machine_line())
-    print(repeats_line(args.repeats))
-    print(f"{'competition':<46} {'metric':<18} {'rows':>10} {MEASURE_HEADER}")
+    print(core.machine_line())
+    print(core.repeats_line(args.repeats))
+    print(f"{'competition':<46} {'metric':<18} {'rows':>10} {core.MEASURE_HEADER}")
     with tempfile.TemporaryDirectory() as temporary:
         for name in args.cases:
             case = CASES[name]
             directory = Path(temporary) / name
             directory.mkdir()
             options = ["--seed", str(args.seed), "--rows", str(args.rows)]
-            write_in_child(__file__, options, directory, name)
-            report = measure_in_child(__file__, options, args.repeats, directory, name)
+            core.write_in_child(__file__, options, directory, name)
+            report = core.measure_in_child(__file__, options, args.repeats, directory, name)
             rows = args.rows or case.rows
-            columns = measure_columns(report, seconds_digits=2)
+            columns = core.measure_columns(report, seconds_digits=2)
             print(f"{case.competition:<46} {case.metric:<18} {rows:>10,} {columns}")
         print(f"load average after: {os.getloadavg()[0]:.1f}")
 

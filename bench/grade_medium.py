@@ -25,17 +25,7 @@ import pyarrow as pa
 import pyarrow.csv as pa_csv
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from grading_measure import (  # the grading benchmarks' shared measurement core
-    MEASURE_HEADER,
-    add_child_options,
-    graders_scorer,
-    machine_line,
-    measure_columns,
-    measure_in_child,
-    repeats_line,
-    time_scorer,
-    write_in_child,
-)
+import grading_measure as core  # the grading benchmarks' shared measurement core
 
 
 @dataclass(frozen=True)
@@ -122,7 +112,7 @@ def measure(directory: Path, case: Case, repeats: int) -> dict[str, object]:
     from pytest_mlebench.graders import SubmissionSpec
 
     spec = SubmissionSpec(id_column=case.id_column, target_columns=case.columns, metric=case.metric)
-    return time_scorer(graders_scorer(directory, spec, case.competition), repeats)
+    return core.time_scorer(core.graders_scorer(directory, spec, case.competition), repeats)
 
 
 def main() -> None:
@@ -130,7 +120,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--scale", type=int, default=0, help="add a Pearson case of N rows")
-    add_child_options(parser)
+    core.add_child_options(parser)
     args = parser.parse_args()
     if args.write:
         directory, name = args.write
@@ -141,18 +131,18 @@ def main() -> None:
         print(json.dumps(measure(Path(directory), _case(name, args.scale), args.repeats)))
         return
     names = list(CASES) + ([f"pearson at {args.scale:,} rows"] if args.scale else [])
-    print(machine_line())
-    print(repeats_line(args.repeats))
-    print(f"{'case':<46} {'metric':<25} {'rows':>9} {MEASURE_HEADER}")
+    print(core.machine_line())
+    print(core.repeats_line(args.repeats))
+    print(f"{'case':<46} {'metric':<25} {'rows':>9} {core.MEASURE_HEADER}")
     with tempfile.TemporaryDirectory() as temporary:
         for index, name in enumerate(names):
             case = _case(name, args.scale)
             directory = Path(temporary) / str(index)
             directory.mkdir()
             options = ["--seed", str(args.seed), "--scale", str(args.scale)]
-            write_in_child(__file__, options, directory, name)
-            report = measure_in_child(__file__, options, args.repeats, directory, name)
-            print(f"{name:<46} {case.metric:<25} {case.rows:>9,} {measure_columns(report)}")
+            core.write_in_child(__file__, options, directory, name)
+            report = core.measure_in_child(__file__, options, args.repeats, directory, name)
+            print(f"{name:<46} {case.metric:<25} {case.rows:>9,} {core.measure_columns(report)}")
 
 
 if __name__ == "__main__":

@@ -24,17 +24,7 @@ import pyarrow as pa
 import pyarrow.csv as pa_csv
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from grading_measure import (  # the grading benchmarks' shared measurement core
-    MEASURE_HEADER,
-    add_child_options,
-    graders_scorer,
-    machine_line,
-    measure_columns,
-    measure_in_child,
-    repeats_line,
-    time_scorer,
-    write_in_child,
-)
+import grading_measure as core  # the grading benchmarks' shared measurement core
 
 IDENTITIES = (
     "male", "female", "homosexual_gay_or_lesbian", "christian", "jewish", "muslim", "black",
@@ -190,7 +180,7 @@ def measure(directory: Path, case: Case, repeats: int) -> dict[str, object]:
         metric=case.metric,
         answer_columns=case.answer_columns,
     )
-    return time_scorer(graders_scorer(directory, spec, case.competition), repeats)
+    return core.time_scorer(core.graders_scorer(directory, spec, case.competition), repeats)
 
 
 def main() -> None:
@@ -198,7 +188,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", nargs="*", default=None, help="competition ids to run")
-    add_child_options(parser)
+    core.add_child_options(parser)
     args = parser.parse_args()
     if args.write:
         write_case(Path(args.write[0]), CASES[args.write[1]], args.seed)
@@ -206,18 +196,18 @@ def main() -> None:
     if args.measure:
         print(json.dumps(measure(Path(args.measure[0]), CASES[args.measure[1]], args.repeats)))
         return
-    print(machine_line())
-    print(repeats_line(args.repeats))
-    print(f"{'competition':<52} {'metric':<21} {'rows':>8} {MEASURE_HEADER}")
+    print(core.machine_line())
+    print(core.repeats_line(args.repeats))
+    print(f"{'competition':<52} {'metric':<21} {'rows':>8} {core.MEASURE_HEADER}")
     with tempfile.TemporaryDirectory() as temporary:
         for index, name in enumerate(args.only or list(CASES)):
             case = CASES[name]
             directory = Path(temporary) / str(index)
             directory.mkdir()
             options = ["--seed", str(args.seed)]
-            write_in_child(__file__, options, directory, name)
-            report = measure_in_child(__file__, options, args.repeats, directory, name)
-            print(f"{name:<52} {case.metric:<21} {case.rows:>8,} {measure_columns(report)}")
+            core.write_in_child(__file__, options, directory, name)
+            report = core.measure_in_child(__file__, options, args.repeats, directory, name)
+            print(f"{name:<52} {case.metric:<21} {case.rows:>8,} {core.measure_columns(report)}")
 
 
 if __name__ == "__main__":
