@@ -49,6 +49,52 @@ def check_train_and_test_ids_are_disjoint(prepared: PreparedLite) -> None:
     assert not set(train_labels[id_column].astype(str)) & test_ids
 
 
+def answer_columns(prepared: PreparedLite) -> set[str]:
+    """The columns that carry answers: targets and the extra answer columns, less what the shape
+    names as public features (``FEATURE_COLUMNS``, a column that is both)."""
+    spec = prepared.spec
+    features = set(getattr(prepared.shape, "FEATURE_COLUMNS", ()))
+    return (set(spec.target_columns) | set(spec.resolved_answer_columns)) - features
+
+
+def check_public_tables_hold_no_answers(
+    prepared: PreparedLite,
+    headers: dict[str, list[str]],
+    groups: tuple[set[str], set[str]] | None = None,
+) -> None:
+    """No public table keeps a leak column, nor an answer column beside a test row.
+
+    ``headers`` maps each public table's name to its columns. A CSV holds test rows when it holds
+    a test id, or, where the split is by group (``groups``: train and test group values, the
+    shape's ``GROUP_COLUMN``), a test group; a parquet or JSON table holds them when its name says
+    ``test``. ``answers.csv`` must not be public at all.
+    """
+    spec = prepared.spec
+    answers = answer_columns(prepared)
+    leaks = set(getattr(prepared.shape, "LEAK_COLUMNS", ()))
+    group_column = getattr(prepared.shape, "GROUP_COLUMN", None)
+    test_ids = set(prepared.read_answers()[spec.id_column])
+    assert not (prepared.public / "answers.csv").exists()
+    for name, header in headers.items():
+        assert not leaks & set(header), f"{name} keeps leak columns {sorted(leaks & set(header))}"
+        if name == "sample_submission.csv":
+            continue
+        if name.endswith((".parquet", ".json")):  # these tables hold test rows by file name
+            if "test" in name:
+                assert not answers & set(header), f"{name} holds test rows with answers"
+            continue
+        if groups is not None and group_column in header:
+            values = pd.read_csv(prepared.public / name, usecols=[group_column], dtype=str)
+            holds_test_rows = bool(set(values[group_column]) & groups[1])
+        elif spec.id_column in header and groups is None:
+            values = pd.read_csv(prepared.public / name, usecols=[spec.id_column], dtype=str)
+            holds_test_rows = bool(set(values[spec.id_column]) & test_ids)
+        else:
+            continue
+        if holds_test_rows:
+            assert not answers & set(header), f"{name} holds test rows with answers"
+
+
 def check_sample_submission_earns_no_medal(
     prepared: PreparedLite, tmp_path: Path, *, require_leaderboard: bool
 ) -> None:

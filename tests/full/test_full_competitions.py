@@ -107,33 +107,8 @@ def test_train_and_test_are_disjoint(prepared: PreparedLite) -> None:
 
 
 def test_public_files_hold_no_answers_or_leaks(prepared: PreparedLite) -> None:
-    spec = prepared.spec
-    features = set(getattr(prepared.shape, "FEATURE_COLUMNS", ()))
-    answer_columns = (set(spec.target_columns) | set(spec.resolved_answer_columns)) - features
-    leaks = set(getattr(prepared.shape, "LEAK_COLUMNS", ()))
-    groups = _groups(prepared)
-    group_column = getattr(prepared.shape, "GROUP_COLUMN", None)
-    test_ids = set(prepared.read_answers()[spec.id_column])
-    assert not (prepared.public / "answers.csv").exists()
     headers = public_csv_headers(prepared.public) | _table_headers(prepared.public)
-    for name, header in headers.items():
-        assert not leaks & set(header), f"{name} keeps leak columns {sorted(leaks & set(header))}"
-        if name == "sample_submission.csv":
-            continue
-        if name.endswith((".parquet", ".json")):  # these tables hold test rows by file name
-            if "test" in name:
-                assert not answer_columns & set(header), f"{name} holds test rows with answers"
-            continue
-        if groups is not None and group_column in header:
-            values = pd.read_csv(prepared.public / name, usecols=[group_column], dtype=str)
-            holds_test_rows = bool(set(values[group_column]) & groups[1])
-        elif spec.id_column in header and groups is None:
-            values = pd.read_csv(prepared.public / name, usecols=[spec.id_column], dtype=str)
-            holds_test_rows = bool(set(values[spec.id_column]) & test_ids)
-        else:
-            continue
-        if holds_test_rows:
-            assert not answer_columns & set(header), f"{name} holds test rows with answers"
+    checks.check_public_tables_hold_no_answers(prepared, headers, _groups(prepared))
 
 
 def test_sample_submission_is_valid_and_earns_no_medal(

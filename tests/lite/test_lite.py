@@ -20,7 +20,6 @@ from __future__ import annotations
 from pathlib import Path
 from types import ModuleType
 
-import pandas as pd
 import pytest
 
 from pytest_mlebench.definition import load_competition
@@ -74,24 +73,15 @@ def test_train_and_test_ids_are_disjoint(prepared: PreparedLite) -> None:
 
 
 def test_public_files_hold_no_answers_or_leaks(prepared: PreparedLite) -> None:
-    spec = prepared.spec
-    answer_columns = set(spec.target_columns) | set(spec.resolved_answer_columns)
+    checks.check_public_tables_hold_no_answers(prepared, public_csv_headers(prepared.public))
+    answer_columns = checks.answer_columns(prepared)
     leaks = set(getattr(prepared.shape, "LEAK_COLUMNS", ()))
-    test_ids = set(prepared.read_answers()[spec.id_column])
-    assert not (prepared.public / "answers.csv").exists()
-    for name, header in public_csv_headers(prepared.public).items():
-        assert not leaks & set(header), f"{name} keeps leak columns {sorted(leaks & set(header))}"
-        if name == "sample_submission.csv" or spec.id_column not in header:
-            continue
-        ids = set(
-            pd.read_csv(prepared.public / name, usecols=[spec.id_column], dtype=str)[spec.id_column]
-        )
-        if ids & test_ids:
-            assert not answer_columns & set(header), f"{name} holds test rows with answers"
+    id_column = prepared.spec.id_column
+    test_ids = set(prepared.read_answers()[id_column])
     for name, records in public_json_records(prepared.public).items():
         fields = set().union(*map(set, records))
         assert not leaks & fields, f"{name} keeps leak fields {sorted(leaks & fields)}"
-        if {str(r.get(spec.id_column)) for r in records} & test_ids:
+        if {str(r.get(id_column)) for r in records} & test_ids:
             assert not answer_columns & fields, f"{name} holds test records with answers"
 
 
