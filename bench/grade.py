@@ -22,19 +22,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
-import resource
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pa_csv
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import grading_measure as core  # the grading benchmarks' shared measurement core
 
 CASES = {
     "roc-auc": ("target",),
@@ -64,21 +62,6 @@ def write_case(directory: Path, metric: str, rows: int, seed: int) -> None:
     pa_csv.write_csv(submission_table, directory / "submission.csv", write_options=options)
 
 
-def graders_scorer(directory: Path, metric: str) -> Callable[[], float]:
-    """The graders library: validation and metric."""
-    from pytest_mlebench.graders import SubmissionSpec, score_submission
-
-    spec = SubmissionSpec(id_column="id", target_columns=CASES[metric], metric=metric)
-
-    def score() -> float:
-        result = score_submission(directory / "submission.csv", directory / "answers.csv", spec)
-        if not result.valid or result.score is None:
-            raise SystemExit(f"{metric}: the generated submission was graded invalid: {result}")
-        return result.score
-
-    return score
-
-
 def pandas_scorer(directory: Path, metric: str) -> Callable[[], float]:
     """A plain pandas + scikit-learn grader, for scale (no validation at all)."""
     import pandas as pd
@@ -101,29 +84,14 @@ def pandas_scorer(directory: Path, metric: str) -> Callable[[], float]:
 
 def measure(directory: Path, metric: str, grader: str, repeats: int) -> dict[str, object]:
     """Grade one case ``repeats`` times in this process; return times and memory."""
-    scorer = (graders_scorer if grader == "graders" else pandas_scorer)(directory, metric)
-    baseline_kib = _current_rss_kib()
-    seconds, cpu_seconds, score = [], [], 0.0
-    for _ in range(repeats):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        score = scorer()
-        seconds.append(time.perf_counter() - start)
-        cpu_seconds.append(time.process_time() - start_cpu)
-    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return {
-        "score": score,
-        "median_s": statistics.median(seconds),
-        "seconds": seconds,
-        "median_cpu_s": statistics.median(cpu_seconds),
-        "peak_rss_mb": peak_kib / 1024,
-        "peak_above_imports_mb": (peak_kib - baseline_kib) / 1024,
-    }
+    if grader == "graders":
+        from pytest_mlebench.graders import SubmissionSpec
 
-
-def _current_rss_kib() -> int:
-    with open("/proc/self/statm") as statm:
-        pages = int(statm.read().split()[1])
-    return pages * resource.getpagesize() // 1024
+        spec = SubmissionSpec(id_column="id", target_columns=CASES[metric], metric=metric)
+        scorer = core.graders_scorer(directory, spec, metric)
+    else:
+        scorer = pandas_scorer(directory, metric)
+    return core.time_scorer(scorer, repeats)
 
 
 def main() -> None:
@@ -132,8 +100,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--graders", nargs="+", choices=GRADERS, default=list(GRADERS))
-    parser.add_argument("--measure", nargs=3, help=argparse.SUPPRESS)
-    parser.add_argument("--write", nargs=2, help=argparse.SUPPRESS)
+    core.add_child_options(parser, measure_arguments=3)
     args = parser.parse_args()
     if args.write:
         directory, metric = args.write
@@ -143,45 +110,21 @@ def main() -> None:
         directory, metric, grader = args.measure
         print(json.dumps(measure(Path(directory), metric, grader, args.repeats)))
         return
-    root = Path(__file__).resolve().parent.parent
-    environment = {**os.environ, "PYTHONPATH": str(root)}
-    print(f"Python {platform.python_version()}, {os.cpu_count()} CPUs ({_cpu_name()})")
+    print(core.machine_line())
     print(f"{args.rows:,} rows, median of {args.repeats} runs per process")
     print(f"load average before: {os.getloadavg()[0]:.1f}")
-    print(
-        f"{'case':<22} {'grader':<15} {'median s':>9} {'CPU s':>6} {'peak RSS MB':>12} "
-        f"{'above imports':>14}"
-    )
+    print(f"{'case':<22} {'grader':<15} {core.MEASURE_HEADER}")
     with tempfile.TemporaryDirectory() as temporary:
         for metric in CASES:
             directory = Path(temporary) / metric
             directory.mkdir()
-            # In a child process, so that the measuring processes do not inherit its peak.
-            writer = [sys.executable, __file__, "--rows", str(args.rows), "--seed", str(args.seed)]
-            writer += ["--write", str(directory), metric]
-            subprocess.run(writer, check=True, env=environment)
+            options = ["--rows", str(args.rows), "--seed", str(args.seed)]
+            core.write_in_child(__file__, options, directory, metric)
             for grader in args.graders:
-                command = [sys.executable, __file__, "--repeats", str(args.repeats)]
-                command += ["--measure", str(directory), metric, grader]
-                output = subprocess.run(
-                    command, check=True, capture_output=True, text=True, env=environment
+                report = core.measure_in_child(
+                    __file__, [], args.repeats, directory, metric, grader
                 )
-                report = json.loads(output.stdout)
-                print(
-                    f"{metric:<22} {grader:<15} {report['median_s']:>9.3f} "
-                    f"{report['median_cpu_s']:>6.2f} "
-                    f"{report['peak_rss_mb']:>12.0f} {report['peak_above_imports_mb']:>14.0f}"
-                )
-
-
-def _cpu_name() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
+                print(f"{metric:<22} {grader:<15} {core.measure_columns(report)}")
 
 
 if __name__ == "__main__":

@@ -17,20 +17,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
-import resource
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pa_csv
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import grading_measure as core  # the grading benchmarks' shared measurement core
 
 VOTES = ("seizure_vote", "lpd_vote", "gpd_vote", "lrda_vote", "grda_vote", "other_vote")
 SPINE = ("patient_overall", "C1", "C2", "C3", "C4", "C5", "C6", "C7")
@@ -174,35 +171,11 @@ def write_case(directory: Path, metric: str, seed: int) -> None:
 
 def measure(directory: Path, metric: str, repeats: int) -> dict[str, object]:
     """Grade one case ``repeats`` times in this process; return times and memory."""
-    from pytest_mlebench.graders import SubmissionSpec, score_submission
+    from pytest_mlebench.graders import SubmissionSpec
 
     case = CASES[metric]
     spec = SubmissionSpec(case.id_column, case.targets, metric, answer_columns=case.answers)
-    baseline_kib = _current_rss_kib()
-    seconds, cpu_seconds, score = [], [], 0.0
-    for _ in range(repeats):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        result = score_submission(directory / "submission.csv", directory / "answers.csv", spec)
-        seconds.append(time.perf_counter() - start)
-        cpu_seconds.append(time.process_time() - start_cpu)
-        if not result.valid or result.score is None:
-            raise SystemExit(f"{metric}: the generated submission was graded invalid: {result}")
-        score = result.score
-    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return {
-        "score": score,
-        "median_s": statistics.median(seconds),
-        "seconds": seconds,
-        "median_cpu_s": statistics.median(cpu_seconds),
-        "peak_rss_mb": peak_kib / 1024,
-        "peak_above_imports_mb": (peak_kib - baseline_kib) / 1024,
-    }
-
-
-def _current_rss_kib() -> int:
-    with open("/proc/self/statm") as statm:
-        pages = int(statm.read().split()[1])
-    return pages * resource.getpagesize() // 1024
+    return core.time_scorer(core.graders_scorer(directory, spec, metric), repeats)
 
 
 def main() -> None:
@@ -210,8 +183,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--cases", nargs="+", choices=list(CASES), default=list(CASES))
-    parser.add_argument("--measure", nargs=2, help=argparse.SUPPRESS)
-    parser.add_argument("--write", nargs=2, help=argparse.SUPPRESS)
+    core.add_child_options(parser)
     args = parser.parse_args()
     if args.write:
         write_case(Path(args.write[0]), args.write[1], args.seed)
@@ -219,35 +191,18 @@ def main() -> None:
     if args.measure:
         print(json.dumps(measure(Path(args.measure[0]), args.measure[1], args.repeats)))
         return
-    root = Path(__file__).resolve().parent.parent
-    environment = {**os.environ, "PYTHONPATH": str(root)}
-    print(f"Python {platform.python_version()}, {os.cpu_count()} CPUs")
-    print(f"median of {args.repeats} runs per process; load average {os.getloadavg()[0]:.1f}")
-    print(
-        f"{'metric':<24} {'competition':<36} {'rows':>11} {'median s':>9} {'CPU s':>6} "
-        f"{'peak RSS MB':>12} {'above imports':>14}"
-    )
+    print(core.machine_line(with_cpu_name=False))
+    print(core.repeats_line(args.repeats))
+    print(f"{'metric':<24} {'competition':<36} {'rows':>11} {core.MEASURE_HEADER}")
     with tempfile.TemporaryDirectory() as temporary:
         for metric in args.cases:
             directory = Path(temporary) / metric
             directory.mkdir()
-            writer = [sys.executable, __file__, "--seed", str(args.seed), "--write"]
-            subprocess.run([*writer, str(directory), metric], check=True, env=environment)
-            command = [sys.executable, __file__, "--repeats", str(args.repeats), "--measure"]
-            output = subprocess.run(
-                [*command, str(directory), metric],
-                check=True,
-                capture_output=True,
-                text=True,
-                env=environment,
-            )
-            report = json.loads(output.stdout)
+            core.write_in_child(__file__, ["--seed", str(args.seed)], directory, metric)
+            report = core.measure_in_child(__file__, [], args.repeats, directory, metric)
             case = CASES[metric]
-            print(
-                f"{metric:<24} {case.competition:<36} {case.rows:>11,} "
-                f"{report['median_s']:>9.3f} {report['median_cpu_s']:>6.2f} "
-                f"{report['peak_rss_mb']:>12.0f} {report['peak_above_imports_mb']:>14.0f}"
-            )
+            columns = core.measure_columns(report)
+            print(f"{metric:<24} {case.competition:<36} {case.rows:>11,} {columns}")
             for path in directory.iterdir():
                 path.unlink()
 

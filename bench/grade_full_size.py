@@ -24,13 +24,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
-import resource
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,7 +34,7 @@ import pyarrow as pa
 import pyarrow.csv as pa_csv
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from grade import _cpu_name, _current_rss_kib  # the sibling benchmark's helpers
+import grading_measure as core  # the grading benchmarks' shared measurement core
 
 INCHI_ALPHABET = np.frombuffer(b"CHNOSPFIBrcl0123456789-(),/=+hmbtsi", dtype=np.uint8)
 HEX = np.frombuffer(b"0123456789abcdef", dtype=np.uint8)
@@ -144,7 +139,7 @@ def write_case(directory: Path, case: Case, rows: int, seed: int) -> None:
 
 def measure(directory: Path, case: Case, repeats: int) -> dict[str, object]:
     """Grade one case ``repeats`` times in this process; return times and memory."""
-    from pytest_mlebench.graders import SubmissionSpec, score_submission
+    from pytest_mlebench.graders import SubmissionSpec
 
     spec = SubmissionSpec(
         id_column=case.id_column,
@@ -152,24 +147,7 @@ def measure(directory: Path, case: Case, repeats: int) -> dict[str, object]:
         metric=case.metric,
         metric_params=dict(case.params),
     )
-    baseline_kib = _current_rss_kib()
-    seconds, cpu_seconds, score = [], [], 0.0
-    for _ in range(repeats):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        result = score_submission(directory / "submission.csv", directory / "answers.csv", spec)
-        seconds.append(time.perf_counter() - start)
-        cpu_seconds.append(time.process_time() - start_cpu)
-        if not result.valid or result.score is None:
-            raise SystemExit(f"{case.competition}: graded invalid: {result}")
-        score = result.score
-    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return {
-        "score": score,
-        "median_s": statistics.median(seconds),
-        "median_cpu_s": statistics.median(cpu_seconds),
-        "peak_rss_mb": peak_kib / 1024,
-        "peak_above_imports_mb": (peak_kib - baseline_kib) / 1024,
-    }
+    return core.time_scorer(core.graders_scorer(directory, spec, case.competition), repeats)
 
 
 def main() -> None:
@@ -178,8 +156,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--cases", nargs="+", choices=sorted(CASES), default=sorted(CASES))
     parser.add_argument("--rows", type=int, default=0, help="override both cases' row counts")
-    parser.add_argument("--measure", nargs=2, help=argparse.SUPPRESS)
-    parser.add_argument("--write", nargs=2, help=argparse.SUPPRESS)
+    core.add_child_options(parser)
     args = parser.parse_args()
     if args.write:
         directory, name = args.write
@@ -190,33 +167,20 @@ def main() -> None:
         directory, name = args.measure
         print(json.dumps(measure(Path(directory), CASES[name], args.repeats)))
         return
-    root = Path(__file__).resolve().parent.parent
-    environment = {**os.environ, "PYTHONPATH": str(root)}
-    print(f"Python {platform.python_version()}, {os.cpu_count()} CPUs ({_cpu_name()})")
-    print(f"median of {args.repeats} runs per process; load average {os.getloadavg()[0]:.1f}")
-    print(
-        f"{'competition':<46} {'metric':<18} {'rows':>10} {'median s':>9} {'CPU s':>6} "
-        f"{'peak RSS MB':>12} {'above imports':>14}"
-    )
+    print(core.machine_line())
+    print(core.repeats_line(args.repeats))
+    print(f"{'competition':<46} {'metric':<18} {'rows':>10} {core.MEASURE_HEADER}")
     with tempfile.TemporaryDirectory() as temporary:
         for name in args.cases:
             case = CASES[name]
             directory = Path(temporary) / name
             directory.mkdir()
-            common = [sys.executable, __file__, "--seed", str(args.seed), "--rows", str(args.rows)]
-            # In a child process, so that the measuring process does not inherit its peak.
-            subprocess.run([*common, "--write", str(directory), name], check=True, env=environment)
-            command = [*common, "--repeats", str(args.repeats), "--measure", str(directory), name]
-            output = subprocess.run(
-                command, check=True, capture_output=True, text=True, env=environment
-            )
-            report = json.loads(output.stdout)
+            options = ["--seed", str(args.seed), "--rows", str(args.rows)]
+            core.write_in_child(__file__, options, directory, name)
+            report = core.measure_in_child(__file__, options, args.repeats, directory, name)
             rows = args.rows or case.rows
-            print(
-                f"{case.competition:<46} {case.metric:<18} {rows:>10,} "
-                f"{report['median_s']:>9.2f} {report['median_cpu_s']:>6.2f} "
-                f"{report['peak_rss_mb']:>12.0f} {report['peak_above_imports_mb']:>14.0f}"
-            )
+            columns = core.measure_columns(report, seconds_digits=2)
+            print(f"{case.competition:<46} {case.metric:<18} {rows:>10,} {columns}")
         print(f"load average after: {os.getloadavg()[0]:.1f}")
 
 

@@ -15,14 +15,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
-import resource
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,7 +25,7 @@ import pyarrow as pa
 import pyarrow.csv as pa_csv
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from grade import _cpu_name, _current_rss_kib  # the sibling benchmark's helpers
+import grading_measure as core  # the grading benchmarks' shared measurement core
 
 
 @dataclass(frozen=True)
@@ -115,27 +109,10 @@ def write_case(directory: Path, case: Case, seed: int) -> None:
 
 def measure(directory: Path, case: Case, repeats: int) -> dict[str, object]:
     """Grade one case ``repeats`` times in this process; return times and memory."""
-    from pytest_mlebench.graders import SubmissionSpec, score_submission
+    from pytest_mlebench.graders import SubmissionSpec
 
     spec = SubmissionSpec(id_column=case.id_column, target_columns=case.columns, metric=case.metric)
-    baseline_kib = _current_rss_kib()
-    seconds, cpu_seconds, score = [], [], 0.0
-    for _ in range(repeats):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        result = score_submission(directory / "submission.csv", directory / "answers.csv", spec)
-        seconds.append(time.perf_counter() - start)
-        cpu_seconds.append(time.process_time() - start_cpu)
-        if not result.valid or result.score is None:
-            raise SystemExit(f"{case.competition}: graded invalid: {result}")
-        score = result.score
-    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return {
-        "score": score,
-        "median_s": statistics.median(seconds),
-        "median_cpu_s": statistics.median(cpu_seconds),
-        "peak_rss_mb": peak_kib / 1024,
-        "peak_above_imports_mb": (peak_kib - baseline_kib) / 1024,
-    }
+    return core.time_scorer(core.graders_scorer(directory, spec, case.competition), repeats)
 
 
 def main() -> None:
@@ -143,8 +120,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--scale", type=int, default=0, help="add a Pearson case of N rows")
-    parser.add_argument("--measure", nargs=2, help=argparse.SUPPRESS)
-    parser.add_argument("--write", nargs=2, help=argparse.SUPPRESS)
+    core.add_child_options(parser)
     args = parser.parse_args()
     if args.write:
         directory, name = args.write
@@ -154,40 +130,19 @@ def main() -> None:
         directory, name = args.measure
         print(json.dumps(measure(Path(directory), _case(name, args.scale), args.repeats)))
         return
-    root = Path(__file__).resolve().parent.parent
-    environment = {**os.environ, "PYTHONPATH": str(root)}
     names = list(CASES) + ([f"pearson at {args.scale:,} rows"] if args.scale else [])
-    print(f"Python {platform.python_version()}, {os.cpu_count()} CPUs ({_cpu_name()})")
-    print(f"median of {args.repeats} runs per process; load average {os.getloadavg()[0]:.1f}")
-    print(
-        f"{'case':<46} {'metric':<25} {'rows':>9} {'median s':>9} {'CPU s':>6} "
-        f"{'peak RSS MB':>12} {'above imports':>14}"
-    )
+    print(core.machine_line())
+    print(core.repeats_line(args.repeats))
+    print(f"{'case':<46} {'metric':<25} {'rows':>9} {core.MEASURE_HEADER}")
     with tempfile.TemporaryDirectory() as temporary:
         for index, name in enumerate(names):
             case = _case(name, args.scale)
             directory = Path(temporary) / str(index)
             directory.mkdir()
-            common = [
-                sys.executable,
-                __file__,
-                "--seed",
-                str(args.seed),
-                "--scale",
-                str(args.scale),
-            ]
-            # In a child process, so that the measuring process does not inherit its peak.
-            subprocess.run([*common, "--write", str(directory), name], check=True, env=environment)
-            command = [*common, "--repeats", str(args.repeats), "--measure", str(directory), name]
-            output = subprocess.run(
-                command, check=True, capture_output=True, text=True, env=environment
-            )
-            report = json.loads(output.stdout)
-            print(
-                f"{name:<46} {case.metric:<25} {case.rows:>9,} {report['median_s']:>9.3f} "
-                f"{report['median_cpu_s']:>6.2f} {report['peak_rss_mb']:>12.0f} "
-                f"{report['peak_above_imports_mb']:>14.0f}"
-            )
+            options = ["--seed", str(args.seed), "--scale", str(args.scale)]
+            core.write_in_child(__file__, options, directory, name)
+            report = core.measure_in_child(__file__, options, args.repeats, directory, name)
+            print(f"{name:<46} {case.metric:<25} {case.rows:>9,} {core.measure_columns(report)}")
 
 
 if __name__ == "__main__":

@@ -14,14 +14,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
-import resource
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,7 +24,7 @@ import pyarrow as pa
 import pyarrow.csv as pa_csv
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from grade import _cpu_name, _current_rss_kib  # the sibling benchmark's helpers
+import grading_measure as core  # the grading benchmarks' shared measurement core
 
 IDENTITIES = (
     "male", "female", "homosexual_gay_or_lesbian", "christian", "jewish", "muslim", "black",
@@ -178,7 +172,7 @@ def write_case(directory: Path, case: Case, seed: int) -> None:
 
 def measure(directory: Path, case: Case, repeats: int) -> dict[str, object]:
     """Grade one case ``repeats`` times in this process; return times and memory."""
-    from pytest_mlebench.graders import SubmissionSpec, score_submission
+    from pytest_mlebench.graders import SubmissionSpec
 
     spec = SubmissionSpec(
         id_column=case.id_column,
@@ -186,24 +180,7 @@ def measure(directory: Path, case: Case, repeats: int) -> dict[str, object]:
         metric=case.metric,
         answer_columns=case.answer_columns,
     )
-    baseline_kib = _current_rss_kib()
-    seconds, cpu_seconds, score = [], [], 0.0
-    for _ in range(repeats):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        result = score_submission(directory / "submission.csv", directory / "answers.csv", spec)
-        seconds.append(time.perf_counter() - start)
-        cpu_seconds.append(time.process_time() - start_cpu)
-        if not result.valid or result.score is None:
-            raise SystemExit(f"{case.competition}: graded invalid: {result}")
-        score = result.score
-    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return {
-        "score": score,
-        "median_s": statistics.median(seconds),
-        "median_cpu_s": statistics.median(cpu_seconds),
-        "peak_rss_mb": peak_kib / 1024,
-        "peak_above_imports_mb": (peak_kib - baseline_kib) / 1024,
-    }
+    return core.time_scorer(core.graders_scorer(directory, spec, case.competition), repeats)
 
 
 def main() -> None:
@@ -211,8 +188,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", nargs="*", default=None, help="competition ids to run")
-    parser.add_argument("--measure", nargs=2, help=argparse.SUPPRESS)
-    parser.add_argument("--write", nargs=2, help=argparse.SUPPRESS)
+    core.add_child_options(parser)
     args = parser.parse_args()
     if args.write:
         write_case(Path(args.write[0]), CASES[args.write[1]], args.seed)
@@ -220,32 +196,18 @@ def main() -> None:
     if args.measure:
         print(json.dumps(measure(Path(args.measure[0]), CASES[args.measure[1]], args.repeats)))
         return
-    root = Path(__file__).resolve().parent.parent
-    environment = {**os.environ, "PYTHONPATH": str(root)}
-    print(f"Python {platform.python_version()}, {os.cpu_count()} CPUs ({_cpu_name()})")
-    print(f"median of {args.repeats} runs per process; load average {os.getloadavg()[0]:.1f}")
-    print(
-        f"{'competition':<52} {'metric':<21} {'rows':>8} {'median s':>9} {'CPU s':>6} "
-        f"{'peak RSS MB':>12} {'above imports':>14}"
-    )
+    print(core.machine_line())
+    print(core.repeats_line(args.repeats))
+    print(f"{'competition':<52} {'metric':<21} {'rows':>8} {core.MEASURE_HEADER}")
     with tempfile.TemporaryDirectory() as temporary:
         for index, name in enumerate(args.only or list(CASES)):
             case = CASES[name]
             directory = Path(temporary) / str(index)
             directory.mkdir()
-            common = [sys.executable, __file__, "--seed", str(args.seed)]
-            # In a child process, so that the measuring process does not inherit its peak.
-            subprocess.run([*common, "--write", str(directory), name], check=True, env=environment)
-            command = [*common, "--repeats", str(args.repeats), "--measure", str(directory), name]
-            output = subprocess.run(
-                command, check=True, capture_output=True, text=True, env=environment
-            )
-            report = json.loads(output.stdout)
-            print(
-                f"{name:<52} {case.metric:<21} {case.rows:>8,} {report['median_s']:>9.3f} "
-                f"{report['median_cpu_s']:>6.2f} {report['peak_rss_mb']:>12.0f} "
-                f"{report['peak_above_imports_mb']:>14.0f}"
-            )
+            options = ["--seed", str(args.seed)]
+            core.write_in_child(__file__, options, directory, name)
+            report = core.measure_in_child(__file__, options, args.repeats, directory, name)
+            print(f"{name:<52} {case.metric:<21} {case.rows:>8,} {core.measure_columns(report)}")
 
 
 if __name__ == "__main__":

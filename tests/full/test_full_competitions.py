@@ -17,25 +17,19 @@ into ``public/`` and ``private/``, and then, as for Lite (``tests/lite/test_lite
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from types import ModuleType
 
-import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-from pytest_mlebench.definition import load_competition, load_prepare
-from pytest_mlebench.errors import PrepareError
-from pytest_mlebench.medals import medal_for
+from pytest_mlebench.definition import load_competition
+from tests import competition_checks as checks
 from tests.full.shapes import load_shapes
 from tests.lite.harness import (
     PreparedLite,
-    checksums,
     is_better,
-    leak_probe,
-    perfect,
     prepare_from_shape,
     public_csv_headers,
     score,
@@ -99,9 +93,7 @@ def test_every_full_competition_is_a_medium_or_high_kaggle_competition(
 
 
 def test_preparing_twice_gives_identical_files(prepared: PreparedLite, tmp_path: Path) -> None:
-    again = prepare_from_shape(prepared.competition, prepared.shape, tmp_path)
-    assert checksums(prepared.public) == checksums(again.public)
-    assert checksums(prepared.private) == checksums(again.private)
+    checks.check_preparing_twice_gives_identical_files(prepared, tmp_path)
 
 
 def test_train_and_test_are_disjoint(prepared: PreparedLite) -> None:
@@ -111,101 +103,35 @@ def test_train_and_test_are_disjoint(prepared: PreparedLite) -> None:
         assert train and test
         assert not train & test
         return
-    id_column = prepared.spec.id_column
-    train_labels = prepared.shape.public_train_labels(prepared.public)
-    test_ids = set(prepared.read_answers()[id_column])
-    assert len(train_labels) > 0 and test_ids
-    assert not set(train_labels[id_column].astype(str)) & test_ids
+    checks.check_train_and_test_ids_are_disjoint(prepared)
 
 
 def test_public_files_hold_no_answers_or_leaks(prepared: PreparedLite) -> None:
-    spec = prepared.spec
-    features = set(getattr(prepared.shape, "FEATURE_COLUMNS", ()))
-    answer_columns = (set(spec.target_columns) | set(spec.resolved_answer_columns)) - features
-    leaks = set(getattr(prepared.shape, "LEAK_COLUMNS", ()))
-    groups = _groups(prepared)
-    group_column = getattr(prepared.shape, "GROUP_COLUMN", None)
-    test_ids = set(prepared.read_answers()[spec.id_column])
-    assert not (prepared.public / "answers.csv").exists()
     headers = public_csv_headers(prepared.public) | _table_headers(prepared.public)
-    for name, header in headers.items():
-        assert not leaks & set(header), f"{name} keeps leak columns {sorted(leaks & set(header))}"
-        if name == "sample_submission.csv":
-            continue
-        if name.endswith((".parquet", ".json")):  # these tables hold test rows by file name
-            if "test" in name:
-                assert not answer_columns & set(header), f"{name} holds test rows with answers"
-            continue
-        if groups is not None and group_column in header:
-            values = pd.read_csv(prepared.public / name, usecols=[group_column], dtype=str)
-            holds_test_rows = bool(set(values[group_column]) & groups[1])
-        elif spec.id_column in header and groups is None:
-            values = pd.read_csv(prepared.public / name, usecols=[spec.id_column], dtype=str)
-            holds_test_rows = bool(set(values[spec.id_column]) & test_ids)
-        else:
-            continue
-        if holds_test_rows:
-            assert not answer_columns & set(header), f"{name} holds test rows with answers"
+    checks.check_public_tables_hold_no_answers(prepared, headers, _groups(prepared))
 
 
 def test_sample_submission_is_valid_and_earns_no_medal(
     prepared: PreparedLite, tmp_path: Path
 ) -> None:
-    result = score(prepared, prepared.read_sample(), tmp_path / "sample.csv")
-    assert result.valid, result.reason
-    assert result.score is not None
-    competition = prepared.competition
-    assert competition.leaderboard_scores, f"{competition.id} ships no leaderboard"
-    award = medal_for(result.score, competition.thresholds)
-    assert award.medal is None and not award.above_median
+    checks.check_sample_submission_earns_no_medal(prepared, tmp_path, require_leaderboard=True)
 
 
 def test_answers_earn_gold(prepared: PreparedLite, tmp_path: Path) -> None:
-    result = score(prepared, perfect(prepared), tmp_path / "perfect.csv")
-    assert result.valid, result.reason
-    assert result.score is not None
-    assert medal_for(result.score, prepared.competition.thresholds).medal == "gold"
+    checks.check_answers_earn_gold(prepared, tmp_path)
 
 
 def test_shuffled_rows_and_reordered_columns_keep_the_score(
     prepared: PreparedLite, tmp_path: Path
 ) -> None:
-    spec = prepared.spec
-    targets = list(spec.target_columns)
-    sample = prepared.read_sample().set_index(spec.id_column)[targets]
-    mixed = perfect(prepared).set_index(spec.id_column)
-    rows = mixed.index[::2]  # half right, half the sample's values: a score in the middle
-    mixed.loc[rows, targets] = sample.loc[rows, targets]
-    ordered = mixed.reset_index()
-    shuffled = ordered.sample(frac=1.0, random_state=np.random.RandomState(7))
-    shuffled = shuffled[list(reversed(shuffled.columns))]
-    first = score(prepared, ordered, tmp_path / "ordered.csv")
-    second = score(prepared, shuffled, tmp_path / "shuffled.csv")
-    assert first.valid and second.valid, (first.reason, second.reason)
-    assert first.score == pytest.approx(second.score, rel=1e-12, abs=1e-12)
+    checks.check_shuffled_rows_and_reordered_columns_keep_the_score(prepared, tmp_path)
 
 
-def _broken(prepared: PreparedLite, kind: str) -> pd.DataFrame:
-    spec = prepared.spec
-    sample = prepared.read_sample()
-    target = spec.target_columns[0]
-    if kind == "missing id":
-        return sample.iloc[1:]
-    if kind == "wrong id":
-        sample.loc[0, spec.id_column] = "not-an-id-of-this-competition"
-    elif kind == "NaN":
-        sample[target] = sample[target].astype(object)
-        sample.loc[0, target] = np.nan
-    else:
-        sample = sample.rename(columns={target: "prediction_of_something_else"})
-    return sample
-
-
-@pytest.mark.parametrize("kind", ["missing id", "wrong id", "NaN", "renamed"])
+@pytest.mark.parametrize("kind", checks.BROKEN_KINDS)
 def test_broken_submission_is_invalid_with_a_reason(
     prepared: PreparedLite, kind: str, tmp_path: Path
 ) -> None:
-    result = score(prepared, _broken(prepared, kind), tmp_path / "broken.csv")
+    result = score(prepared, checks.broken_submission(prepared, kind), tmp_path / "broken.csv")
     if kind == "NaN" and getattr(prepared.shape, "EMPTY_CELL_IS_TEXT", False):
         # CSV has no NaN: the cell is written empty, which is a valid text answer here (an empty
         # span, label set or ranking). A ranking that predicts nothing scores no better than the
@@ -217,30 +143,13 @@ def test_broken_submission_is_invalid_with_a_reason(
             assert sample.score is not None
             assert not is_better(result.score, sample.score, prepared.competition.lower_is_better)
         return
-    assert not result.valid, f"{kind}: accepted with score {result.score}"
-    assert result.reason and result.score is None
+    checks.check_broken_submission_is_invalid(kind, result)
 
 
 def test_metadata_alone_does_not_reach_the_middle(prepared: PreparedLite, tmp_path: Path) -> None:
-    lower = prepared.competition.lower_is_better
-    baseline = score(prepared, prepared.read_sample(), tmp_path / "sample.csv").score
-    best = score(prepared, perfect(prepared), tmp_path / "perfect.csv").score
-    probe = score(prepared, leak_probe(prepared), tmp_path / "probe.csv")
-    assert baseline is not None and best is not None
-    assert probe.valid, probe.reason
-    assert probe.score is not None
-    middle = (baseline + best) / 2
-    assert not is_better(probe.score, middle, lower), (
-        f"a model of ids, order and file names scores {probe.score:.4g}, past the midpoint "
-        f"{middle:.4g} between the sample ({baseline:.4g}) and perfect ({best:.4g})"
-    )
+    checks.check_metadata_alone_does_not_reach_the_middle(prepared, tmp_path)
 
 
 @pytest.mark.parametrize("competition_id", IDS)
 def test_an_empty_download_is_a_clear_error(competition_id: str, tmp_path: Path) -> None:
-    prepare = load_prepare(load_competition(COMPETITIONS / competition_id))
-    folders = [tmp_path / name for name in ("raw", "public", "private")]
-    for folder in folders:
-        folder.mkdir()
-    with pytest.raises(PrepareError, match=re.escape(str(folders[0]))):
-        prepare(*folders)
+    checks.check_an_empty_download_is_a_clear_error(COMPETITIONS / competition_id, tmp_path)
