@@ -8,6 +8,8 @@ never correctness.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
@@ -31,25 +33,39 @@ def hash_strings(values: pa.ChunkedArray) -> UInt64Array | None:
     None means: a type other than ``string``, a null, or a string longer than
     :data:`MAX_HASHED_BYTES`.
     """
+    return _per_chunk(values, _hash_chunk)
+
+
+def _per_chunk(
+    values: pa.ChunkedArray, of_chunk: Callable[[pa.StringArray], UInt64Array | None]
+) -> UInt64Array | None:
+    """``of_chunk`` of every chunk of a string column without nulls, written in place into one
+    array (no list to concatenate); None when the type, a null or any chunk says no."""
     if values.type != pa.string() or values.null_count:
         return None
-    hashes = np.empty(len(values), dtype=np.uint64)
+    result = np.empty(len(values), dtype=np.uint64)
     offset = 0
-    for chunk in values.chunks:  # one chunk at a time, written in place (no list to concatenate)
-        chunk_hashes = _hash_chunk(chunk)
-        if chunk_hashes is None:
+    for chunk in values.chunks:
+        part = of_chunk(chunk)
+        if part is None:
             return None
-        hashes[offset : offset + chunk_hashes.size] = chunk_hashes
-        offset += chunk_hashes.size
-    return hashes
+        result[offset : offset + part.size] = part
+        offset += part.size
+    return result
 
 
-def _hash_chunk(chunk: pa.StringArray) -> UInt64Array | None:
-    _, offsets_buffer, data_buffer = chunk.buffers()
+def _starts_and_lengths(chunk: pa.StringArray) -> tuple[npt.NDArray[np.int32], ...]:
+    """Each string's byte offset into the chunk's data buffer, and its length in bytes."""
+    offsets_buffer = chunk.buffers()[1]
     offsets = np.frombuffer(offsets_buffer, dtype=np.int32)[
         chunk.offset : chunk.offset + len(chunk) + 1
     ]
-    starts, lengths = offsets[:-1], np.diff(offsets)
+    return offsets[:-1], np.diff(offsets)
+
+
+def _hash_chunk(chunk: pa.StringArray) -> UInt64Array | None:
+    data_buffer = chunk.buffers()[2]
+    starts, lengths = _starts_and_lengths(chunk)
     longest = int(lengths.max(initial=0))
     shortest = int(lengths.min()) if lengths.size else 0
     if longest > MAX_HASHED_BYTES:
@@ -85,25 +101,12 @@ def short_string_keys(values: pa.ChunkedArray) -> UInt64Array | None:
     the shorter ones by its last byte, which must then be at least 8 (a byte 0 to 7 there, a
     control character, returns None). None also for a type other than ``string`` or a null.
     """
-    if values.type != pa.string() or values.null_count:
-        return None
-    keys = np.empty(len(values), dtype=np.uint64)
-    offset = 0
-    for chunk in values.chunks:
-        chunk_keys = _short_keys_chunk(chunk)
-        if chunk_keys is None:
-            return None
-        keys[offset : offset + chunk_keys.size] = chunk_keys
-        offset += chunk_keys.size
-    return keys
+    return _per_chunk(values, _short_keys_chunk)
 
 
 def _short_keys_chunk(chunk: pa.StringArray) -> UInt64Array | None:
-    _, offsets_buffer, data_buffer = chunk.buffers()
-    offsets = np.frombuffer(offsets_buffer, dtype=np.int32)[
-        chunk.offset : chunk.offset + len(chunk) + 1
-    ]
-    starts, lengths = offsets[:-1], np.diff(offsets)
+    data_buffer = chunk.buffers()[2]
+    starts, lengths = _starts_and_lengths(chunk)
     if int(lengths.max(initial=0)) > 8:
         return None
     data = np.zeros(0, np.uint8) if data_buffer is None else np.frombuffer(data_buffer, np.uint8)
