@@ -1,0 +1,1 @@
+"""Files that run inside a task's verifier (no import of pytest-mlebench from here on)."""

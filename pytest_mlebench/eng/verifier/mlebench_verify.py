@@ -1,0 +1,204 @@
+"""The pytest plugin of a task's hidden verifier: tests → check results in ``checks.json``.
+
+This file runs *inside* the verifier (a fresh container of the task's image, or a fresh process
+on the local backend), loaded with ``python3 -m pytest -p mlebench_verify /verify``. It imports
+nothing of pytest-mlebench and only what pytest 7.2 (Debian bookworm's) offers, so the same file
+serves every image.
+
+The contract a task's ``verify/test_*.py`` follows (see ``docs/engineering.md``):
+
+- every test carries exactly one ``@pytest.mark.check("ID")`` naming the check of the task's
+  ``config.yaml`` it counts for; several tests may share an id: the check's result is the
+  fraction of its tests that passed (a failed, errored or skipped test counts 0);
+- the fixture ``evidence`` attaches a short text to the test's check
+  (``evidence("max |Δ| 1.3e-07 over batches 1, 3, 17")``);
+- the fixture ``metric`` records a continuous metric declared under ``metrics:``
+  (``metric("MS1", 0.83)``); the host normalises it between the task's baseline and oracle;
+- the fixtures ``work_dir``, ``private_dir``, ``pristine_dir`` and ``seed`` give the verifier's
+  paths and the run's seed; ``free_port`` picks an unused TCP port on localhost.
+
+The results go to ``$VERIFY_OUT/checks.json`` at the end of the session, written atomically.
+The harness reads that file through the engine after the verifier has exited; no agent process
+is alive by then, and none ever had ``$VERIFY_OUT``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import time
+from collections.abc import Callable, Generator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+FORMAT_VERSION = 1
+MARK = "check"
+_RESULTS: dict[str, dict[str, Any]] = {}
+_METRICS: dict[str, float] = {}
+_STARTED = time.monotonic()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", f"{MARK}(id): the check of the task's config.yaml this test counts for"
+    )
+
+
+def check_id(item: pytest.Item) -> str:
+    """The check id of ``item``; a usage error (the verifier's own bug) when it has none."""
+    marks = list(item.iter_markers(MARK))
+    if len(marks) != 1 or len(marks[0].args) != 1 or not isinstance(marks[0].args[0], str):
+        raise pytest.UsageError(
+            f"{item.nodeid}: every verifier test needs exactly one @pytest.mark.check('ID')"
+        )
+    return str(marks[0].args[0])
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        _entry(check_id(item))
+
+
+def _entry(check: str) -> dict[str, Any]:
+    return _RESULTS.setdefault(check, {"tests": [], "evidence": []})
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, Any, None]:
+    outcome = yield
+    report: pytest.TestReport = outcome.get_result()
+    failed_setup = report.when == "setup" and not report.passed
+    if report.when == "call" or failed_setup or (report.when == "teardown" and report.failed):
+        _record(item, report)
+
+
+def _record(item: pytest.Item, report: pytest.TestReport) -> None:
+    tests: list[dict[str, Any]] = _entry(check_id(item))["tests"]
+    state = "skipped" if report.skipped else ("passed" if report.passed else "failed")
+    if report.when == "setup" and report.failed:
+        state = "error"
+    existing = next((test for test in tests if test["name"] == item.nodeid), None)
+    if existing is not None:  # a teardown failure after a passed call turns it into a failure
+        if state != "passed":
+            existing["outcome"] = state
+            existing["message"] = _message(report)
+        return
+    tests.append(
+        {
+            "name": item.nodeid,
+            "outcome": state,
+            "duration": round(report.duration, 3),
+            "message": _message(report),
+        }
+    )
+
+
+def _message(report: pytest.TestReport) -> str | None:
+    if report.passed:
+        return None
+    if report.skipped and isinstance(report.longrepr, tuple):
+        return str(report.longrepr[2])[:500]
+    crash = getattr(report.longrepr, "reprcrash", None)
+    text = crash.message if crash is not None else str(report.longrepr)
+    return text[:500]
+
+
+@pytest.fixture
+def evidence(request: pytest.FixtureRequest) -> Callable[[str], None]:
+    """``evidence(text)``: attach ``text`` to this test's check."""
+    check = check_id(request.node)
+
+    def add(text: str) -> None:
+        _entry(check)["evidence"].append(str(text)[:500])
+
+    return add
+
+
+@pytest.fixture
+def metric() -> Callable[[str, float], None]:
+    """``metric(id, value)``: record the continuous metric ``id`` (declared in config.yaml)."""
+
+    def record(name: str, value: float) -> None:
+        _METRICS[name] = float(value)
+
+    return record
+
+
+def _env_path(name: str) -> Path:
+    value = os.environ.get(name)
+    if not value:
+        raise pytest.UsageError(f"the verifier needs ${name}; run it through the harness")
+    return Path(value)
+
+
+@pytest.fixture
+def work_dir() -> Path:
+    """The agent's workspace as it was when the agent stopped (a copy: change it freely)."""
+    return _env_path("WORK_DIR")
+
+
+@pytest.fixture
+def private_dir() -> Path:
+    """The task's private files for this seed (expected outputs, hidden inputs)."""
+    return _env_path("PRIVATE_DIR")
+
+
+@pytest.fixture
+def pristine_dir() -> Path:
+    """The workspace as the agent received it (the starting code of this seed)."""
+    return _env_path("PRISTINE_DIR")
+
+
+@pytest.fixture
+def seed() -> int:
+    return int(os.environ.get("MLEBENCH_SEED", "0"))
+
+
+@pytest.fixture
+def free_port() -> Callable[[], int]:
+    """``free_port()``: a TCP port on localhost that nothing listens on right now."""
+
+    def pick() -> int:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            sock.bind(("127.0.0.1", 0))
+            return int(sock.getsockname()[1])
+
+    return pick
+
+
+def results(exit_status: int) -> dict[str, Any]:
+    """The document written to ``checks.json``: per check its tests, passed/total, evidence."""
+    checks = {}
+    for check, entry in sorted(_RESULTS.items()):
+        tests = entry["tests"]
+        passed = sum(test["outcome"] == "passed" for test in tests)
+        checks[check] = {
+            "passed": passed,
+            "total": len(tests),
+            "result": passed / len(tests) if tests else 0.0,
+            "evidence": entry["evidence"],
+            "tests": tests,
+        }
+    return {
+        "version": FORMAT_VERSION,
+        "exit_status": exit_status,
+        "wall_s": round(time.monotonic() - _STARTED, 3),
+        "checks": checks,
+        "metrics": dict(sorted(_METRICS.items())),
+    }
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    out = os.environ.get("VERIFY_OUT")
+    if not out:
+        return
+    target = Path(out) / "checks.json"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_suffix(".json.partial")
+    partial.write_text(json.dumps(results(int(exitstatus)), indent=2), "utf-8")
+    os.replace(partial, target)
