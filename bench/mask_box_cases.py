@@ -19,6 +19,7 @@ seed, so two runs write the same files.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -46,8 +47,8 @@ def _hex(rng: np.random.Generator, rows: int, digits: int) -> list[str]:
 
 def _write(
     directory: Path,
-    answers: dict[str, list[object]],
-    submission: dict[str, list[object]],
+    answers: Mapping[str, Sequence[object]],
+    submission: Mapping[str, Sequence[object]],
     rng: np.random.Generator,
 ) -> None:
     order = pa.array(rng.permutation(len(next(iter(submission.values())))))
