@@ -158,6 +158,8 @@ def _box_text(labels: list[str], scores: np.ndarray, boxes: np.ndarray) -> str:
 
 def _shares(rng: np.random.Generator, rows: int, total: int) -> np.ndarray:
     """``rows`` counts of at least 1 that add up to ``total``."""
+    if total < rows:
+        raise SystemExit(f"too few boxes: {rows} rows need at least one box each")
     counts = 1 + rng.multinomial(total - rows, np.full(rows, 1 / rows))
     return counts
 
