@@ -51,7 +51,11 @@ def as_boxes(values: npt.ArrayLike) -> FloatArray:
 
 def iou_matrix(predicted: npt.ArrayLike, true: npt.ArrayLike) -> FloatArray:
     """IoU of every predicted box (rows) with every true box (columns); 0 where both areas are 0."""
-    a, b = as_boxes(predicted), as_boxes(true)
+    return _iou(as_boxes(predicted), as_boxes(true))
+
+
+def _iou(a: FloatArray, b: FloatArray) -> FloatArray:
+    """:func:`iou_matrix` of boxes :func:`as_boxes` has checked."""
     width = np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0])
     height = np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1])
     inter = np.clip(width, 0.0, None) * np.clip(height, 0.0, None)
@@ -84,12 +88,13 @@ def match_greedy(
     true box it overlaps most; if that box is already claimed it is a false positive. ``coco``: it
     takes the most-overlapping true box still unclaimed. Each true box is claimed at most once.
     """
-    iou = iou_matrix(predicted, true)
-    if np.asarray(scores).reshape(-1).size != iou.shape[0]:
+    boxes, true_boxes = as_boxes(predicted), as_boxes(true)
+    if np.asarray(scores).reshape(-1).size != boxes.shape[0]:
         raise ValueError("each predicted box needs exactly one confidence")
-    tp = np.zeros(iou.shape[0], dtype=np.bool_)
-    if iou.shape[0] == 0 or iou.shape[1] == 0:
-        return tp
+    tp = np.zeros(boxes.shape[0], dtype=np.bool_)
+    if boxes.shape[0] == 0 or true_boxes.shape[0] == 0:
+        return tp  # nothing to match: no IoU matrix (most labels of most images)
+    iou = _iou(boxes, true_boxes)
     claimed = np.zeros(iou.shape[1], dtype=np.bool_)
     for index in confidence_order(scores):
         overlaps = iou[index] if rule == "voc" else np.where(claimed, -1.0, iou[index])
@@ -163,12 +168,18 @@ class Detections:
         """Match one image's predictions of ``label`` against its true boxes and pool them."""
         pool = self._pools.setdefault(label, _ClassPool())
         score_array = np.asarray(scores, dtype=np.float64).reshape(-1)
+        true_boxes = as_boxes(true)
         hits = match_greedy(
-            predicted, score_array, true, self.threshold, rule=self.rule, inclusive=self.inclusive
+            predicted,
+            score_array,
+            true_boxes,
+            self.threshold,
+            rule=self.rule,
+            inclusive=self.inclusive,
         )
         pool.scores.append(score_array)
         pool.hits.append(hits)
-        pool.n_true += as_boxes(true).shape[0]
+        pool.n_true += true_boxes.shape[0]
 
     def average_precisions(self, interpolation: Interpolation = "voc2010") -> dict[str, float]:
         """AP per class that has at least one true box (classes without any are left out)."""

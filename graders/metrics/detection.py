@@ -12,9 +12,9 @@ by validation) names the first row whose cell is not whole groups of six with nu
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 import numpy as np
-from sklearn.metrics import average_precision_score
 
 from pytest_mlebench.graders.boxes import Detections, as_boxes, confidence_order, match_greedy
 from pytest_mlebench.graders.errors import GraderError
@@ -34,10 +34,14 @@ class LabelledBoxes:
 
     def of(self, label: str) -> tuple[np.ndarray, np.ndarray]:
         """Confidences and boxes of one label."""
-        chosen = np.array([own == label for own in self.labels], dtype=bool)
         if not self.labels:
             return np.zeros(0), np.zeros((0, 4))
+        chosen = self._label_array == label
         return self.scores[chosen], self.boxes[chosen]
+
+    @cached_property
+    def _label_array(self) -> np.ndarray:
+        return np.asarray(self.labels, dtype=object)
 
 
 def parse_boxes(cell: object) -> LabelledBoxes:
@@ -52,14 +56,10 @@ def parse_boxes(cell: object) -> LabelledBoxes:
             "'label confidence x_min y_min x_max y_max'"
         )
     labels = tuple(_label(token) for token in tokens[0::GROUP])
+    values = tokens.copy()
+    del values[0::GROUP]  # the five numbers of each group, in order
     try:
-        numbers = np.array(
-            [
-                [float(value) for value in tokens[start + 1 : start + GROUP]]
-                for start in range(0, len(tokens), GROUP)
-            ],
-            dtype=np.float64,
-        ).reshape(-1, GROUP - 1)
+        numbers = np.fromiter(map(float, values), np.float64, len(values)).reshape(-1, GROUP - 1)
     except ValueError:
         raise ValueError(
             "holds a confidence or coordinate that is not a number (each group is "
@@ -70,6 +70,7 @@ def parse_boxes(cell: object) -> LabelledBoxes:
     return LabelledBoxes(labels, numbers[:, 0], as_boxes(numbers[:, 1:]))
 
 
+@lru_cache(maxsize=4096)
 def _label(token: str) -> str:
     """A label token; a whole number in any spelling (``14``, ``14.0``) is one class id."""
     try:
@@ -129,6 +130,10 @@ def box_map_sklearn(y_true: Columns, y_pred: Columns, iou_threshold: float = 0.5
     ``(0, 0)``; scikit-learn's ``average_precision_score`` of the pooled pairs is the label's AP
     (no precision envelope; the fillers and the score-0 misses sit at the curve's end).
     """
+    # imported here: scikit-learn (with scipy and pandas) takes seconds to import, which every
+    # grading would pay if the metrics module imported it
+    from sklearn.metrics import average_precision_score
+
     require_same_shape(y_true, y_pred, "box-map")
     truths = _parsed(y_true.arrays[0], "answer")
     preds = _parsed(y_pred.arrays[0], "prediction")

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
 
 from pytest_mlebench.graders import Columns, get_metric
@@ -95,3 +99,16 @@ def test_coco_keeps_the_most_confident_predictions_per_row_and_label() -> None:
     value = COCO_MISREAD.compute(*_cols(truth, pred), max_per_label=3)
     assert value == pytest.approx(1 / 3, abs=1e-12)
     assert COCO_MISREAD.compute(*_cols(truth, pred), max_per_label=2) == pytest.approx(0.0)
+
+
+def test_the_metrics_import_neither_scikit_learn_nor_pandas() -> None:
+    # scikit-learn (with scipy and pandas) costs seconds to import; only the original siim-covid
+    # metric needs it, so the metrics module must not import it for every grading
+    code = (
+        "import sys, pytest_mlebench.graders.metrics; "
+        "print(sorted(m for m in ('sklearn', 'pandas', 'scipy') if m in sys.modules))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=os.environ
+    )
+    assert done.stdout.strip() == "[]"

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
+from pytest_mlebench.graders import SubmissionSpec, score_submission
 from pytest_mlebench.graders.errors import GraderError
 from pytest_mlebench.graders.metrics import get_metric
 from pytest_mlebench.graders.metrics.base import Columns
@@ -91,3 +94,22 @@ def test_f_half_weighs_precision_over_recall(truth: str, prediction: str, expect
 def test_f_half_needs_ink_in_the_answers() -> None:
     with pytest.raises(GraderError, match="no ink"):
         F_HALF.compute(sized(("",)), columns(""))
+
+
+def test_a_mask_longer_than_the_csv_readers_block_is_graded(tmp_path: Path) -> None:
+    # 150,000 runs of a slide of 10⁹ pixels: one cell of about 2.6 MB, past Arrow's 1 MB block
+    starts = np.arange(150_000, dtype=np.int64) * 6_000 + 1
+    mask = " ".join(f"{start} 3000" for start in starts.tolist())
+    assert len(mask) > 2**21
+    (tmp_path / "answers.csv").write_text(
+        f"id,encoding,width_pixels,height_pixels\nslide,{mask},40000,25000\nempty,,10,10\n"
+    )
+    (tmp_path / "submission.csv").write_text(f"id,predicted\nempty,\nslide,{mask}\n")
+    spec = SubmissionSpec(
+        "id",
+        ("predicted",),
+        "mean-dice",
+        answer_columns=("encoding", "width_pixels", "height_pixels"),
+    )
+    result = score_submission(tmp_path / "submission.csv", tmp_path / "answers.csv", spec)
+    assert result.valid and result.score == pytest.approx(1.0)
