@@ -20,7 +20,8 @@ from typing import Any
 
 from pytest_mlebench.atomic_write import write_atomically
 from pytest_mlebench.errors import DataNotPrepared
-from pytest_mlebench.public_sources.fetch import OpenUrl, SourceUnreachable, download, open_url
+from pytest_mlebench.public_sources import fetch
+from pytest_mlebench.public_sources.fetch import OpenUrl, SourceUnreachable, download
 from pytest_mlebench.public_sources.spec import PublicSource
 from pytest_mlebench.public_sources.verify import (
     Expected,
@@ -46,7 +47,7 @@ def fill_public_sources(
     *,
     local: Sequence[Path] = (),
     download_allowed: bool = False,
-    opener: OpenUrl = open_url,
+    opener: OpenUrl | None = None,
     say: Say = _quiet,
 ) -> None:
     """Make sure every member of ``sources`` is in ``raw``; see the module docstring.
@@ -54,9 +55,11 @@ def fill_public_sources(
     Args:
         local: The ``--from`` folders to look in (then nothing is downloaded).
         download_allowed: Whether the network may be used when no verified copy is at hand.
+        opener: Opens an address (default: :func:`.fetch.open_url`, looked up at call time).
     """
     if not sources:
         return
+    opener = opener or fetch.open_url
     record = _read_record(raw)
     for source in sources:
         if source.file in record and all((raw / m).is_file() for m in source.members):
