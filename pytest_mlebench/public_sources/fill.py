@@ -2,8 +2,10 @@
 
 Where a file comes from, in order: a copy verified before (``<data>/<id>/sources/<file>`` with
 its MD5 beside it, kept when ``raw/`` is filled again); with ``--from PATH`` (no network at all)
-the file in PATH, beside Kaggle's zip or in its folder, or its extracted members there; else,
-when downloads are allowed, the network (:mod:`.fetch`, checked against the published MD5).
+the file in PATH, beside Kaggle's zip or in its folder, or its extracted members there; the
+members already in ``raw/``, placed there with Kaggle's files from such a folder; else, when
+downloads are allowed, the network (:mod:`.fetch`, checked against the published MD5). An
+extracted copy has no checksum to compare: ``prepare.py`` checks its content.
 The members ``prepare.py`` reads are then unpacked into ``raw/<member>``, and
 ``raw/.public-sources.json`` records which file they came from, so a later run finds them in
 place. Every failure is a :class:`DataNotPrepared` that names the address and the fix.
@@ -83,8 +85,15 @@ def _obtain(
     if _cached_is_sound(cached, source):
         _unpack(cached, source, raw)
         return {"from": str(cached), "md5": md5_file(cached), "checked": "md5"}
+    found = _from_local(cid, source, raw, local) if local else None
+    if found is not None:
+        return found
+    if all((raw / member).is_file() for member in source.members):
+        # Placed with Kaggle's files (a --from folder that held them): taken as an extracted
+        # copy, whose content prepare.py checks.
+        return {"from": str(raw), "md5": "", "checked": "content, by prepare.py"}
     if local:
-        return _from_local(cid, source, raw, local)
+        raise _not_in_local(cid, source, local)
     if not download_allowed:
         raise DataNotPrepared(
             f"{cid}: {source.file} ({source.about}) is not fetched yet",
@@ -126,8 +135,10 @@ def _cached_is_sound(cached: Path, source: PublicSource) -> bool:
     return True
 
 
-def _from_local(cid: str, source: PublicSource, raw: Path, roots: Sequence[Path]) -> dict[str, str]:
-    """The file, or its extracted members, from the ``--from`` folders; nothing downloaded."""
+def _from_local(
+    cid: str, source: PublicSource, raw: Path, roots: Sequence[Path]
+) -> dict[str, str] | None:
+    """The file, or its extracted members, from the ``--from`` folders (``None``: in none)."""
     command = f"mlebench prepare -c {cid} --from {roots[0]}"
     for root in roots:
         archive = root / source.file
@@ -150,12 +161,16 @@ def _from_local(cid: str, source: PublicSource, raw: Path, roots: Sequence[Path]
                 assert path is not None
                 _copy(path, raw / member)
             return {"from": str(root), "md5": "", "checked": "content, by prepare.py"}
+    return None
+
+
+def _not_in_local(cid: str, source: PublicSource, roots: Sequence[Path]) -> DataNotPrepared:
     where = ", ".join(str(root) for root in roots)
     members = ", ".join(PurePosixPath(m).name for m in source.members)
-    raise DataNotPrepared(
+    return DataNotPrepared(
         f"{cid}: {source.file} ({source.about}) is not in {where}; download it from "
         f"{source.url} and put it there beside Kaggle's files (or its extracted {members})",
-        command,
+        f"mlebench prepare -c {cid} --from {roots[0]}",
     )
 
 

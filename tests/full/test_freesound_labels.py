@@ -25,7 +25,7 @@ import pytest
 from pytest_mlebench.data import prepare_competition
 from pytest_mlebench.definition import load_competition
 from pytest_mlebench.errors import DataNotPrepared, PrepareError
-from pytest_mlebench.kaggle import KaggleDownloader, LocalSource
+from pytest_mlebench.kaggle import KaggleDownloader, LocalSource, extract_archives
 from pytest_mlebench.public_sources import fetch
 from tests.full.shapes import freesound_audio_tagging_2019 as shape
 from tests.kaggle.fakes import FakeKaggleApi, api_factory
@@ -171,3 +171,13 @@ def test_online_a_download_that_differs_from_zenodos_md5_is_refused(
             COMPETITION, tmp_path / "data", allow_download=True, fetch_raw=_kaggle(download)
         )
     assert not (tmp_path / "data" / shape.COMPETITION / "prepared").exists()
+
+
+def test_a_raw_folder_that_holds_the_labels_prepares_offline(
+    download: Path, tmp_path: Path
+) -> None:
+    # As a --from mirror folder of both extracted leaves raw/ (and as the fixture tests lay it out).
+    data = tmp_path / "data"
+    extract_archives(download, data / shape.COMPETITION / "raw")
+    prepare_competition(COMPETITION, data)
+    assert len(_answers(data)) == shape.PRIVATE_CLIPS
