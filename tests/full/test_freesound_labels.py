@@ -21,10 +21,13 @@ from typing import IO
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.metrics import label_ranking_average_precision_score
 
 from pytest_mlebench.data import prepare_competition
 from pytest_mlebench.definition import load_competition
 from pytest_mlebench.errors import DataNotPrepared, PrepareError
+from pytest_mlebench.graders import get_metric
+from pytest_mlebench.graders.metrics.base import Columns
 from pytest_mlebench.kaggle import KaggleDownloader, LocalSource, extract_archives
 from pytest_mlebench.public_sources import fetch
 from tests.full.shapes import freesound_audio_tagging_2019 as shape
@@ -181,3 +184,20 @@ def test_a_raw_folder_that_holds_the_labels_prepares_offline(
     extract_archives(download, data / shape.COMPETITION / "raw")
     prepare_competition(COMPETITION, data)
     assert len(_answers(data)) == shape.PRIVATE_CLIPS
+
+
+def test_the_readmes_worked_example_scores_the_same_as_the_original() -> None:
+    # Clip A: true {Bark, Meow}, ranked Bark 1st, Gong 2nd, Meow 3rd; clip B: true {Gong}, 2nd.
+    # Labels: Bark 1/1, Meow 2/3, Gong 1/2: (1 + 2/3 + 1/2) / 3.
+    names = ("Bark", "Meow", "Gong", "Slam")
+    truth = np.array([[1, 1, 0, 0], [0, 0, 1, 0]], dtype=float)
+    scores = np.array([[0.9, 0.5, 0.7, 0.1], [0.1, 0.2, 0.3, 0.5]])
+    ours = get_metric("lwlrap").compute(
+        Columns.of_matrix(names, truth), Columns.of_matrix(names, scores)
+    )
+    # The original: scikit-learn's LRAP weighted by each clip's label count (the host's Colab).
+    original = label_ranking_average_precision_score(
+        truth > 0, scores, sample_weight=truth.sum(axis=1)
+    )
+    assert ours == pytest.approx((1 + 2 / 3 + 1 / 2) / 3, abs=1e-12)
+    assert original == pytest.approx(ours, abs=1e-12)
