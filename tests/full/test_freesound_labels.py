@@ -29,6 +29,7 @@ from pytest_mlebench.errors import DataNotPrepared, PrepareError
 from pytest_mlebench.graders import get_metric
 from pytest_mlebench.graders.metrics.base import Columns
 from pytest_mlebench.kaggle import KaggleDownloader, LocalSource, extract_archives
+from pytest_mlebench.kaggle.plan import plan_batch
 from pytest_mlebench.public_sources import fetch
 from tests.full.shapes import freesound_audio_tagging_2019 as shape
 from tests.kaggle.fakes import FakeKaggleApi, api_factory
@@ -201,3 +202,10 @@ def test_the_readmes_worked_example_scores_the_same_as_the_original() -> None:
     )
     assert ours == pytest.approx((1 + 2 / 3 + 1 / 2) / 3, abs=1e-12)
     assert original == pytest.approx(ours, abs=1e-12)
+
+
+def test_the_dry_run_names_the_second_source(download: Path, tmp_path: Path) -> None:
+    online = plan_batch([COMPETITION], tmp_path / "data").rows[0]
+    assert online.action.startswith("fetch FSDKaggle2019.meta.zip (MD5 from its record); ")
+    offline = plan_batch([COMPETITION], tmp_path / "data", local=LocalSource(download)).rows[0]
+    assert offline.action.startswith("take FSDKaggle2019.meta.zip from the --from folder; ")
