@@ -3,6 +3,7 @@
 Layout under the data dir::
 
     <data_dir>/<id>/raw/                      downloaded source files (Kaggle competitions)
+    <data_dir>/<id>/sources/                  second public sources, verified (public_sources:)
     <data_dir>/<id>/prepared/public/          what the agent sees (+ description.md)
     <data_dir>/<id>/prepared/private/         the answers; never mounted into a sandbox
     <data_dir>/<id>/prepared/manifest.json    SHA-256 and size of every prepared file
