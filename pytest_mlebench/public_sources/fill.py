@@ -29,7 +29,6 @@ from pytest_mlebench.public_sources.verify import (
     Expected,
     SourceDamaged,
     check_file,
-    md5_file,
     pinned,
 )
 
@@ -82,9 +81,10 @@ def _obtain(
     say: Say,
 ) -> dict[str, str]:
     cached = raw.parent / CACHE_FOLDER / source.file
-    if _cached_is_sound(cached, source):
+    verified = _cached_digest(cached, source)
+    if verified is not None:
         _unpack(cached, source, raw)
-        return {"from": str(cached), "md5": md5_file(cached), "checked": "md5"}
+        return {"from": str(cached), "md5": verified, "checked": "md5"}
     found = _from_local(cid, source, raw, local) if local else None
     if found is not None:
         return found
@@ -122,17 +122,16 @@ def _obtain(
     return {"from": source.url, "md5": digest, "checked": "md5"}
 
 
-def _cached_is_sound(cached: Path, source: PublicSource) -> bool:
-    """A copy downloaded and verified before, whose MD5 is still the recorded one."""
+def _cached_digest(cached: Path, source: PublicSource) -> str | None:
+    """The MD5 of a copy downloaded and verified before, if it still has the recorded one."""
     recorded = cached.with_name(cached.name + ".md5")
     if not cached.is_file() or not recorded.is_file():
-        return False
+        return None
     expected = Expected(recorded.read_text("utf-8").strip(), None, "recorded at its download")
     try:
-        check_file(cached, source, expected)
+        return check_file(cached, source, expected)
     except SourceDamaged:
-        return False
-    return True
+        return None
 
 
 def _from_local(

@@ -245,3 +245,24 @@ def test_no_sources_is_nothing_to_do(raw: Path) -> None:
 def test_a_bad_entry_is_a_config_error(entry: dict[str, object], problem: str) -> None:
     with pytest.raises(ConfigError, match=problem):
         parse_public_sources([entry], Path("config.yaml"))
+
+
+def test_a_kept_copy_that_changed_since_is_downloaded_again(raw: Path) -> None:
+    fill_public_sources(CID, [_source()], raw, download_allowed=True, opener=FakeZenodo(GOOD))
+    cached = raw.parent / "sources" / "meta.zip"
+    cached.write_bytes(GOOD[:-1] + b"!")  # no longer the MD5 recorded at its download
+    (raw / RECORD_NAME).unlink()
+    (raw / MEMBER).unlink()
+    peer = FakeZenodo(GOOD)
+    fill_public_sources(CID, [_source()], raw, download_allowed=True, opener=peer)
+    assert peer.requests == [RECORD, URL]
+    assert cached.read_bytes() == GOOD
+    assert (raw / MEMBER).read_bytes() == CSV
+
+
+def test_members_placed_with_kaggles_files_count_as_an_extracted_copy(raw: Path) -> None:
+    (raw / MEMBER).parent.mkdir(parents=True)
+    (raw / MEMBER).write_bytes(CSV)
+    fill_public_sources(CID, [_source()], raw, opener=_offline)
+    record = json.loads((raw / RECORD_NAME).read_text())["meta.zip"]
+    assert record["checked"] == "content, by prepare.py"
