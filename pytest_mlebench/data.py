@@ -3,6 +3,7 @@
 Layout under the data dir::
 
     <data_dir>/<id>/raw/                      downloaded source files (Kaggle competitions)
+    <data_dir>/<id>/sources/                  second public sources, verified (public_sources:)
     <data_dir>/<id>/prepared/public/          what the agent sees (+ description.md)
     <data_dir>/<id>/prepared/private/         the answers; never mounted into a sandbox
     <data_dir>/<id>/prepared/manifest.json    SHA-256 and size of every prepared file
@@ -36,6 +37,7 @@ from pytest_mlebench.atomic_write import write_atomically
 from pytest_mlebench.definition import Competition, load_prepare
 from pytest_mlebench.digests import sha256_file
 from pytest_mlebench.errors import DataNotPrepared, PrepareError
+from pytest_mlebench.public_sources.fill import fill_public_sources
 from pytest_mlebench.sources import missing_sources, missing_sources_message, source_available
 from pytest_mlebench.timestamps import utc_timestamp
 
@@ -224,6 +226,8 @@ def _raw_folder(
         fetch_raw(competition, raw)  # it knows best whether raw/ is complete for its source
         return raw
     if kaggle.raw_is_complete(raw):
+        # Its second public sources too, from a verified earlier copy (no download here).
+        fill_public_sources(competition.id, competition.public_sources, raw)
         return raw
     if not allow_download:
         raise DataNotPrepared(

@@ -27,6 +27,7 @@ from pytest_mlebench.graders.validation import check_spec
 from pytest_mlebench.known_issues import KnownIssue, parse_known_issues
 from pytest_mlebench.medals import Thresholds, thresholds_for
 from pytest_mlebench.original import OriginalGrader, parse_original_grader, with_original_form
+from pytest_mlebench.public_sources.spec import PublicSource, parse_public_sources
 
 Complexity = Literal["low", "medium", "high"]
 Source = Literal["embedded", "kaggle"]
@@ -82,6 +83,8 @@ class Competition:
     known_issues: tuple[KnownIssue, ...] = ()
     original_grader: OriginalGrader | None = None
     """How the original MLE-bench grades it, where that differs from us (``original_grader:``)."""
+    public_sources: tuple[PublicSource, ...] = ()
+    """Files of other public records its prepare step reads (``public_sources:``)."""
 
     @property
     def metric(self) -> str:
@@ -168,6 +171,7 @@ def load_competition(
         leaderboard_scores=scores,
         known_issues=parse_known_issues(raw.get("known_issues"), config_path),
         original_grader=original,
+        public_sources=parse_public_sources(raw.get("public_sources"), config_path),
     )
 
 

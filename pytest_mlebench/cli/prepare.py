@@ -46,7 +46,9 @@ def add_prepare(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         metavar="PATH",
         help="raw files from here instead of Kaggle (no network, no credentials): Kaggle's "
         "<id>.zip or a folder of the extracted raw files for one -c ID; for several "
-        "competitions a folder holding <id>.zip files or <id>/ folders",
+        "competitions a folder holding <id>.zip files or <id>/ folders; a second public file "
+        "a competition needs (freesound-audio-tagging-2019's FSDKaggle2019.meta.zip) is taken "
+        "from beside the zip or from the folder",
     )
     parser.add_argument(
         "--dry-run",

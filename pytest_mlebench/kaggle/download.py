@@ -36,6 +36,7 @@ from pytest_mlebench.kaggle.archives import ArchiveCorrupted, extract_archives, 
 from pytest_mlebench.kaggle.checksums import ArchiveManifest, check_zip_structure
 from pytest_mlebench.kaggle.client import KaggleUnavailable, http_status, is_transient, rules_url
 from pytest_mlebench.kaggle.download_progress import ByteProgress, FileGrowthWatcher
+from pytest_mlebench.public_sources.fill import fill_public_sources
 
 SOURCE_MARKER = ".source"
 # Competitions whose "I Understand and Accept" button hides on the Data tab (users of the
@@ -146,15 +147,18 @@ class KaggleDownloader:
             return None
 
     def __call__(self, competition: Competition, raw: Path) -> None:
-        if raw_is_complete(raw):
-            return
-        try:
-            self._fetch(competition.id, raw)
-        except KaggleUnavailable as exc:
-            command = prepare_command(competition.id)
-            raise DataNotPrepared(f"{competition.id}: {exc}", command) from None
-        if self._fetch_leaderboards:
-            self._compare_leaderboard(competition, raw.parent.parent)
+        if not raw_is_complete(raw):
+            try:
+                self._fetch(competition.id, raw)
+            except KaggleUnavailable as exc:
+                command = prepare_command(competition.id)
+                raise DataNotPrepared(f"{competition.id}: {exc}", command) from None
+            if self._fetch_leaderboards:
+                self._compare_leaderboard(competition, raw.parent.parent)
+        # A second public source (test labels on another record) is fetched with its checksum.
+        fill_public_sources(
+            competition.id, competition.public_sources, raw, download_allowed=True, say=self._say
+        )
 
     def _fetch(self, competition_id: str, raw: Path) -> None:
         download = raw.with_name("download")

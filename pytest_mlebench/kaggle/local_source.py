@@ -4,7 +4,9 @@ PATH is, for one competition, Kaggle's ``<id>.zip``, a folder of raw files alrea
 (a mirror), or a folder that holds ``<id>.zip`` or ``<id>/`` — the last form also serves a batch
 (``--lite``, ``--split``, several ``-c``). A zip is extracted in place of a download (streamed,
 resumable); a folder's files are hard-linked into ``raw/`` where the file system allows (else
-copied, streamed), and any zip among them is unpacked. No API object is ever created.
+copied, streamed), and any zip among them is unpacked. No API object is ever created. A second
+public source (``public_sources:``) is looked for beside the zip, in the folder or in PATH, and
+never downloaded (:mod:`pytest_mlebench.public_sources.fill`).
 
 ``raw/.source`` records which PATH (and its size and modification time) filled ``raw/``: the
 same PATH again is a no-op once complete, a different one replaces ``raw/``.
@@ -25,6 +27,7 @@ from pytest_mlebench.kaggle.archives import (
 )
 from pytest_mlebench.kaggle.download import SOURCE_MARKER, start_raw
 from pytest_mlebench.placing import place_file
+from pytest_mlebench.public_sources.fill import fill_public_sources
 
 SKIPPED_NAMES = frozenset({COMPLETE_MARKER, SOURCE_MARKER, ".extracted"})
 
@@ -48,16 +51,25 @@ class LocalSource:
         source = self.locate(competition.id)
         _refuse_overlap(source, raw, competition.id)
         token = _identity(source)
-        if raw_is_complete(raw) and _recorded(raw) == token:
-            return
-        (raw / COMPLETE_MARKER).unlink(missing_ok=True)
-        start_raw(raw, token)
-        if source.is_file():
-            extract_zip(source, raw)
-        else:
-            _link_tree(source, raw)
-        extract_nested(raw)
-        (raw / COMPLETE_MARKER).write_text("ok\n")
+        if not (raw_is_complete(raw) and _recorded(raw) == token):
+            (raw / COMPLETE_MARKER).unlink(missing_ok=True)
+            start_raw(raw, token)
+            if source.is_file():
+                extract_zip(source, raw)
+            else:
+                _link_tree(source, raw)
+            extract_nested(raw)
+            (raw / COMPLETE_MARKER).write_text("ok\n")
+        fill_public_sources(
+            competition.id, competition.public_sources, raw, local=self.roots(source)
+        )
+
+    def roots(self, source: Path) -> list[Path]:
+        """Where a second public source may lie: beside Kaggle's zip, in its folder, in PATH."""
+        found = [source.parent if source.is_file() else source]
+        if self.path.is_dir() and self.path not in found:
+            found.append(self.path)
+        return found
 
     def locate(self, competition_id: str) -> Path:
         """The zip or folder to use; :class:`DataNotPrepared` naming what was looked for."""

@@ -24,7 +24,7 @@ import os
 import shutil
 import zipfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pytest_mlebench.definition import Competition
@@ -225,6 +225,24 @@ def needs_kaggle(competition: Competition, data_dir: Path) -> bool:
 
 
 def _plan_one(
+    competition: Competition,
+    data_dir: Path,
+    local: LocalSource | None,
+    kaggle_size: KaggleSizer | None,
+) -> PlanRow:
+    row = _plan_kaggle(competition, data_dir, local, kaggle_size)
+    if not competition.public_sources or row.action.startswith("prepared already"):
+        return row
+    extra = ", ".join(source.file for source in competition.public_sources)
+    first = (
+        f"take {extra} from the --from folder"
+        if local is not None
+        else f"fetch {extra} (MD5 from its record)"
+    )
+    return replace(row, action=f"{first}; {row.action}")
+
+
+def _plan_kaggle(
     competition: Competition,
     data_dir: Path,
     local: LocalSource | None,
