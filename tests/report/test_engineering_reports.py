@@ -230,3 +230,35 @@ def test_the_paired_gate_takes_the_task_score_fails_a_regression_and_passes_itse
     assert failed.mode == "paired" and not failed.ok and failed.verdict == "regression"
     passed = run_gate(base, same, baseline="base")
     assert passed.mode == "paired" and passed.ok
+
+
+def test_allure_gets_a_step_per_check_the_dimensions_and_a_radar() -> None:
+    from pytest_mlebench.report.allure import DEFAULT_CATEGORIES, title_for
+    from pytest_mlebench.report.allure_engineering import (
+        check_steps,
+        dimension_parameters,
+        run_radar,
+    )
+
+    checks = [
+        {"id": "F1", "dimension": "functional", "gate": True, "result": 1.0, "evidence": ["ok"]},
+        {"id": "R1", "dimension": "robustness", "gate": False, "result": 0.5,
+         "why": "workers die", "fix_hint": "restart them"},
+    ]  # fmt: skip
+    run = task_run("a", 0, 0.8, outcome="failed", failed=checks)
+    steps = check_steps(run)
+    assert [s.title for s in steps] == ["F1 [functional, gate] 100 %", "R1 [robustness] 50 %"]
+    assert steps[0].passed and steps[0].evidence == "ok"
+    assert not steps[1].passed and steps[1].message == "why: workers die; fix: restart them"
+    assert dimension_parameters(run)[0] == ("task_score", "80.0")
+    assert len(dimension_parameters(run)) == 6
+    assert run_radar(run) is not None and _parse(run_radar(run) or "").tag.endswith("svg")
+    assert title_for(run).endswith(": failed, score 80.0")
+    names = [c["name"] for c in DEFAULT_CATEGORIES]
+    assert "Engineering: functional" in names
+    category = next(c for c in DEFAULT_CATEGORIES if c["name"] == "Engineering: functional")
+    import re
+
+    assert re.match(category["messageRegex"], "gate failed: F2 [functional] 0 %")
+    assert not re.match(category["messageRegex"], "gate failed: R1 [robustness] 0 %")
+    assert run_radar(task_run("b", 0, 0.0, outcome="error")) is None
