@@ -8,14 +8,14 @@ tested without Allure; the ``apply_*`` functions only hand it over.
 Per run: parent suite = the competition's first split (alphabetical; every split is also a tag
 through its marker), feature = complexity, story = competition id, severity from complexity, tags =
 modality and ``medal:<gold|silver|bronze|none>``; parameters ``agent`` and ``seed`` (part of
-Allure's history id) and ``run_id``/``session_id`` and the leaderboard ``percentile`` (excluded from
-it). An engineering task's run gets one step per check, its dimension scores and a radar
+Allure's history id) and ``run_id``/``session_id`` and the leaderboard ``percentile`` (excluded
+from it). An engineering task's run gets one step per check, its dimension scores and a radar
 (:mod:`~pytest_mlebench.report.allure_engineering`). Attachments: the grade report (mle-bench's
-keys, as in the run's ``grade.json``), the head of the submission, the tail of the agent log and the resources used. A run that used the LLM gateway
-also gets the parameters ``llm_calls``, ``llm_tokens`` and ``llm_cost_usd`` (excluded from the
-history id), the tag ``llm:budget-exhausted`` when its budget ran out, and its transcript
-``gateway.jsonl`` attached as it is on disk (keys are cut out of it when it is written:
-:mod:`pytest_mlebench.gateway.transcript`).
+keys, as in the run's ``grade.json``), the head of the submission, the tail of the agent log and
+the resources used. A run that used the LLM gateway also gets the parameters ``llm_calls``,
+``llm_tokens`` and ``llm_cost_usd`` (excluded from the history id), the tag ``llm:budget-
+exhausted`` when its budget ran out, and its transcript ``gateway.jsonl`` attached as it is on disk
+(keys are cut out of it when it is written: :mod:`pytest_mlebench.gateway.transcript`).
 """
 
 from __future__ import annotations
