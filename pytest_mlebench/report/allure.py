@@ -13,9 +13,10 @@ from it). An engineering task's run gets one step per check, its dimension score
 (:mod:`~pytest_mlebench.report.allure_engineering`). Attachments: the grade report (mle-bench's
 keys, as in the run's ``grade.json``), the head of the submission, the tail of the agent log and
 the resources used. A run that used the LLM gateway also gets the parameters ``llm_calls``,
-``llm_tokens`` and ``llm_cost_usd`` (excluded from the history id), the tag ``llm:budget-
-exhausted`` when its budget ran out, and its transcript ``gateway.jsonl`` attached as it is on disk
-(keys are cut out of it when it is written: :mod:`pytest_mlebench.gateway.transcript`).
+``llm_tokens`` and ``llm_cost_usd`` (excluded from the history id), the tag
+``llm:budget-exhausted`` when its budget ran out, and its transcript ``gateway.jsonl`` attached as
+it is on disk (keys are cut out of it when it is written:
+:mod:`pytest_mlebench.gateway.transcript`).
 """
 
 from __future__ import annotations
