@@ -27,6 +27,7 @@ from pytest_mlebench.records.grade_report import GradeReport
 from pytest_mlebench.records.verdict import IntegrityReport
 
 Outcome = Literal["passed", "failed", "error", "skipped"]
+Kind = Literal["competition", "engineering"]
 RECORD_VERSION = 2
 
 
@@ -47,6 +48,11 @@ class RunRecord:
     the original MLE-bench grader gives where a competition declares that it grades differently
     — travel inside ``grade`` (``grade.original``, ``None`` where both agree or for records
     written before it existed); :attr:`original_medal` is the one that counts on that side.
+
+    ``kind`` tells a Kaggle competition's run from an engineering task's (``docs/engineering.md``);
+    a task's run has no grade and no medal: its ``engineering`` block holds the task score, the
+    dimension scores and every check, and ``category`` the task's category. Records written
+    before tasks existed read back as competitions.
     """
 
     session_id: str
@@ -82,6 +88,9 @@ class RunRecord:
     integrity: IntegrityReport | None = None
     image: str | None = None
     node: dict[str, Any] | None = None
+    kind: Kind = "competition"
+    category: str | None = None
+    engineering: dict[str, Any] | None = None
     version: int = RECORD_VERSION
 
     @property

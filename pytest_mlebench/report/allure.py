@@ -8,12 +8,14 @@ tested without Allure; the ``apply_*`` functions only hand it over.
 Per run: parent suite = the competition's first split (alphabetical; every split is also a tag
 through its marker), feature = complexity, story = competition id, severity from complexity, tags =
 modality and ``medal:<gold|silver|bronze|none>``; parameters ``agent`` and ``seed`` (part of
-Allure's history id) and ``run_id``/``session_id`` and the leaderboard ``percentile`` (excluded from
-it). Attachments: the grade report (mle-bench's keys, as in the run's ``grade.json``), the head of
-the submission, the tail of the agent log and the resources used. A run that used the LLM gateway
-also gets the parameters ``llm_calls``, ``llm_tokens`` and ``llm_cost_usd`` (excluded from the
-history id), the tag ``llm:budget-exhausted`` when its budget ran out, and its transcript
-``gateway.jsonl`` attached as it is on disk (keys are cut out of it when it is written:
+Allure's history id) and ``run_id``/``session_id`` and the leaderboard ``percentile`` (excluded
+from it). An engineering task's run gets one step per check, its dimension scores and a radar
+(:mod:`~pytest_mlebench.report.allure_engineering`). Attachments: the grade report (mle-bench's
+keys, as in the run's ``grade.json``), the head of the submission, the tail of the agent log and
+the resources used. A run that used the LLM gateway also gets the parameters ``llm_calls``,
+``llm_tokens`` and ``llm_cost_usd`` (excluded from the history id), the tag
+``llm:budget-exhausted`` when its budget ran out, and its transcript ``gateway.jsonl`` attached as
+it is on disk (keys are cut out of it when it is written:
 :mod:`pytest_mlebench.gateway.transcript`).
 """
 
@@ -33,6 +35,7 @@ from pytest_mlebench.integrity.reporting import allure_categories, allure_tags
 from pytest_mlebench.records.mlebench_grade import grade_json
 from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.registry import Competition
+from pytest_mlebench.report.allure_engineering import apply_engineering, engineering_categories
 from pytest_mlebench.report.summary_json import node_text, run_node
 
 SEVERITY = {"low": "minor", "medium": "normal", "high": "critical"}
@@ -64,6 +67,7 @@ DEFAULT_CATEGORIES: list[dict[str, Any]] = [
         "matchedStatuses": ["failed"],
         "messageRegex": "(?s).*(earns |not above the leaderboard median).*",
     },
+    *engineering_categories(),
     *allure_categories(),
 ]
 
@@ -132,6 +136,11 @@ def title_for(record: RunRecord) -> str:
     """The result's title: which run, and what it earned (``toy-s1: gold, score 0.98``)."""
     node = record.test_id
     label = node[node.index("[") + 1 : -1] if node.endswith("]") and "[" in node else node
+    if record.kind == "engineering":
+        block = record.engineering or {}
+        score = block.get("score")
+        shown = "no score" if score is None else f"score {100 * float(score):.1f}"
+        return f"{label}: {record.outcome}, {shown}"
     score = record.grade.score if record.grade else None
     earned = record.medal or "no medal"
     return f"{label}: {earned}, " + (f"score {score:.5g}" if score is not None else "no score")
@@ -272,6 +281,8 @@ def apply_record(record: RunRecord) -> None:
     for attachment in attachments_for(record):
         kind = getattr(allure.attachment_type, attachment.kind)
         allure.attach(attachment.body, name=attachment.name, attachment_type=kind)
+    if record.kind == "engineering":
+        apply_engineering(record)
     transcript = transcript_file(record)
     if transcript is not None:
         attach_file: Any = allure.attach.file

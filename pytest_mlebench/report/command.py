@@ -34,7 +34,8 @@ from pytest_mlebench.report.pipeline import (
     report_from_records,
     report_from_summary,
 )
-from pytest_mlebench.report.session_report import GateSettings, SessionReport
+from pytest_mlebench.report.score_history import load_history
+from pytest_mlebench.report.session_report import GateSettings, SessionReport, Summary
 from pytest_mlebench.report.summary_json import is_summary
 from pytest_mlebench.report.writers import (
     GroupLines,
@@ -86,6 +87,13 @@ def add_report_command(commands: Any) -> None:
         "and seed) or the any-medal or valid-submission rate more than --max-drop points below "
         "BASE's; writes summary.md with the verdict into --out",
     )
+    parser.add_argument(
+        "--history",
+        type=Path,
+        metavar="DIR",
+        help="earlier summary.json files (any depth under DIR, e.g. CI artifacts): the trend of "
+        "the engineering scores in the HTML page and the 'last 5' column of summary.md",
+    )
     add_cli_options(parser, "max-drop", "gate", "gate-alpha", "max-cost-increase")
     parser.set_defaults(handler=cmd_report)
 
@@ -133,11 +141,19 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.html and not args.results:
         raise ConfigError("--html needs RESULTS (results files or a summary.json)")
     lines: list[str] = []
+    history: tuple[Summary, ...] = ()
+    if args.history is not None:
+        found = load_history(args.history)
+        history = tuple(Summary.from_layout(summary) for summary in found.summaries)
+        lines.append(f"history: {len(history)} earlier summaries in {args.history}")
+        lines += [f"history: passed over {note}" for note in found.passed_over]
     report = results_report(list(args.results), args.seeds, args.out) if args.results else None
     if report is not None:
+        report = replace(report, history=history)
         lines += publish(report, [SummaryFileWriter(), MlebenchFilesWriter(), GroupLines()])
     compared = compared_report(args) if args.compare else None
     if compared is not None:
+        compared = replace(compared, history=history)
         lines += publish(compared, [VerdictLines()])
     if report is not None and args.html:
         baseline = compared.baseline if compared is not None else None

@@ -11,7 +11,7 @@ merge found.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ from typing import Any
 from pytest_mlebench.medals import MEDALS
 from pytest_mlebench.report.category_profiles import build_profile, profile_rows
 from pytest_mlebench.report.charts import medal_rate_chart, profile_chart, score_chart
+from pytest_mlebench.report.engineering_views import engineering_html
 from pytest_mlebench.report.llm_usage import usage_brief
 from pytest_mlebench.report.summary_json import node_text
 
@@ -37,6 +38,8 @@ th{background:#f3f5f7}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .chart{display:block;margin:8px 0 20px}
 .flag{display:inline-block;padding:0 6px;border-radius:8px;font-size:12px}
 .flag-high{background:#f8d0cc}.flag-medium{background:#fbe6b0}.flag-low,.flag-info{background:#e6ecf1}
+.radars{display:flex;flex-wrap:wrap;gap:16px}.trend{display:inline-block;margin:2px 8px}
+.cards li{margin:2px 0}
 """
 RATE_COLUMNS = (
     ("submission_exists", "submission"),
@@ -250,7 +253,11 @@ def agent_section(agent: str, section: dict[str, Any], entries: list[dict[str, A
     groups = [*splits, ("overall", section["overall"])]
     complexity = [(f"{name} complexity", s) for name, s in section.get("complexity", {}).items()]
     modality = [(name, s) for name, s in section.get("modality", {}).items()]
-    mine = [entry for entry in entries if entry["agent"] == agent]
+    mine = [e for e in entries if e["agent"] == agent and e.get("kind") != "engineering"]
+    if not mine and section.get("engineering"):  # tasks only: the engineering section shows them
+        return f"<h2>Agent {escape(agent)}</h2>" + usage_html(
+            section.get("llm_usage"), f"agent {agent}"
+        )
     return "".join(
         [
             f"<h2>Agent {escape(agent)}</h2>",
@@ -312,9 +319,11 @@ def render_html(
     summary: dict[str, Any],
     title: str = "MLE-bench report",
     baseline: dict[str, Any] | None = None,
+    history: Sequence[Mapping[str, Any]] = (),
 ) -> str:
     """The whole page for ``summary`` (``summary.json`` layout), with ``baseline`` beside it in
-    the category profile when given."""
+    the category profile and the engineering radar when given, and the engineering trend from
+    ``history`` (earlier summaries, oldest first)."""
     agents = summary.get("agents", {})
     sessions = ", ".join(summary.get("sessions", []))
     body = [
@@ -325,6 +334,7 @@ def render_html(
     ]
     body += [agent_section(a, s, summary.get("competitions", [])) for a, s in agents.items()]
     body.append(profile_section(summary, baseline))
+    body.append(engineering_html(summary, baseline, history))
     if summary.get("integrity"):
         body += ["<h2>Integrity</h2>", integrity_html(summary)]
     body += ["<h2>Merge</h2>", merge_section(summary.get("merge", {}))]
@@ -337,10 +347,13 @@ def render_html(
 
 
 def write_html(
-    out_dir: Path, summary: dict[str, Any], baseline: dict[str, Any] | None = None
+    out_dir: Path,
+    summary: dict[str, Any],
+    baseline: dict[str, Any] | None = None,
+    history: Sequence[Mapping[str, Any]] = (),
 ) -> Path:
     """Write ``out_dir/index.html``; returns its path."""
     out_dir.mkdir(parents=True, exist_ok=True)
     page = out_dir / "index.html"
-    page.write_text(render_html(summary, baseline=baseline), "utf-8")
+    page.write_text(render_html(summary, baseline=baseline, history=history), "utf-8")
     return page

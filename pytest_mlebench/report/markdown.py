@@ -18,24 +18,12 @@ from typing import Any
 from pytest_mlebench.atomic_write import write_atomically
 from pytest_mlebench.report.baseline_gate import GateResult
 from pytest_mlebench.report.category_profiles import build_profile, profile_rows
+from pytest_mlebench.report.engineering_views import engineering_markdown
 from pytest_mlebench.report.llm_usage import usage_brief
+from pytest_mlebench.report.markdown_table import table
 from pytest_mlebench.report.paired_comparison import describe_interval
 
 STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
-
-
-def cell(value: object) -> str:
-    """A table cell: pipes escaped, line breaks flattened."""
-    return str(value).replace("|", "\\|").replace("\n", " ")
-
-
-def table(rows: Sequence[Sequence[str]]) -> list[str]:
-    """A Markdown table; the first row is the header."""
-    head, *body = rows
-    lines = ["| " + " | ".join(cell(c) for c in head) + " |"]
-    lines.append("|" + "|".join("---" for _ in head) + "|")
-    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in body]
-    return lines
 
 
 def _estimate(stats: Mapping[str, Any] | None, unit: str = " %") -> str:
@@ -93,6 +81,8 @@ def overall_section(summary: Mapping[str, Any]) -> list[str]:
     rows = [head + (["LLM usage"] if llm else [])]
     for agent, section in agents.items():
         overall = section["overall"]
+        if not overall["runs"] and section.get("engineering"):
+            continue  # only engineering tasks: their own table below
         rows.append([
             agent,
             str(overall["competitions"]),
@@ -101,7 +91,7 @@ def overall_section(summary: Mapping[str, Any]) -> list[str]:
             _estimate(overall["metrics"]["valid_submission"]),
             _estimate(overall.get("percentile"), ""),
         ] + ([usage_brief(section.get("llm_usage")) or "-"] if llm else []))  # fmt: skip
-    lines = ["## Overall", "", *table(rows), ""]
+    lines = ["## Overall", "", *table(rows), ""] if len(rows) > 1 or not agents else []
     total = usage_brief(summary.get("llm_usage"))
     if total is not None and len(agents) > 1:
         lines += [f"LLM usage of all runs: {total}", ""]
@@ -115,7 +105,10 @@ def _medal_cell(run: Mapping[str, Any]) -> str:
 
 
 def competitions_section(summary: Mapping[str, Any]) -> list[str]:
-    entries = summary.get("competitions", [])
+    every = summary.get("competitions", [])
+    entries = [entry for entry in every if entry.get("kind") != "engineering"]
+    if not entries and every:
+        return []  # only engineering tasks: their own section
     several = len({entry["agent"] for entry in entries}) > 1
     llm = any(entry.get("llm_usage") for entry in entries)
     head = ["competition", "medal per seed", "medal rate", "mean percentile", "mean score"]
@@ -153,6 +146,7 @@ def render_markdown(
     gate: GateResult | None = None,
     baseline: Mapping[str, Any] | None = None,
     gate_error: str | None = None,
+    history: Sequence[Mapping[str, Any]] = (),
     title: str = "MLE-bench summary",
 ) -> str:
     """The whole ``summary.md``.
@@ -162,6 +156,7 @@ def render_markdown(
         gate: The gate's result, when a baseline was compared.
         baseline: The baseline summary, shown beside the session in the category profile.
         gate_error: Why the gate could not compare (it failed), when it could not.
+        history: Earlier summaries, oldest first: the engineering table's "last 5".
         title: The heading.
     """
     agents = ", ".join(summary.get("agents", {}))
@@ -174,6 +169,7 @@ def render_markdown(
     lines += overall_section(summary)
     lines += competitions_section(summary)
     lines += profile_section(summary, baseline)
+    lines += engineering_markdown(summary, baseline, history)
     return "\n".join(lines).rstrip() + "\n"
 
 

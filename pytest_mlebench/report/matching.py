@@ -7,7 +7,9 @@ happened (a skipped run is not run). Every other run is *unmatched* and reported
 
 What a run counts with follows :mod:`pytest_mlebench.report.percentiles`, read back from the
 summary: a valid run its percentile, a run without a valid submission 0, on a competition with a
-leaderboard; nothing when the summary carries no percentiles at all (older versions).
+leaderboard; nothing when the summary carries no percentiles at all (older versions). An
+engineering task's run counts with 100 × its task score (0-100 like a percentile) and, where a
+competition's run counts a medal, with whether it passed (``docs/engineering.md``).
 """
 
 from __future__ import annotations
@@ -38,13 +40,15 @@ class Matching:
 
 
 def carries_percentiles(summary: dict[str, Any]) -> bool:
-    """Whether any valid run of ``summary`` has a leaderboard percentile.
+    """Whether any valid run of ``summary`` has a leaderboard percentile, or any engineering
+    task's run a task score (the paired gate's continuous value).
 
     ``summary.json`` files written before percentiles existed have no ``percentile`` key, and
     results files of record version 1 give ``None`` for every run.
     """
     return any(
-        run.get("percentile") is not None and run.get("valid_submission")
+        (run.get("percentile") is not None and run.get("valid_submission"))
+        or run.get("task_score") is not None
         for entry in summary.get("competitions", [])
         for run in entry.get("runs", [])
     )
@@ -68,13 +72,28 @@ def counted_percentile(entry: dict[str, Any], run: dict[str, Any], known: bool) 
     return None if value is None else float(value)
 
 
+def counted_value(entry: dict[str, Any], run: dict[str, Any], known: bool) -> float | None:
+    """A run's continuous value in the gate: the percentile, or a task's 100 × score."""
+    if entry.get("kind") == "engineering":
+        score = run.get("task_score")
+        return None if score is None else float(score)
+    return counted_percentile(entry, run, known)
+
+
+def succeeded(entry: dict[str, Any], run: dict[str, Any]) -> bool:
+    """A run's success in the gate's flip test: a medal, or a task's ``passed``."""
+    if entry.get("kind") == "engineering":
+        return run.get("outcome") == "passed"
+    return bool(run.get("any_medal", run.get("medal") is not None))
+
+
 def run_table(summary: dict[str, Any], agent: str) -> dict[RunKey, tuple[float | None, bool]]:
-    """Per (competition, seed) that ran: the counted percentile and whether it won a medal."""
+    """Per (competition or task, seed) that ran: the counted value and whether it succeeded."""
     known = carries_percentiles(summary)
     return {
         (entry["competition_id"], int(run["seed"])): (
-            counted_percentile(entry, run, known),
-            bool(run.get("any_medal", run.get("medal") is not None)),
+            counted_value(entry, run, known),
+            succeeded(entry, run),
         )
         for entry, run in _runs(summary, agent)
     }

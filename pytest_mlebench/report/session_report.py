@@ -45,6 +45,7 @@ class Summary(Mapping[str, Any]):
         """The value of a ``summary.json`` layout (built now or read from a file)."""
         agents = data.get("agents") or {}
         overall = [section.get("overall") or {} for section in agents.values()]
+        overall += [section.get("engineering") or {} for section in agents.values()]
         return cls(
             sessions=tuple(str(s) for s in data.get("sessions") or ()),
             agents=tuple(str(a) for a in agents),
@@ -92,6 +93,8 @@ class SessionReport:
         gate: The baseline comparison's result, when one ran.
         baseline: The baseline's summary, when one was read.
         gate_error: Why the comparison could not run (the gate then fails).
+        history: Earlier summaries, oldest first (``mlebench report --history``), for the
+            engineering trend.
     """
 
     summary: Summary
@@ -102,6 +105,7 @@ class SessionReport:
     gate: GateResult | None = None
     baseline: Summary | None = None
     gate_error: str | None = None
+    history: tuple[Summary, ...] = ()
 
     @property
     def gate_failed(self) -> bool:

@@ -28,6 +28,12 @@ from pytest_mlebench.report.aggregate import (
     groups_by_split,
     ran,
 )
+from pytest_mlebench.report.engineering_stats import (
+    engineering_section,
+    failed_checks,
+    scored,
+    split_kinds,
+)
 from pytest_mlebench.report.llm_usage import run_usage, usage_totals
 from pytest_mlebench.report.merge import Merged, merge_files
 from pytest_mlebench.report.original_rates import medal_rates
@@ -35,6 +41,7 @@ from pytest_mlebench.report.percentiles import PercentileBasis, mean_percentile
 from pytest_mlebench.timestamps import utc_timestamp
 
 SCHEMA = "pytest-mlebench/summary/1"
+CARD_KEYS = ("id", "dimension", "result", "gate", "why", "fix_hint")  # a failed check's card
 
 
 def build_summary(
@@ -63,8 +70,11 @@ def build_summary(
     }
 
 
-def agent_section(records: Sequence[RunRecord]) -> dict[str, Any]:
-    """Overall, per-split, per-complexity and per-modality statistics of one agent's runs."""
+def agent_section(runs: Sequence[RunRecord]) -> dict[str, Any]:
+    """Overall, per-split, per-complexity and per-modality statistics of one agent's
+    competition runs, and the ``engineering`` section of its task runs (where it ran any)."""
+    records, tasks = split_kinds(runs)
+    engineering = engineering_section(tasks)
     basis = PercentileBasis.of(records)
     rates = medal_rates(records)
     original = {"original_medal_rates": rates.to_dict()} if rates else {}
@@ -80,7 +90,8 @@ def agent_section(records: Sequence[RunRecord]) -> dict[str, Any]:
         "modality": {
             name: group_stats(runs, basis) for name, runs in groups_by_modality(records).items()
         },
-        "llm_usage": usage_totals(records),
+        "llm_usage": usage_totals(runs),
+        **({"engineering": engineering} if engineering else {}),
     }
 
 
@@ -116,6 +127,8 @@ def competition_entry(
     return {
         "agent": first.agent,
         "competition_id": first.competition_id,
+        "kind": first.kind,
+        "category": first.category,
         "splits": list(first.splits),
         "complexity": first.complexity,
         "modality": first.modality,
@@ -162,6 +175,28 @@ def run_entry(record: RunRecord) -> dict[str, Any]:
         "llm_usage": run_usage(record),
         "integrity": run_integrity(record),
         "node": run_node(record),
+        **task_entry(record),
+    }
+
+
+def task_entry(record: RunRecord) -> dict[str, Any]:
+    """What the summary keeps of an engineering task's run (nothing for a competition's): the
+    task score and dimension scores in 0-100 and the failed checks with their teaching card."""
+    if record.kind != "engineering":
+        return {}
+    block = scored(record)
+    if block is None:
+        return {"task_score": None, "dimensions": {}, "failed_checks": []}
+    return {
+        "task_score": 100.0 * float(block["score"]),
+        "dimensions": {
+            name: 100.0 * float(value)
+            for name, value in (block.get("dimensions") or {}).items()
+            if value is not None
+        },
+        "failed_checks": [
+            {key: check.get(key) for key in CARD_KEYS} for check in failed_checks(record)
+        ],
     }
 
 

@@ -67,7 +67,8 @@ class MarkdownWriter:
 
     def write(self, report: SessionReport) -> list[str]:
         baseline = report.baseline.to_dict() if report.baseline is not None else None
-        text = render_markdown(report.summary, report.gate, baseline, report.gate_error)
+        history = [summary.to_dict() for summary in report.history]
+        text = render_markdown(report.summary, report.gate, baseline, report.gate_error, history)
         path = write_markdown(report.out_dir / "summary.md", text)
         step = append_step_summary(text)
         return [f"markdown: {path}" + (f" (appended to {step})" if step is not None else "")]
@@ -87,7 +88,8 @@ class HtmlWriter:
 
     def write(self, report: SessionReport) -> list[str]:
         baseline = report.baseline.to_dict() if report.baseline is not None else None
-        page = write_html(self.folder, report.summary.to_dict(), baseline)
+        history = [summary.to_dict() for summary in report.history]
+        page = write_html(self.folder, report.summary.to_dict(), baseline, history)
         if not self.remake:
             return [f"html: {page}"]
         source = report.out_dir / "summary.json"

@@ -20,6 +20,7 @@ from pytest_mlebench.report.allure import (
     percentile_parameter,
 )
 from pytest_mlebench.report.allure_site import strip_analytics
+from pytest_mlebench.report.engineering_stats import DIMENSIONS
 from tests.report.builders import record
 
 REPO = Path(__file__).resolve().parents[2]
@@ -80,6 +81,7 @@ def test_categories_template_in_the_repository_is_the_built_in_one(tmp_path: Pat
     assert json.loads(template.read_text()) == DEFAULT_CATEGORIES
     assert [c["name"] for c in DEFAULT_CATEGORIES] == [
         "Timeout", "Infrastructure error", "Invalid submission", "No medal (below the gate)",
+        *(f"Engineering: {dimension}" for dimension in DIMENSIONS),
         *(f"Integrity: {kind}" for kind in FLAG_KINDS),
     ]  # fmt: skip
     broken = tmp_path / "categories.json"

@@ -99,6 +99,31 @@ def test_html_summary_page(tmp_path: Path) -> None:
     assert "Any-medal rate (%) per category" in dom and "Mean leaderboard percentile" in dom
 
 
+def test_html_page_with_engineering_radar_and_trend(tmp_path: Path) -> None:
+    from tests.report.test_engineering_reports import DIMS, task_run
+
+    def session(session_id: str, lift: float) -> dict[str, object]:
+        runs = []
+        for index, category in enumerate(("serving", "data", "code", "packaging")):
+            for seed in (0, 1):
+                value = min(1.0, 0.45 + 0.1 * index + 0.05 * seed + lift)
+                dims = {name: max(0.0, value - 0.1 * k) for k, name in enumerate(DIMS)}
+                runs.append(
+                    task_run(f"task-{index}", seed, value, category=category, dims=dims,
+                             session_id=session_id)
+                )  # fmt: skip
+        return build_summary(merge_records(runs), created_at=f"2026-11-2{session_id[-1]}T00:00")
+
+    history = [session(f"s{i}", 0.03 * i) for i in range(1, 5)]
+    page = write_html(tmp_path / "site", session("s9", 0.2), history[0], history)
+    dom = browse(page, "engineering-page", tmp_path / "profile")
+    text = visible_text(dom)
+    assert "Engineering tasks" in text and "Dimensions — oracle" in text
+    assert dom.count('class="chart radar"') == 2 and dom.count('class="chart trend"') == 6
+    assert "oracle (baseline)" in text and "Score per dimension (0-100)" in dom
+    assert re.search(r"functional 0\.40 \d+\.\d ± \d+\.\d \d+\.\d \+\d+\.\d ↑", text)
+
+
 def test_allure_page(project: ExampleProject, tmp_path: Path) -> None:
     alluredir = project.root / "allure-results"
     result = project.run(

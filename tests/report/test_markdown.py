@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from pytest_mlebench.report.baseline_gate import run_gate
-from pytest_mlebench.report.markdown import append_step_summary, cell, render_markdown, table
+from pytest_mlebench.report.markdown import append_step_summary, render_markdown
+from pytest_mlebench.report.markdown_table import cell, table
 from pytest_mlebench.report.merge import merge_records
 from pytest_mlebench.report.summary_json import build_summary
 from tests.report.builders import record
