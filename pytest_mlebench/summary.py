@@ -1,4 +1,5 @@
-"""The terminal summary: one line per finished run of this session, the totals, the medal table."""
+"""The terminal summary: one line per finished run of this session, the totals, the medal table,
+and for engineering tasks the task table with the teaching cards of failed checks."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from pathlib import Path
 
 from pytest_mlebench.integrity.reporting import terminal_lines as integrity_lines
 from pytest_mlebench.records.run_record import RunRecord
+from pytest_mlebench.report.engineering_stats import split_kinds
+from pytest_mlebench.report.engineering_terminal import task_run_line, task_table
 from pytest_mlebench.report.llm_usage import run_usage, usage_brief, usage_lines
 from pytest_mlebench.report.progress import param_id
 from pytest_mlebench.report.terminal import medal_table
@@ -20,6 +23,8 @@ def display_id(record: RunRecord) -> str:
 
 
 def run_line(record: RunRecord) -> str:
+    if record.kind == "engineering":
+        return task_run_line(record, display_id(record))
     score = record.grade.score if record.grade else None
     score_text = "-" if score is None else f"{score:.5g}"
     medal: str = record.medal or "none"
@@ -89,13 +94,15 @@ def terminal_lines(mle_session: MLEBenchSession, records: Sequence[RunRecord]) -
     records = sorted(records, key=lambda r: (r.competition_id, r.seed, r.agent))
     if not records:
         return []
-    skipped = skipped_lines(records, mle_session.settings.data_dir)
+    competitions, tasks = split_kinds(records)
+    skipped = skipped_lines(competitions, mle_session.settings.data_dir)
     integrity = integrity_lines(records, display_id)
     return [
         *(run_line(r) for r in records),
-        totals_line(records),
+        *([totals_line(competitions)] if competitions else []),
         *usage_lines(records),
         *skipped,
         *integrity,
-        *medal_table(records),
+        *medal_table(competitions),
+        *task_table(tasks, display_id),
     ]

@@ -262,3 +262,25 @@ def test_allure_gets_a_step_per_check_the_dimensions_and_a_radar() -> None:
     assert re.match(category["messageRegex"], "gate failed: F2 [functional] 0 %")
     assert not re.match(category["messageRegex"], "gate failed: R1 [robustness] 0 %")
     assert run_radar(task_run("b", 0, 0.0, outcome="error")) is None
+
+
+def test_the_terminal_shows_the_task_table_and_the_cards_grouped_by_dimension() -> None:
+    from pytest_mlebench.report.engineering_terminal import task_run_line, task_table
+
+    card = {"id": "S1", "dimension": "safety", "result": 0.0, "gate": False,
+            "why": "a secret in the code leaks", "fix_hint": "read JWT_SECRET"}  # fmt: skip
+    gate = {"id": "F1", "dimension": "functional", "result": 0.0, "gate": True,
+            "why": "the service must answer", "fix_hint": "bind $PORT"}  # fmt: skip
+    runs = [
+        task_run("jwt", 0, 0.62, outcome="failed", failed=[card, gate]),
+        task_run("jwt", 1, 1.0),
+    ]
+    lines = task_table(runs, lambda r: f"{r.competition_id}-s{r.seed}")
+    assert lines[0] == "engineering tasks:"
+    assert "s0 failed   62.0" in lines[1] and "passed 1/2" in lines[1]
+    assert "2 tasks" not in lines[2] and "task score 81.0" in lines[2]
+    at = lines.index("failed checks (why, and how to fix):")
+    assert lines[at + 1] == "  functional:" and "bind $PORT" in lines[at + 2]
+    assert lines[at + 3] == "  safety:" and "read JWT_SECRET" in lines[at + 4]
+    line = task_run_line(runs[0], "jwt-s0")
+    assert line.startswith("jwt-s0") and "task score 62.0" in line
