@@ -42,6 +42,7 @@ class Case:
     id_column: str
     targets: tuple[str, ...]
     answers: tuple[str, ...]
+    key_columns: tuple[str, ...] = ()
 
 
 CASES = {
@@ -111,7 +112,18 @@ CASES = {
     ),
     # About 12 % of 265,213 images.
     "top-1-error": Case("inaturalist-2019-fgvc6", 31_826, "id", ("predicted",), ("predicted",)),
+    # The drives of 10 % of the dates: an estimate, 20 trips × 2,500 one-second epochs (no
+    # published row count), keyed by (tripId, UnixTimeMillis).
+    "phone-percentile-distance": Case(
+        "smartphone-decimeter-2022",
+        50_000,
+        "tripId",
+        ("LatitudeDegrees", "LongitudeDegrees"),
+        ("LatitudeDegrees", "LongitudeDegrees", "phone"),
+        key_columns=("UnixTimeMillis",),
+    ),
 }
+TRIPS = 20
 TYPES = ("1JHC", "1JHN", "2JHC", "2JHH", "2JHN", "3JHC", "3JHH", "3JHN")
 
 
@@ -161,12 +173,32 @@ def write_case(directory: Path, metric: str, seed: int) -> None:
         answers["cancer"] = (rng.random(case.rows) < 0.02).astype(np.int64)
     if metric == "study-weighted-log-loss":
         answers = {"fractured": rng.integers(0, 2, case.rows), "study_target": ids}
+    keys: dict[str, object] = {case.id_column: ids}
+    if metric == "phone-percentile-distance":
+        keys, answers, predictions = _trips(case.rows, rng)
     shuffle = pa.array(rng.permutation(case.rows))
     options = pa_csv.WriteOptions(quoting_style="none")
-    answer_table = pa.table({case.id_column: ids, **answers})
-    submission_table = pa.table({case.id_column: ids, **predictions}).take(shuffle)
+    answer_table = pa.table({**keys, **answers})
+    submission_table = pa.table({**keys, **predictions}).take(shuffle)
     pa_csv.write_csv(answer_table, directory / "answers.csv", write_options=options)
     pa_csv.write_csv(submission_table, directory / "submission.csv", write_options=options)
+
+
+def _trips(rows: int, rng: np.random.Generator) -> tuple[dict, dict, dict]:
+    """Trip keys (a trip id, one epoch a second), true positions and predictions a few metres
+    off (about 1e-5 degree)."""
+    per_trip = rows // TRIPS
+    trips = np.repeat(np.char.add("2021-04-29-US-SJC-", np.arange(TRIPS).astype(str)), per_trip)
+    trips = np.char.add(trips, "-GooglePixel5")
+    starts = 1_619_700_000_000 + rng.integers(0, 86_400_000, TRIPS)
+    times = np.repeat(starts, per_trip) + np.tile(np.arange(per_trip) * 1000, TRIPS)
+    lat = 37.3 + np.cumsum(rng.normal(0, 1e-4, rows))
+    lon = -121.9 + np.cumsum(rng.normal(0, 1e-4, rows))
+    keys = {"tripId": pa.array(trips), "UnixTimeMillis": pa.array(times)}
+    answers = {"LatitudeDegrees": lat, "LongitudeDegrees": lon, "phone": pa.array(trips)}
+    noise = rng.normal(0, 2e-5, (2, rows))
+    predictions = {"LatitudeDegrees": lat + noise[0], "LongitudeDegrees": lon + noise[1]}
+    return keys, answers, predictions
 
 
 def measure(directory: Path, metric: str, repeats: int) -> dict[str, object]:
@@ -174,7 +206,13 @@ def measure(directory: Path, metric: str, repeats: int) -> dict[str, object]:
     from pytest_mlebench.graders import SubmissionSpec
 
     case = CASES[metric]
-    spec = SubmissionSpec(case.id_column, case.targets, metric, answer_columns=case.answers)
+    spec = SubmissionSpec(
+        case.id_column,
+        case.targets,
+        metric,
+        answer_columns=case.answers,
+        key_columns=case.key_columns,
+    )
     return core.time_scorer(core.graders_scorer(directory, spec, metric), repeats)
 
 

@@ -130,8 +130,9 @@ def check_shuffled_rows_and_reordered_columns_keep_the_score(
     """A half-right submission scores the same with its rows shuffled and columns reversed."""
     spec = prepared.spec
     targets = list(spec.target_columns)
-    sample = prepared.read_sample().set_index(spec.id_column)[targets]
-    mixed = perfect(prepared).set_index(spec.id_column)
+    keys = list(spec.id_columns)  # the id, or the columns of a composite key
+    sample = prepared.read_sample().set_index(keys)[targets]
+    mixed = perfect(prepared).set_index(keys)
     rows = mixed.index[::2]  # half right, half the sample's values: a score in the middle
     mixed.loc[rows, targets] = sample.loc[rows, targets]
     ordered = mixed.reset_index()
@@ -168,7 +169,8 @@ def check_broken_submission_is_invalid(kind: str, result: graders.ScoreResult) -
 
 def check_metadata_alone_does_not_reach_the_middle(prepared: PreparedLite, tmp_path: Path) -> None:
     """A nearest-neighbour model of ids, order, file names and sizes stays below the midpoint
-    between the sample submission's score and a perfect score."""
+    between the sample submission's score and a perfect score (below the board's median where
+    the shape says ``PROBE_BOUND = "median"``: a sample placed absurdly far off)."""
     lower = prepared.competition.lower_is_better
     baseline = score(prepared, prepared.read_sample(), tmp_path / "sample.csv").score
     best = score(prepared, perfect(prepared), tmp_path / "perfect.csv").score
@@ -177,6 +179,9 @@ def check_metadata_alone_does_not_reach_the_middle(prepared: PreparedLite, tmp_p
     assert probe.valid, probe.reason
     assert probe.score is not None
     middle = (baseline + best) / 2
+    thresholds = prepared.competition.thresholds
+    if getattr(prepared.shape, "PROBE_BOUND", "midpoint") == "median" and thresholds is not None:
+        middle = thresholds.median
     assert not is_better(probe.score, middle, lower), (
         f"a model of ids, order and file names scores {probe.score:.4g}, past the midpoint "
         f"{middle:.4g} between the sample ({baseline:.4g}) and perfect ({best:.4g}): "

@@ -102,9 +102,9 @@ def perfect(prepared: PreparedLite) -> pd.DataFrame:
     answers = prepared.read_answers()
     targets = list(spec.target_columns)
     if set(targets) <= set(answers.columns):
-        return answers[[spec.id_column, *targets]]
+        return answers[[*spec.id_columns, *targets]]
     truth = list(spec.resolved_answer_columns[: len(targets)])
-    renamed = answers[[spec.id_column, *truth]]
+    renamed = answers[[*spec.id_columns, *truth]]
     return renamed.rename(columns=dict(zip(truth, targets, strict=True)))
 
 

@@ -345,6 +345,7 @@ DIRECTIONS = {
     "contrails-global-dice": False,
     "mean-dice": False,
     "mean-f0.5": False,
+    "phone-percentile-distance": True,
 }
 
 
