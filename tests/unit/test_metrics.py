@@ -345,6 +345,8 @@ DIRECTIONS = {
     "contrails-global-dice": False,
     "mean-dice": False,
     "mean-f0.5": False,
+    "dice-hausdorff": False,
+    "dice-hausdorff-classes-merged": False,
 }
 
 
