@@ -13,10 +13,10 @@ or a missing value is an empty mask, :mod:`graders.rle`).
   lies in [0, 1]. A volume empty on both sides is skipped, one empty on one side only counts 1,
   identical volumes count 0.
 
-The score is ``0.4 · mean Dice + 0.6 · (1 − mean distance)`` (higher is better). The distance of
-each volume comes from two Euclidean distance transforms (scipy) of the box that bounds both voxel
-sets: the largest distance from a voxel of one set to the nearest voxel of the other, each way.
-Only one volume (a few hundred slices of some 70,000 pixels) is in memory at a time.
+The score is ``0.4 · mean Dice + 0.6 · (1 − mean distance)`` (higher is better). Each volume is
+built only over the slices and rows that hold a voxel of either side and measured exactly by
+:mod:`graders.metrics.hausdorff` (a KD-tree of surface voxels, or distance transforms); only one
+volume (a few hundred slices of some 70,000 pixels at most) is in memory at a time.
 
 The answers carry what the metric needs beside the mask (arity ``described``): ``image_width``,
 ``image_height``, ``class``, ``case_day`` (``case123_day20``) and ``slice`` (its number).
@@ -29,33 +29,27 @@ voxels counts distance 1 without measuring.
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from scipy.ndimage import distance_transform_edt
 
 from pytest_mlebench.graders.errors import GraderError
 from pytest_mlebench.graders.metrics.base import Columns, Metric
+from pytest_mlebench.graders.metrics.hausdorff import BoolVolume, hausdorff_distance
 from pytest_mlebench.graders.metrics.iou_sweep import first_invalid_mask
 from pytest_mlebench.graders.rle import Order, RleError, Runs, intersection_area, parse_runs
 
 DICE_WEIGHT, HAUSDORFF_WEIGHT = 0.4, 0.6
 """The weights of the mean Dice and of ``1 −`` the mean distance."""
 
-UNIT_CUBE_DIAGONAL = math.sqrt(3.0)
-"""The longest distance in the unit cube every volume is scaled into."""
-
 ORIGINAL_SHORTCUT = 10
 """The original's shortcut: a prediction with more than this many times the true voxels is 1."""
 
 ANSWER_COLUMNS = ("image_width", "image_height", "class", "case_day", "slice")
 """The answer columns after the mask, in the order the metric reads them."""
-
-BoolVolume = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True)
@@ -94,35 +88,6 @@ def slice_dice(truth: Runs, prediction: Runs) -> float | None:
     return 2.0 * intersection_area(truth, prediction) / total
 
 
-def hausdorff_distance(truth: BoolVolume, prediction: BoolVolume) -> float | None:
-    """The normalised symmetric Hausdorff distance of two voxel sets of one volume, in [0, 1].
-
-    None when both are empty (skipped), 1 when one is, 0 when they are identical.
-    """
-    has_truth, has_prediction = bool(truth.any()), bool(prediction.any())
-    if not (has_truth or has_prediction):
-        return None
-    if has_truth != has_prediction:
-        return 1.0
-    if np.array_equal(truth, prediction):
-        return 0.0
-    sampling = tuple(1.0 / extent for extent in truth.shape)
-    box = _bounding_box(truth | prediction)
-    truth, prediction = truth[box], prediction[box]
-    forward = distance_transform_edt(~prediction, sampling=sampling)[truth].max()
-    backward = distance_transform_edt(~truth, sampling=sampling)[prediction].max()
-    return float(max(forward, backward)) / UNIT_CUBE_DIAGONAL
-
-
-def _bounding_box(voxels: BoolVolume) -> tuple[slice, ...]:
-    box = []
-    for axis in range(voxels.ndim):
-        others = tuple(other for other in range(voxels.ndim) if other != axis)
-        present = np.flatnonzero(voxels.any(axis=others))
-        box.append(slice(int(present[0]), int(present[-1]) + 1))
-    return tuple(box)
-
-
 def _combine(rows: list[_Row], distances: Iterator[float | None], metric: str) -> float:
     dices = [d for d in (slice_dice(row.truth, row.prediction) for row in rows) if d is not None]
     measured = [distance for distance in distances if distance is not None]
@@ -140,7 +105,11 @@ def _group(rows: list[_Row], key: Callable[[_Row], tuple[str, str]]) -> dict[obj
 
 
 def _volume_distance(group: list[_Row], order: Order, merged: bool) -> float | None:
-    """The distance of one volume, its slices built from the group's rows in slice order."""
+    """The distance of one volume, its slices built from the group's rows in slice order.
+
+    Only the slices and the rows (or, down the columns, the columns) that hold a voxel of either
+    side are built; the distance is scaled by the whole volume's extent.
+    """
     slices = sorted({row.slice for row in group})
     sizes = {(row.width, row.height) for row in group}
     if len(sizes) != 1:
@@ -148,30 +117,53 @@ def _volume_distance(group: list[_Row], order: Order, merged: bool) -> float | N
     if not merged and len(slices) != len(group):
         raise GraderError(f"volume {group[0].case_day}: a slice is listed twice for one class")
     (width, height) = sizes.pop()
+    extent = (len(slices), height, width)
     position = {number: index for index, number in enumerate(slices)}
-    offsets = [position[row.slice] * width * height for row in group]
-    truth = _volume([row.truth for row in group], offsets, len(slices), width, height, order)
-    prediction = _volume(
-        [row.prediction for row in group], offsets, len(slices), width, height, order
-    )
-    if merged and prediction.sum() > ORIGINAL_SHORTCUT * truth.sum() and truth.any():
-        return 1.0 if not np.array_equal(truth, prediction) else 0.0
-    return hausdorff_distance(truth, prediction)
+    masks = [(position[row.slice], row.truth, row.prediction) for row in group]
+    present = [(z, t, p) for z, t, p in masks if not (t.empty and p.empty)]
+    if not present:
+        return None
+    minor = width if order == "row" else height  # pixels along the direction runs count in
+    lines = [
+        (int(runs.starts[0]) // minor, (int(runs.ends[-1]) - 1) // minor)
+        for _, t, p in present
+        for runs in (t, p)
+        if not runs.empty
+    ]
+    first_line, last_line = min(start for start, _ in lines), max(end for _, end in lines)
+    first_z, last_z = min(z for z, _, _ in present), max(z for z, _, _ in present)
+    frame = _Frame(first_z, last_z - first_z + 1, first_line, last_line - first_line + 1, minor)
+    truth = _volume([(z, t) for z, t, _ in present], frame, order)
+    prediction = _volume([(z, p) for z, _, p in present], frame, order)
+    if merged and truth.any() and prediction.sum() > ORIGINAL_SHORTCUT * truth.sum():
+        return 1.0
+    return hausdorff_distance(truth, prediction, extent)
 
 
-def _volume(
-    masks: list[Runs], offsets: list[int], depth: int, width: int, height: int, order: Order
-) -> BoolVolume:
-    """The voxels of a stack of slice masks; runs of the same slice may overlap (OR)."""
-    pixels = width * height
-    coverage = np.zeros(depth * pixels + 1, dtype=np.int8)
-    for runs, offset in zip(masks, offsets, strict=True):
+@dataclass(frozen=True)
+class _Frame:
+    """The part of a volume that is built: slices from ``first_z``, lines (rows when runs count
+    along rows, columns otherwise) from ``first_line``, each ``minor`` pixels long."""
+
+    first_z: int
+    depth: int
+    first_line: int
+    lines: int
+    minor: int
+
+
+def _volume(masks: list[tuple[int, Runs]], frame: _Frame, order: Order) -> BoolVolume:
+    """The voxels of slice masks inside ``frame``; runs of the same slice may overlap (OR)."""
+    pixels = frame.lines * frame.minor
+    coverage = np.zeros(frame.depth * pixels + 1, dtype=np.int8)
+    shift = frame.first_line * frame.minor
+    for z, runs in masks:
+        offset = (z - frame.first_z) * pixels - shift
         np.add.at(coverage, runs.starts + offset, 1)
         np.add.at(coverage, runs.ends + offset, -1)
     flat = np.cumsum(coverage[:-1], dtype=np.int8) > 0
-    if order == "row":
-        return flat.reshape(depth, height, width)
-    return flat.reshape(depth, width, height).transpose(0, 2, 1)
+    volume = flat.reshape(frame.depth, frame.lines, frame.minor)
+    return volume if order == "row" else volume.transpose(0, 2, 1)
 
 
 def _rows(y_true: Columns, y_pred: Columns, metric: str) -> list[_Row]:

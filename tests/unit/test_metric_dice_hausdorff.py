@@ -1,4 +1,4 @@
-"""dice-hausdorff: its distance transform against scipy's point-set distance, and its rules."""
+"""dice-hausdorff: its two ways of measuring against scipy's point-set distance, and its rules."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ import pytest
 from scipy.spatial.distance import directed_hausdorff
 
 from pytest_mlebench.graders.errors import GraderError
+from pytest_mlebench.graders.metrics import hausdorff
 from pytest_mlebench.graders.metrics.base import Columns
-from pytest_mlebench.graders.metrics.dice_hausdorff import dice_hausdorff, hausdorff_distance
+from pytest_mlebench.graders.metrics.dice_hausdorff import dice_hausdorff
+from pytest_mlebench.graders.metrics.hausdorff import hausdorff_distance
 
 
 def _point_set_distance(truth: np.ndarray, prediction: np.ndarray) -> float:
@@ -20,8 +22,12 @@ def _point_set_distance(truth: np.ndarray, prediction: np.ndarray) -> float:
     return max(directed_hausdorff(a, b)[0], directed_hausdorff(b, a)[0]) / math.sqrt(3)
 
 
-@pytest.mark.parametrize("seed", range(40))
-def test_the_distance_transform_equals_the_point_set_distance(seed: int) -> None:
+@pytest.mark.parametrize("share", [0, 10**9], ids=["surface tree", "distance transforms"])
+@pytest.mark.parametrize("seed", range(30))
+def test_both_ways_equal_the_point_set_distance(
+    seed: int, share: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(hausdorff, "TREE_SHARE", share)  # 0: the tree always; 10⁹: never
     rng = np.random.default_rng(seed)
     shape = tuple(int(n) for n in rng.integers(1, 9, size=3))
     truth = rng.random(shape) < rng.uniform(0.02, 0.4)
@@ -37,6 +43,16 @@ def test_the_empty_conventions() -> None:
     assert hausdorff_distance(empty, empty) is None
     assert hausdorff_distance(empty, full) == hausdorff_distance(full, empty) == 1.0
     assert hausdorff_distance(full, full) == 0.0
+
+
+def test_a_set_inside_a_hollow_one_is_measured_from_its_centre() -> None:
+    # the truth is a hollow cube's shell, the prediction one voxel at its centre plus the shell:
+    # the centre's nearest truth voxel is 3 steps away, though it is no surface voxel itself
+    shell = np.ones((7, 7, 7), dtype=bool)
+    shell[1:6, 1:6, 1:6] = False
+    filled = shell.copy()
+    filled[3, 3, 3] = True
+    assert hausdorff_distance(shell, filled) == pytest.approx(3 / 7 / math.sqrt(3))
 
 
 def _columns(mask: str, slice_number: str = "1") -> tuple[Columns, Columns]:
