@@ -18,7 +18,6 @@ import pyarrow.compute as pc
 
 from pytest_mlebench.graders.alignment import normalize_ids
 from pytest_mlebench.graders.errors import GraderError, SubmissionRejected
-from pytest_mlebench.graders.keys import row_keys
 from pytest_mlebench.graders.memory import MEMORY_POOL
 from pytest_mlebench.graders.messages import show_names
 from pytest_mlebench.graders.metrics.base import NUMERIC_KINDS, Columns, FloatArray, Metric
@@ -67,18 +66,14 @@ def load_answers(
     Raises:
         GraderError: The answers are unreadable, lack a column, or hold unusable values.
     """
-    answer_columns = spec.resolved_answer_columns
-    keys = tuple(name for name in spec.key_columns if name not in answer_columns)
-    columns = (spec.id_column, *answer_columns)
+    columns = (spec.id_column, *spec.resolved_answer_columns)
     try:
         if is_frame(source):
-            arrays, size = _from_frame(source, (*columns, *keys), metric), _frame_size(source)
+            arrays, size = _from_frame(source, columns, metric), _frame_size(source)
         else:
             path = Path(cast("Path | str", source))
-            arrays, size = _from_file(path, columns, metric, keys), path.stat().st_size
+            arrays, size = _from_file(path, columns, metric), path.stat().st_size
         ids = normalize_ids(arrays.pop(spec.id_column))
-        parts = [arrays.pop(name) if name in keys else arrays[name] for name in spec.key_columns]
-        ids = row_keys(ids, parts)
         names = columns[1:]
         if metric.arity == "grouped":
             table = _with_groups(names, arrays, ids)
@@ -112,18 +107,16 @@ def _arrow_type(metric: Metric) -> pa.DataType:
     return pa.float64() if metric.value_kind in NUMERIC_KINDS else pa.string()
 
 
-def _from_file(
-    path: Path, columns: tuple[str, ...], metric: Metric, keys: tuple[str, ...] = ()
-) -> dict[str, pa.ChunkedArray]:
+def _from_file(path: Path, columns: tuple[str, ...], metric: Metric) -> dict[str, pa.ChunkedArray]:
     text = open_text(path, None)
     position = {name: index for index, name in enumerate(text.header)}
-    _require((*columns, *keys), position)
+    _require(columns, position)
     types = {position[name]: _arrow_type(metric) for name in columns[1:]}
     if metric.arity == "grouped":
         types[position[columns[-1]]] = pa.string()
-    types.update({position[name]: pa.string() for name in (columns[0], *keys)})
+    types[position[columns[0]]] = pa.string()
     arrays = read_columns(text, types)
-    return {name: arrays[position[name]] for name in (*columns, *keys)}
+    return {name: arrays[position[name]] for name in columns}
 
 
 def _from_frame(

@@ -29,9 +29,6 @@ class SubmissionSpec:
         original_columns: The target columns of the original MLE-bench's form of this
             submission, where its grader reads fewer than ours (empty otherwise): a file with
             those but not ours is told which columns to add.
-        key_columns: Columns that, after the id column, identify a row where the id alone does
-            not (UW-Madison's ``class``); their values join the id into one row key
-            (:mod:`graders.keys`). Empty: the id column alone.
     """
 
     id_column: str
@@ -41,7 +38,6 @@ class SubmissionSpec:
     extra_columns: ExtraColumns = "reject"
     metric_params: Mapping[str, Any] = field(default_factory=dict)
     original_columns: tuple[str, ...] = ()
-    key_columns: tuple[str, ...] = ()
 
     @property
     def resolved_answer_columns(self) -> tuple[str, ...]:

@@ -21,7 +21,6 @@ from pytest_mlebench.graders.alignment import match_ids, normalize_ids
 from pytest_mlebench.graders.answers import load_answers
 from pytest_mlebench.graders.columns import locate_columns
 from pytest_mlebench.graders.errors import GraderError, SubmissionRejected
-from pytest_mlebench.graders.keys import row_keys
 from pytest_mlebench.graders.memory import release_free_memory
 from pytest_mlebench.graders.messages import show_names, show_value
 from pytest_mlebench.graders.metrics import Metric, get_metric
@@ -79,12 +78,11 @@ def check_spec(spec: SubmissionSpec) -> Metric:
     """
     metric = get_metric(spec.metric)
     targets, answers = spec.target_columns, spec.resolved_answer_columns
-    names = (spec.id_column, *spec.key_columns, *targets)
+    names = (spec.id_column, *targets)
     if not targets or len(set(names)) != len(names) or spec.id_column in answers:
         raise GraderError(
             f"spec columns must be an id column and distinct target columns; got id "
             f"{spec.id_column!r}, targets {show_names(targets)}, answers {show_names(answers)}"
-            + (f", keys {show_names(spec.key_columns)}" if spec.key_columns else "")
         )
     shape = {
         "one": len(targets) == 1 and len(answers) == 1,
@@ -133,7 +131,6 @@ def align_submission(
     release_free_memory()  # the parser's working buffers, before the ids are hashed
     # Pop each column once used, so its buffers are freed before the next step allocates.
     ids = normalize_ids(arrays.pop(spec.id_column))
-    ids = row_keys(ids, [arrays.pop(name) for name in spec.key_columns])
     rows = match_ids(ids, answer_ids)
     del answer_ids  # only the matching needs the answer ids
     release_free_memory()
@@ -169,11 +166,11 @@ def _read_submission(
 ) -> dict[str, pa.ChunkedArray]:
     """The id and target columns of the submission file, by name, after the file checks."""
     text = open_text(path, max_submission_bytes(answers_bytes), expected_bytes=answers_bytes)
-    required = (spec.id_column, *spec.key_columns, *spec.target_columns)
+    required = (spec.id_column, *spec.target_columns)
     position = locate_columns(text.header, required, spec.extra_columns, spec.original_columns)
     target_type = pa.float64() if metric.value_kind in NUMERIC_KINDS else pa.string()
     types = {position[name]: target_type for name in spec.target_columns}
-    types.update({position[name]: pa.string() for name in (spec.id_column, *spec.key_columns)})
+    types[position[spec.id_column]] = pa.string()
     arrays = read_columns(text, types)
     return {name: arrays[position[name]] for name in required}
 

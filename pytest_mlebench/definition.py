@@ -258,9 +258,6 @@ def _parse_submission(section: Any, metric: graders.Metric, config_path: Path) -
         raise ConfigError(
             f"{config_path}: submission.metric_params must be a mapping, e.g. {{k: 10}}"
         )
-    keys = section.get("key_columns") or []
-    if not isinstance(keys, list):
-        raise ConfigError(f"{config_path}: submission.key_columns must be a list of columns")
     spec = SubmissionSpec(
         id_column=str(section["id_column"]),
         target_columns=tuple(str(c) for c in section["columns"]),
@@ -268,7 +265,6 @@ def _parse_submission(section: Any, metric: graders.Metric, config_path: Path) -
         answer_columns=tuple(str(c) for c in answer_columns) if answer_columns else None,
         extra_columns=extra,
         metric_params=dict(params),
-        key_columns=tuple(str(c) for c in keys),
     )
     try:
         check_spec(spec)

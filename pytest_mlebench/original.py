@@ -91,7 +91,6 @@ def parse_original_grader(
         or _answer_columns(columns, submission),
         extra_columns="ignore",
         metric_params=dict(params),
-        key_columns=submission.key_columns,
     )
     try:
         check_spec(spec)
