@@ -16,7 +16,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pytest_mlebench.graders.alignment import normalize_ids
+from pytest_mlebench.graders.composite_keys import row_keys
 from pytest_mlebench.graders.errors import GraderError, SubmissionRejected
 from pytest_mlebench.graders.memory import MEMORY_POOL
 from pytest_mlebench.graders.messages import show_names
@@ -66,15 +66,16 @@ def load_answers(
     Raises:
         GraderError: The answers are unreadable, lack a column, or hold unusable values.
     """
-    columns = (spec.id_column, *spec.resolved_answer_columns)
+    keys = len(spec.id_columns)
+    columns = (*spec.id_columns, *spec.resolved_answer_columns)
     try:
         if is_frame(source):
-            arrays, size = _from_frame(source, columns, metric), _frame_size(source)
+            arrays, size = _from_frame(source, columns, metric, keys), _frame_size(source)
         else:
             path = Path(cast("Path | str", source))
-            arrays, size = _from_file(path, columns, metric), path.stat().st_size
-        ids = normalize_ids(arrays.pop(spec.id_column))
-        names = columns[1:]
+            arrays, size = _from_file(path, columns, metric, keys), path.stat().st_size
+        ids = row_keys(arrays, spec, answers=True).keys
+        names = columns[keys:]
         if metric.arity == "grouped":
             table = _with_groups(names, arrays, ids)
         elif metric.value_kind in NUMERIC_KINDS:
@@ -107,20 +108,23 @@ def _arrow_type(metric: Metric) -> pa.DataType:
     return pa.float64() if metric.value_kind in NUMERIC_KINDS else pa.string()
 
 
-def _from_file(path: Path, columns: tuple[str, ...], metric: Metric) -> dict[str, pa.ChunkedArray]:
+def _from_file(
+    path: Path, columns: tuple[str, ...], metric: Metric, keys: int = 1
+) -> dict[str, pa.ChunkedArray]:
+    """The ``columns`` of the answers file, the first ``keys`` (the row key) as text."""
     text = open_text(path, None)
     position = {name: index for index, name in enumerate(text.header)}
     _require(columns, position)
-    types = {position[name]: _arrow_type(metric) for name in columns[1:]}
+    types = {position[name]: _arrow_type(metric) for name in columns[keys:]}
     if metric.arity == "grouped":
         types[position[columns[-1]]] = pa.string()
-    types[position[columns[0]]] = pa.string()
+    types.update({position[name]: pa.string() for name in columns[:keys]})
     arrays = read_columns(text, types)
     return {name: arrays[position[name]] for name in columns}
 
 
 def _from_frame(
-    frame: pd.DataFrame, columns: tuple[str, ...], metric: Metric
+    frame: pd.DataFrame, columns: tuple[str, ...], metric: Metric, keys: int = 1
 ) -> dict[str, pa.ChunkedArray]:
     if frame.columns.duplicated().any():
         raise SubmissionRejected("the frame has duplicate column names")
@@ -130,7 +134,7 @@ def _from_frame(
         series = frame[name]
         if series.isna().any():
             raise SubmissionRejected(f"column {name!r} has missing values")
-        numeric = name != columns[0] and metric.value_kind in NUMERIC_KINDS
+        numeric = name not in columns[:keys] and metric.value_kind in NUMERIC_KINDS
         numeric = numeric and not (metric.arity == "grouped" and name == columns[-1])
         if numeric and _is_numeric(series):
             arrays[name] = pa.chunked_array([series.to_numpy(dtype=np.float64)], type=pa.float64())

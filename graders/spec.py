@@ -29,6 +29,12 @@ class SubmissionSpec:
         original_columns: The target columns of the original MLE-bench's form of this
             submission, where its grader reads fewer than ours (empty otherwise): a file with
             those but not ours is told which columns to add.
+        key_columns: Further id columns: with ``id_column`` first, they make the row key (a
+            composite key: ``tripId`` then ``UnixTimeMillis``); empty when ``id_column`` alone
+            identifies a row (:mod:`graders.composite_keys`).
+        pair_repeated_ids: The id may repeat: the k-th submission row of an id pairs with the
+            k-th answer row of that id, and the counts per id must agree (the original
+            MLE-bench's positional pairing inside a group; for its score only).
     """
 
     id_column: str
@@ -38,6 +44,13 @@ class SubmissionSpec:
     extra_columns: ExtraColumns = "reject"
     metric_params: Mapping[str, Any] = field(default_factory=dict)
     original_columns: tuple[str, ...] = ()
+    key_columns: tuple[str, ...] = ()
+    pair_repeated_ids: bool = False
+
+    @property
+    def id_columns(self) -> tuple[str, ...]:
+        """The columns of the row key, ``id_column`` first."""
+        return (self.id_column, *self.key_columns)
 
     @property
     def resolved_answer_columns(self) -> tuple[str, ...]:

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyarrow as pa
 
-from pytest_mlebench.graders.alignment import match_ids, normalize_ids
 from pytest_mlebench.graders.answers import load_answers
 from pytest_mlebench.graders.columns import locate_columns
+from pytest_mlebench.graders.composite_keys import match_rows, row_keys
 from pytest_mlebench.graders.errors import GraderError, SubmissionRejected
 from pytest_mlebench.graders.memory import release_free_memory
 from pytest_mlebench.graders.messages import show_names, show_value
@@ -78,11 +78,12 @@ def check_spec(spec: SubmissionSpec) -> Metric:
     """
     metric = get_metric(spec.metric)
     targets, answers = spec.target_columns, spec.resolved_answer_columns
-    names = (spec.id_column, *targets)
-    if not targets or len(set(names)) != len(names) or spec.id_column in answers:
+    names = (*spec.id_columns, *targets)
+    if not targets or len(set(names)) != len(names) or set(spec.id_columns) & set(answers):
         raise GraderError(
-            f"spec columns must be an id column and distinct target columns; got id "
-            f"{spec.id_column!r}, targets {show_names(targets)}, answers {show_names(answers)}"
+            f"spec columns must be id columns and distinct target columns; got id "
+            f"{show_names(spec.id_columns)}, targets {show_names(targets)}, answers "
+            f"{show_names(answers)}"
         )
     shape = {
         "one": len(targets) == 1 and len(answers) == 1,
@@ -130,9 +131,10 @@ def align_submission(
     del truth
     release_free_memory()  # the parser's working buffers, before the ids are hashed
     # Pop each column once used, so its buffers are freed before the next step allocates.
-    ids = normalize_ids(arrays.pop(spec.id_column))
-    rows = match_ids(ids, answer_ids)
-    del answer_ids  # only the matching needs the answer ids
+    keys = row_keys(arrays, spec)
+    ids = keys.shown  # what reasons show of a row: its id, or its key columns' values
+    rows = match_rows(keys, answer_ids, spec)
+    del answer_ids, keys  # only the matching needs the answer ids and the exact keys
     release_free_memory()
     targets = spec.target_columns
     if metric.value_kind in NUMERIC_KINDS:
@@ -166,11 +168,11 @@ def _read_submission(
 ) -> dict[str, pa.ChunkedArray]:
     """The id and target columns of the submission file, by name, after the file checks."""
     text = open_text(path, max_submission_bytes(answers_bytes), expected_bytes=answers_bytes)
-    required = (spec.id_column, *spec.target_columns)
+    required = (*spec.id_columns, *spec.target_columns)
     position = locate_columns(text.header, required, spec.extra_columns, spec.original_columns)
     target_type = pa.float64() if metric.value_kind in NUMERIC_KINDS else pa.string()
     types = {position[name]: target_type for name in spec.target_columns}
-    types[position[spec.id_column]] = pa.string()
+    types.update({position[name]: pa.string() for name in spec.id_columns})
     arrays = read_columns(text, types)
     return {name: arrays[position[name]] for name in required}
 

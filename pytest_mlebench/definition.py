@@ -258,8 +258,15 @@ def _parse_submission(section: Any, metric: graders.Metric, config_path: Path) -
         raise ConfigError(
             f"{config_path}: submission.metric_params must be a mapping, e.g. {{k: 10}}"
         )
+    keys = section.get("key_columns") or []
+    if not isinstance(keys, list):
+        raise ConfigError(
+            f"{config_path}: submission.key_columns must be a list of columns that, with "
+            "id_column, identify a row, e.g. [UnixTimeMillis]"
+        )
     spec = SubmissionSpec(
         id_column=str(section["id_column"]),
+        key_columns=tuple(str(c) for c in keys),
         target_columns=tuple(str(c) for c in section["columns"]),
         metric=metric.name,
         answer_columns=tuple(str(c) for c in answer_columns) if answer_columns else None,

@@ -9,11 +9,15 @@ medal the original would have given (``docs/mlebench.md`` lists the competitions
       metric: mean-column-roc-auc   # a metric of graders/ (docs/metrics.md)
       columns: [...]                # the target columns the original scores (default: ours)
       answer_columns: [...]         # the answer columns it reads them against (default: ours)
+      pairing: position             # rows paired by their order inside each id (default: by key)
       text: >-
         How and why the original's number differs from ours.
 
 The original's grading is a second :class:`~pytest_mlebench.graders.SubmissionSpec`: the same id
-column, the original's columns and metric, extra columns ignored, validated as strictly as ours.
+column (and key columns), the original's columns and metric, extra columns ignored, validated as
+strictly as ours. With ``pairing: position`` its rows are keyed by the id column alone and paired
+by their order among the rows of each id, as the original pairs smartphone-decimeter-2022's rows
+inside each trip without comparing timestamps.
 Its columns must be among ours, so every file valid for us can be scored the original's way too.
 """
 
@@ -28,7 +32,8 @@ from pytest_mlebench.errors import ConfigError
 from pytest_mlebench.graders import SubmissionSpec
 from pytest_mlebench.graders.validation import check_spec
 
-KEYS = frozenset({"metric", "columns", "answer_columns", "metric_params", "text"})
+KEYS = frozenset({"metric", "columns", "answer_columns", "metric_params", "pairing", "text"})
+PAIRINGS = ("key", "position")
 
 
 @dataclass(frozen=True)
@@ -47,7 +52,8 @@ class OriginalGrader:
     def name(self) -> str:
         """``mean-column-roc-auc over 9 columns``: what the record names as the original's way."""
         columns = len(self.spec.target_columns)
-        return f"{self.spec.metric} over {columns} column{'s' if columns != 1 else ''}"
+        name = f"{self.spec.metric} over {columns} column{'s' if columns != 1 else ''}"
+        return name + (", rows paired by position" if self.spec.pair_repeated_ids else "")
 
     def score(self, submission: Path, answers: Path) -> float | None:
         """The original-compatible score of ``submission``; ``None`` when it cannot be scored
@@ -83,8 +89,14 @@ def parse_original_grader(
     params = section.get("metric_params") or {}
     if not isinstance(params, dict):
         raise ConfigError(f"{where}: metric_params must be a mapping, e.g. {{k: 10}}")
+    pairing = section.get("pairing", "key")
+    if pairing not in PAIRINGS:
+        raise ConfigError(f"{where}: pairing must be one of {', '.join(PAIRINGS)}")
+    by_position = pairing == "position"
     spec = SubmissionSpec(
         id_column=submission.id_column,
+        key_columns=() if by_position else submission.key_columns,
+        pair_repeated_ids=by_position,
         target_columns=columns,
         metric=str(section["metric"]),
         answer_columns=_given_answers(section.get("answer_columns"), where)
