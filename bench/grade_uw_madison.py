@@ -105,10 +105,11 @@ def write_case(directory: Path, volumes: int, seed: int) -> None:
             for name in CLASSES:
                 truth, prediction = organs[name]
                 answers.append(
-                    (slice_id, name, _runs(truth[k]), width, height, case_day, f"{k + 1:04d}")
+                    (slice_id, name, _runs(truth[k]), width, height, name, case_day, f"{k + 1:04d}")
                 )
                 predicted.append((slice_id, name, _runs(prediction[k])))
-    columns = ["id", "class", "segmentation", "image_width", "image_height", "case_day", "slice"]
+    columns = ["id", "class", "segmentation", "image_width", "image_height", "organ"]
+    columns += ["case_day", "slice"]
     pd.DataFrame(answers, columns=columns).to_csv(directory / "answers.csv", index=False)
     submission = pd.DataFrame(predicted, columns=["id", "class", "predicted"])
     submission.sample(frac=1.0, random_state=seed).to_csv(directory / "submission.csv", index=False)

@@ -130,8 +130,9 @@ def check_shuffled_rows_and_reordered_columns_keep_the_score(
     """A half-right submission scores the same with its rows shuffled and columns reversed."""
     spec = prepared.spec
     targets = list(spec.target_columns)
-    sample = prepared.read_sample().set_index(spec.id_column)[targets]
-    mixed = perfect(prepared).set_index(spec.id_column)
+    keys = list(spec.id_columns)  # the id, or the columns of a composite key
+    sample = prepared.read_sample().set_index(keys)[targets]
+    mixed = perfect(prepared).set_index(keys)
     rows = mixed.index[::2]  # half right, half the sample's values: a score in the middle
     mixed.loc[rows, targets] = sample.loc[rows, targets]
     ordered = mixed.reset_index()

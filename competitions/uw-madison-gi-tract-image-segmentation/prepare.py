@@ -10,7 +10,7 @@ fourth (by day number) go to test too, as Kaggle's test held later days of known
 Slices are 16-bit PNGs, placed, never decoded: each case-day folder
 (``<case>/<case>_<day>/scans/slice_<XXXX>_<width>_<height>_<pw>_<ph>.png``) under ``public/train``
 or ``public/test``. The answers carry each test slice's width and height (read from its file
-name), its case-day and slice number, which the metric needs to bound the runs and stack the
+name), its organ, case-day and slice number, which the metric needs to bound the runs and stack the
 volumes. ``test.csv`` lists the rows to predict (``id,class``); the sample submission is
 MLE-bench's ``1 1 5 2`` for every row.
 """
@@ -28,6 +28,9 @@ from pytest_mlebench.placing import place_files
 ID, CLASS, SOURCE, TARGET = "id", "class", "segmentation", "predicted"
 KEY = [ID, CLASS]
 SAMPLE_MASK = "1 1 5 2"
+ANSWER_EXTRAS = ["image_width", "image_height", "organ", "case_day", "slice"]
+"""What the metric reads beside the mask: the slice's size, the organ (``class`` again, since a
+key column is no answer column), the case-day and the slice number."""
 TEST_SHARE, SEED, KEPT_DAYS = 0.1, 42, 4
 
 
@@ -44,10 +47,10 @@ def prepare(raw: Path, public: Path, private: Path) -> None:
     test = _test_rows(case, day)
     images = raw_folder(raw / "train")
     case_days = (case + "_" + day).rename("case_day")
-    answers = source[test].assign(case_day=case_days[test], slice=number[test])
+    answers = source[test].assign(organ=source[CLASS], case_day=case_days[test], slice=number[test])
     sizes = _slice_sizes(images, answers)
     answers = pd.concat([answers.reset_index(drop=True), sizes], axis=1)
-    answers = answers[[ID, CLASS, SOURCE, "image_width", "image_height", "case_day", "slice"]]
+    answers = answers[[ID, CLASS, SOURCE, *ANSWER_EXTRAS]]
     train = source[~test]
     sample = answers[KEY].assign(**{TARGET: SAMPLE_MASK})
     require(not set(train[ID]) & set(answers[ID]), "train and test share slices")

@@ -19,7 +19,8 @@ built only over the slices and rows that hold a voxel of either side and measure
 volume (a few hundred slices of some 70,000 pixels at most) is in memory at a time.
 
 The answers carry what the metric needs beside the mask (arity ``described``): ``image_width``,
-``image_height``, ``class``, ``case_day`` (``case123_day20``) and ``slice`` (its number).
+``image_height``, ``organ`` (the row's ``class`` again: the key column is the id's, not an answer),
+``case_day`` (``case123_day20``) and ``slice`` (its number).
 
 :func:`merged_dice_hausdorff` is the original MLE-bench's number: the same Dice, but one volume
 per case and day with the three organs OR-ed together, decoded column-major (down each column), so
@@ -48,7 +49,7 @@ DICE_WEIGHT, HAUSDORFF_WEIGHT = 0.4, 0.6
 ORIGINAL_SHORTCUT = 10
 """The original's shortcut: a prediction with more than this many times the true voxels is 1."""
 
-ANSWER_COLUMNS = ("image_width", "image_height", "class", "case_day", "slice")
+ANSWER_COLUMNS = ("image_width", "image_height", "organ", "case_day", "slice")
 """The answer columns after the mask, in the order the metric reads them."""
 
 

@@ -13,8 +13,8 @@ coordinates, taken both ways, computed without listing every voxel:
   outside the set: from any other, one step along an axis towards the query point would be
   closer), so a KD-tree of the surface voxels (scipy) answers, when the voxels to measure from and
   the surface are few beside the box;
-- otherwise two Euclidean distance transforms of the box (scipy) give every voxel's distance to
-  the other set at once.
+- otherwise (each way on its own) a Euclidean distance transform of the box (scipy) gives every
+  voxel's distance to the other set at once.
 
 Both ways are exact; memory is bounded by the box (a volume of a few hundred MRI slices is a few
 tens of megabytes as booleans).
@@ -35,8 +35,8 @@ UNIT_CUBE_DIAGONAL = math.sqrt(3.0)
 """The longest distance in the unit cube a volume is scaled into."""
 
 TREE_SHARE = 2
-"""The KD-tree answers when the voxels it measures from and the surfaces are under a
-``1/TREE_SHARE`` share of the box's voxels; distance transforms answer otherwise."""
+"""Each way, the KD-tree answers when the voxels it measures from and the surface it measures to
+are under a ``1/TREE_SHARE`` share of the box's voxels; a distance transform answers otherwise."""
 
 _FACES = generate_binary_structure(3, 1)
 
@@ -60,27 +60,23 @@ def hausdorff_distance(
     scale = np.array([1.0 / size for size in (extent or truth.shape)])
     box = _bounding_box(truth | prediction)
     truth, prediction = truth[box], prediction[box]
-    only_truth, only_prediction = truth & ~prediction, prediction & ~truth
-    surfaces = truth & ~binary_erosion(truth, _FACES, border_value=1)
-    surfaces_p = prediction & ~binary_erosion(prediction, _FACES, border_value=1)
-    counted = sum(int(v.sum()) for v in (only_truth, only_prediction, surfaces, surfaces_p))
-    if counted * TREE_SHARE < truth.size:
-        forward = _farthest(only_truth, surfaces_p, scale)
-        backward = _farthest(only_prediction, surfaces, scale)
-    else:
-        sampling = tuple(float(s) for s in scale)
-        forward = float(distance_transform_edt(~prediction, sampling=sampling)[truth].max())
-        backward = float(distance_transform_edt(~truth, sampling=sampling)[prediction].max())
+    forward = _farthest(truth & ~prediction, prediction, scale)
+    backward = _farthest(prediction & ~truth, truth, scale)
     return max(forward, backward) / UNIT_CUBE_DIAGONAL
 
 
-def _farthest(sources: BoolVolume, surface: BoolVolume, scale: npt.NDArray[np.float64]) -> float:
-    """The largest distance from a source voxel to the nearest surface voxel (0 without any)."""
+def _farthest(sources: BoolVolume, target: BoolVolume, scale: npt.NDArray[np.float64]) -> float:
+    """The largest distance from a source voxel (none of them in ``target``) to the nearest
+    voxel of ``target``; 0 without sources."""
     if not sources.any():
         return 0.0
-    tree = cKDTree(np.argwhere(surface) * scale)
-    distances, _ = tree.query(np.argwhere(sources) * scale, k=1)
-    return float(np.max(distances))
+    surface = target & ~binary_erosion(target, _FACES, border_value=1)
+    if (int(sources.sum()) + int(surface.sum())) * TREE_SHARE < target.size:
+        tree = cKDTree(np.argwhere(surface) * scale)
+        distances, _ = tree.query(np.argwhere(sources) * scale, k=1)
+        return float(np.max(distances))
+    sampling = tuple(float(s) for s in scale)
+    return float(distance_transform_edt(~target, sampling=sampling)[sources].max())
 
 
 def _bounding_box(voxels: BoolVolume) -> tuple[slice, ...]:

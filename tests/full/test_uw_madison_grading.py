@@ -28,6 +28,7 @@ def _answers(rows: list[tuple[str, str, str]], width: int = 4, height: int = 4) 
     return frame.assign(
         image_width=width,
         image_height=height,
+        organ=frame["class"],
         case_day=frame["id"].str.split("_slice_").str[0],
         slice=frame["id"].str.rsplit("_", n=1).str[-1],
     )
@@ -120,6 +121,30 @@ def test_the_original_gives_distance_1_past_ten_times_the_true_voxels(tmp_path: 
     assert _grade(tmp_path, answers, ["1 11"], original=True) == pytest.approx(0.4 * (2 / 12))
 
 
+def test_the_original_pairs_the_organs_of_a_slice_in_file_order(tmp_path: Path) -> None:
+    answers = _answers(
+        [
+            ("case1_day1_slice_0001", "stomach", "1 1"),
+            ("case1_day1_slice_0001", "large_bowel", "4 1"),
+        ]
+    )
+    answers.to_csv(tmp_path / "answers.csv", index=False)
+    # right masks, the organs listed the other way round
+    swapped = pd.DataFrame(
+        {"id": ["case1_day1_slice_0001"] * 2, "class": ["large_bowel", "stomach"]}
+    ).assign(predicted=["4 1", "1 1"])
+    swapped.to_csv(tmp_path / "submission.csv", index=False)
+    ours = score_submission(
+        tmp_path / "submission.csv", tmp_path / "answers.csv", COMPETITION.submission
+    )
+    assert ours.valid and ours.score == 1.0
+    grader = COMPETITION.original_grader
+    assert grader is not None
+    original = grader.score(tmp_path / "submission.csv", tmp_path / "answers.csv")
+    # the stomach's row gets the bowel's mask and back: Dice 0 each; their union is exact
+    assert original == pytest.approx(0.6)
+
+
 def test_rows_are_paired_by_id_and_class_in_any_order(tmp_path: Path) -> None:
     answers = _answers(
         [
@@ -146,7 +171,7 @@ def test_rows_are_paired_by_id_and_class_in_any_order(tmp_path: Path) -> None:
     [
         (
             [("case1_day1_slice_0001", "stomach", "1 1")],
-            "is missing, e.g. 'case1_day1_slice_0001 / large_bowel'",
+            "missing, e.g. ('case1_day1_slice_0001', 'large_bowel')",
         ),
         (
             [
@@ -154,11 +179,11 @@ def test_rows_are_paired_by_id_and_class_in_any_order(tmp_path: Path) -> None:
                 ("case1_day1_slice_0001", "stomach", ""),
                 ("case1_day1_slice_0001", "large_bowel", ""),
             ],
-            "duplicate id 'case1_day1_slice_0001 / stomach'",
+            "duplicate (id, class) pair ('case1_day1_slice_0001', 'stomach')",
         ),
         (
             [("case1_day1_slice_0001", "stomach", "1 1"), ("case1_day1_slice_0001", "colon", "")],
-            "'case1_day1_slice_0001 / colon'",
+            "not in the test set, e.g. ('case1_day1_slice_0001', 'colon')",
         ),
         (
             [

@@ -61,7 +61,7 @@ def _columns(mask: str, slice_number: str = "1") -> tuple[Columns, Columns]:
             "segmentation": np.array([mask], dtype=object),
             "image_width": [4.0],
             "image_height": [4.0],
-            "class": np.array(["stomach"], dtype=object),
+            "organ": np.array(["stomach"], dtype=object),
             "case_day": np.array(["case1_day1"], dtype=object),
             "slice": np.array([slice_number], dtype=object),
         }

@@ -25,7 +25,6 @@ from tests.lite.synthetic_images import encoded
 
 COMPETITION = "uw-madison-gi-tract-image-segmentation"
 EMPTY_CELL_IS_TEXT = True  # an empty mask is a valid prediction: the organ is not on the slice
-FEATURE_COLUMNS = ("class",)  # part of the row key: public for test rows, read by the metric
 CLASSES = ("large_bowel", "small_bowel", "stomach")
 DAYS = (1, 2, 1, 5, 2, 1, 3, 1, 2, 1, 1)
 SLICES = 4
