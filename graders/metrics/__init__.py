@@ -39,6 +39,7 @@ from pytest_mlebench.graders.metrics.correlation import (
 )
 from pytest_mlebench.graders.metrics.detection import DECLARATIONS as DETECTION
 from pytest_mlebench.graders.metrics.dice import DECLARATIONS as DICE
+from pytest_mlebench.graders.metrics.dice_hausdorff import DECLARATIONS as DICE_HAUSDORFF
 from pytest_mlebench.graders.metrics.edit_distance import DECLARATIONS as EDIT_DISTANCE
 from pytest_mlebench.graders.metrics.haversine import DECLARATIONS as HAVERSINE
 from pytest_mlebench.graders.metrics.iou_sweep import DECLARATIONS as IOU_SWEEP
@@ -306,6 +307,7 @@ _MODULES: tuple[Metric, ...] = (
     *IOU_SWEEP,
     *DICE,
     *HAVERSINE,
+    *DICE_HAUSDORFF,
 )
 """Metrics declared beside their functions, one family module each."""
 

@@ -346,6 +346,8 @@ DIRECTIONS = {
     "mean-dice": False,
     "mean-f0.5": False,
     "phone-percentile-distance": True,
+    "dice-hausdorff": False,
+    "dice-hausdorff-classes-merged": False,
 }
 
 
