@@ -42,10 +42,15 @@ def footprints(boxes: FloatArray) -> npt.NDArray[np.object_]:
     centre = np.stack([x, y], axis=1)
     corners = np.stack(
         [centre + along - across, centre + along + across, centre - along + across,
-         centre - along - across],
+         centre - along - across, centre + along - across],
         axis=1,
     )  # fmt: skip
-    polygons: npt.NDArray[np.object_] = shapely.polygons(corners)
+    # closed rings of five points handed to GEOS in one flat array (no Python object per point)
+    count = len(boxes)
+    offsets = (np.arange(0, 5 * count + 1, 5), np.arange(count + 1))
+    polygons: npt.NDArray[np.object_] = shapely.from_ragged_array(
+        shapely.GeometryType.POLYGON, corners.reshape(-1, 2), offsets
+    )
     return polygons
 
 

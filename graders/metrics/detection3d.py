@@ -84,22 +84,41 @@ def parse_cell(cell: object) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def parse_column(column: Array) -> Boxes3D:
-    """Every cell of a column; ``ValueError`` naming the row position and the reason."""
-    rows, scores, classes, boxes = [], [], [], []
+    """Every cell of a column; ``ValueError`` naming the row position and the reason.
+
+    All tokens are converted in one pass; only a column with a fault is read again cell by
+    cell, to name the first row that has one.
+    """
+    tokens: list[str] = []
+    counts = np.zeros(len(column), dtype=np.intp)
+    for row, cell in enumerate(column):
+        own = cell.split() if isinstance(cell, str) else []
+        counts[row] = len(own)
+        tokens += own
+    try:
+        if (counts % GROUP).any():
+            raise ValueError("a cell is not whole groups")
+        table = np.array(tokens, dtype=object).reshape(-1, GROUP)
+        numbers = table[:, : GROUP - 1].astype(np.float64)
+        names, codes = np.unique(table[:, GROUP - 1].astype(str), return_inverse=True)
+        known = np.array([_CODES.get(name, -1) for name in names.tolist()], dtype=np.intp)
+        classes = known[codes.reshape(-1)]
+        if not np.isfinite(numbers).all() or (numbers[:, 4:7] <= 0).any() or (classes < 0).any():
+            raise ValueError("a box is not valid")
+    except ValueError:
+        _raise_first_fault(column)
+        raise
+    rows = np.repeat(np.arange(len(column), dtype=np.intp), counts // GROUP)
+    return Boxes3D(rows, numbers[:, 0], classes, numbers[:, 1:])
+
+
+def _raise_first_fault(column: Array) -> None:
+    """Raise ``ValueError(row, reason)`` for the first cell :func:`parse_cell` refuses."""
     for row, cell in enumerate(column):
         try:
-            own_scores, own_classes, own_boxes = parse_cell(cell)
+            parse_cell(cell)
         except ValueError as error:
             raise ValueError(row, f"PredictionString {show_value(str(cell))} {error}") from None
-        rows.append(np.full(len(own_scores), row, dtype=np.intp))
-        scores.append(own_scores)
-        classes.append(own_classes)
-        boxes.append(own_boxes)
-    if not rows:
-        return Boxes3D(*(np.zeros(0, dtype=np.intp),) * 3, np.zeros((0, 7)))
-    return Boxes3D(
-        np.concatenate(rows), np.concatenate(scores), np.concatenate(classes), np.vstack(boxes)
-    )
 
 
 def box3d_rule(y_true: Columns, y_pred: Columns) -> tuple[int, str] | None:
