@@ -148,3 +148,21 @@ def test_the_score_does_not_depend_on_the_order_of_boxes_within_a_cell(tmp_path:
         competition = load_competition(FOLDER, leaderboard=False)
         scores.append(score_submission(submission, answers, competition.submission).score)
     assert scores[0] is not None and scores == pytest.approx([scores[0]] * 3)
+
+
+def test_the_record_carries_the_originals_score_and_medal(
+    prepared: PreparedLite, tmp_path: Path
+) -> None:
+    from pytest_mlebench.grading import grade_submission
+
+    answers = pd.read_csv(prepared.answers, dtype=str, keep_default_na=False)
+    shuffled = answers.sample(frac=1.0, random_state=3)[["PredictionString", "Id"]]
+    shuffled.to_csv(tmp_path / "perfect.csv", index=False)
+    report = grade_submission(tmp_path / "perfect.csv", prepared.competition, prepared.answers)
+    assert report.valid_submission, report.invalid_reason
+    assert report.medal == "gold"
+    assert report.to_dict()["original"] == {
+        "grader": "box3d-map-per-sample over 1 column",
+        "score": pytest.approx(1.0, abs=1e-12),
+        "medal": "gold",
+    }
