@@ -11,6 +11,8 @@ are intersected by shapely, i.e. GEOS, never by hand).
 - :func:`candidate_pairs`: per group (one sample and one class), the (prediction, true box) pairs
   whose footprints touch, found with a small ``STRtree`` per group — boxes of different samples
   are never compared, and pairs that cannot overlap are never intersected;
+- :func:`iou_bounds`: a cheap upper bound on pairs' IoU (bounding rectangles, heights), so pairs
+  that cannot reach a sweep's lowest threshold are never intersected;
 - :func:`pair_ious`: the exact IoU of given pairs;
 - :func:`best_true_boxes`: each prediction's most-overlapping true box of its group (the first in
   the given order on a tie) and that IoU — what greedy VOC matching needs at every threshold, so
@@ -120,6 +122,37 @@ def pair_ious(
     return result
 
 
+def iou_bounds(
+    predicted: FloatArray, true: FloatArray, pairs: tuple[IntArray, IntArray]
+) -> FloatArray:
+    """An upper bound on each pair's IoU without intersecting polygons.
+
+    The footprints' intersection lies inside both axis-aligned bounding rectangles' intersection
+    and is at most the smaller footprint; times the vertical overlap, that bounds the shared
+    volume, and the IoU grows with it.
+    """
+    i, j = pairs
+    a, b = predicted[i], true[j]
+
+    def half_extents(box: FloatArray) -> tuple[FloatArray, FloatArray]:
+        cos, sin = np.abs(np.cos(box[:, 6])), np.abs(np.sin(box[:, 6]))
+        length, width = box[:, LENGTH] / 2, box[:, WIDTH] / 2
+        return length * cos + width * sin, length * sin + width * cos
+
+    (ax, ay), (bx, by) = half_extents(a), half_extents(b)
+    dx = np.minimum(a[:, 0] + ax, b[:, 0] + bx) - np.maximum(a[:, 0] - ax, b[:, 0] - bx)
+    dy = np.minimum(a[:, 1] + ay, b[:, 1] + by) - np.maximum(a[:, 1] - ay, b[:, 1] - by)
+    smaller = np.minimum(a[:, WIDTH] * a[:, LENGTH], b[:, WIDTH] * b[:, LENGTH])
+    area = np.minimum(np.clip(dx, 0.0, None) * np.clip(dy, 0.0, None), smaller)
+    top = np.minimum(a[:, 2] + a[:, HEIGHT] / 2, b[:, 2] + b[:, HEIGHT] / 2)
+    bottom = np.maximum(a[:, 2] - a[:, HEIGHT] / 2, b[:, 2] - b[:, HEIGHT] / 2)
+    inter = area * np.clip(top - bottom, 0.0, None)
+    union = volumes(a) + volumes(b) - inter
+    with np.errstate(divide="ignore", invalid="ignore"):
+        bound: FloatArray = np.where(union > 0, inter / union, 0.0)
+    return bound
+
+
 def iou_3d(a: npt.ArrayLike, b: npt.ArrayLike) -> float:
     """The IoU of two single boxes (seven numbers each)."""
     first = np.asarray(a, dtype=np.float64).reshape(1, 7)
@@ -133,11 +166,16 @@ def best_true_boxes(
     predicted_groups: IntArray,
     true: FloatArray,
     true_groups: IntArray,
+    *,
+    floor: float = 0.0,
 ) -> tuple[IntArray, FloatArray]:
     """Per prediction: its most-overlapping true box of the same group, and that IoU.
 
-    The index is ``-1`` (IoU 0) where no true box of its group overlaps it. On equal IoUs the
-    true box that comes first in ``true`` wins, as ``argmax`` over the group's boxes in order.
+    The index is ``-1`` (IoU 0) where no true box of its group overlaps it by more than
+    ``floor``: pairs whose :func:`iou_bounds` is at most ``floor`` are never intersected (a sweep
+    whose lowest threshold is ``floor`` cannot count them, nor can they beat a box above it). On
+    equal IoUs the true box that comes first in ``true`` wins, as ``argmax`` over the group's
+    boxes in order.
     """
     best = np.full(len(predicted), -1, dtype=np.intp)
     best_iou = np.zeros(len(predicted), dtype=np.float64)
@@ -145,8 +183,11 @@ def best_true_boxes(
         return best, best_iou
     pred_shapes, true_shapes = footprints(predicted), footprints(true)
     pairs = candidate_pairs(pred_shapes, predicted_groups, true_shapes, true_groups)
+    if floor > 0:
+        possible = iou_bounds(predicted, true, pairs) > floor
+        pairs = (pairs[0][possible], pairs[1][possible])
     iou = pair_ious(predicted, pred_shapes, true, true_shapes, pairs)
-    keep = iou > 0
+    keep = iou > floor
     i, j, iou = pairs[0][keep], pairs[1][keep], iou[keep]
     order = np.lexsort((j, -iou, i))
     i, j, iou = i[order], j[order], iou[order]

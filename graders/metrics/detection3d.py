@@ -158,7 +158,9 @@ def _match(y_true: Columns, y_pred: Columns) -> _Matched:
     pred = _parsed(y_pred.arrays[0], "prediction")
     if truth.rows.size == 0:
         raise GraderError("box3d-map: no answer holds a box: mean average precision is undefined")
-    best, best_iou = best_true_boxes(pred.boxes, pred.groups, truth.boxes, truth.groups)
+    best, best_iou = best_true_boxes(
+        pred.boxes, pred.groups, truth.boxes, truth.groups, floor=min(THRESHOLDS)
+    )
     return _Matched(truth, pred, best, best_iou)
 
 

@@ -14,7 +14,13 @@ from pytest_mlebench.graders.boxes import (
     iou_matrix,
     match_greedy,
 )
-from pytest_mlebench.graders.boxes3d import best_true_boxes, footprints, iou_3d
+from pytest_mlebench.graders.boxes3d import (
+    best_true_boxes,
+    footprints,
+    iou_3d,
+    iou_bounds,
+    pair_ious,
+)
 
 # center_x center_y center_z width length height yaw
 UNIT = [0.0, 0.0, 0.0, 2.0, 4.0, 2.0, 0.0]
@@ -125,3 +131,31 @@ def test_grouped_average_precision_equals_one_average_precision_per_group() -> N
 def test_grouped_average_precision_needs_true_boxes_in_every_group() -> None:
     with pytest.raises(ValueError, match="at least one true box"):
         grouped_average_precision([0], [0.5], [True], [0])
+
+
+def test_the_cheap_bound_never_falls_below_the_iou() -> None:
+    rng = np.random.default_rng(11)
+    n = 2000
+    a = np.column_stack(
+        [rng.uniform(0, 4, (n, 3)), rng.uniform(0.5, 5, (n, 3)), rng.uniform(-4, 4, n)]
+    )
+    b = np.column_stack(
+        [rng.uniform(0, 4, (n, 3)), rng.uniform(0.5, 5, (n, 3)), rng.uniform(-4, 4, n)]
+    )
+    pairs = (np.arange(n), np.arange(n))
+    exact = pair_ious(a, footprints(a), b, footprints(b), pairs)
+    assert (iou_bounds(a, b, pairs) >= exact - 1e-12).all()
+    assert (exact > 0.3).sum() > 20  # the draw has real overlaps
+
+
+def test_a_floor_skips_only_pairs_that_cannot_clear_it() -> None:
+    true = np.array([_box(), _box(x=1.0), _box(x=20.0)])
+    predicted = np.array([_box(x=0.2), _box(x=1.5), _box(x=20.0, length=1.0), _box(x=22.0)])
+    groups_p, groups_t = np.zeros(4, dtype=np.intp), np.zeros(3, dtype=np.intp)
+    best, iou = best_true_boxes(predicted, groups_p, true, groups_t)
+    floored_best, floored_iou = best_true_boxes(predicted, groups_p, true, groups_t, floor=0.5)
+    above = iou > 0.5
+    assert above.any() and not above.all()
+    assert floored_best[above].tolist() == best[above].tolist()
+    assert floored_iou[above] == pytest.approx(iou[above])
+    assert (floored_best[~above] == -1).all() and (floored_iou[~above] == 0).all()
