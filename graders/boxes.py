@@ -205,3 +205,65 @@ def mean_over_classes(values: Iterable[float]) -> float:
     if not collected:
         raise ValueError("no class has a true box: mean average precision is undefined")
     return float(np.mean(collected))
+
+
+def first_claims(
+    scores: npt.ArrayLike,
+    best: npt.ArrayLike,
+    best_iou: npt.ArrayLike,
+    threshold: float,
+    *,
+    inclusive: bool = False,
+) -> BoolArray:
+    """:func:`match_greedy`'s ``voc`` rule from each prediction's best-overlapping true box.
+
+    ``best`` holds each prediction's most-overlapping true box (any integer id unique over every
+    image and class pooled, ``-1`` for none) and ``best_iou`` that IoU. Under the ``voc`` rule the
+    box a prediction aims at does not depend on the threshold, so one geometry pass serves a whole
+    sweep: visited by falling confidence (ties in the given order), a prediction is a true
+    positive when its IoU clears ``threshold`` and it is the first to claim its box.
+    """
+    order = confidence_order(scores)
+    targets = np.asarray(best, dtype=np.intp)[order]
+    overlaps = np.asarray(best_iou, dtype=np.float64)[order]
+    good = (overlaps >= threshold) if inclusive else (overlaps > threshold)
+    good &= targets >= 0
+    candidates = order[good]
+    _, first = np.unique(targets[good], return_index=True)
+    tp = np.zeros(len(order), dtype=np.bool_)
+    tp[candidates[first]] = True
+    return tp
+
+
+def grouped_average_precision(
+    groups: npt.ArrayLike, scores: npt.ArrayLike, tp: npt.ArrayLike, n_true: npt.ArrayLike
+) -> FloatArray:
+    """:func:`average_precision` (VOC 2010) of many groups at once, one value per group.
+
+    ``groups`` gives each prediction's group (``0 … len(n_true) - 1``), ``n_true`` each group's
+    number of true boxes (positive). Within a group, predictions are ranked by falling
+    confidence, ties in the given order; a group without predictions gets 0.
+    """
+    group = np.asarray(groups, dtype=np.intp)
+    counts = np.asarray(n_true, dtype=np.float64)
+    if (counts <= 0).any():
+        raise ValueError("average precision needs at least one true box per group")
+    result = np.zeros(len(counts), dtype=np.float64)
+    if group.size == 0:
+        return result
+    order = np.lexsort((np.arange(group.size), -np.asarray(scores, dtype=np.float64), group))
+    group, hits = group[order], np.asarray(tp, dtype=np.bool_)[order]
+    starts = np.ones(group.size, dtype=np.bool_)
+    starts[1:] = group[1:] != group[:-1]
+    start_index = np.maximum.accumulate(np.where(starts, np.arange(group.size), 0))
+    tp_cum = np.cumsum(hits)
+    before = np.where(start_index > 0, tp_cum[start_index - 1], 0)
+    hits_in: FloatArray = (tp_cum - before).astype(np.float64)
+    precision = hits_in / (np.arange(group.size) - start_index + 1)
+    # The envelope (best precision at this recall or beyond) per group in one pass: groups are
+    # lifted apart by 2 (precision lies in [0, 1]) so a running maximum never crosses a group.
+    lift = 2.0 * (int(group.max()) + 1 - group)
+    envelope = np.maximum.accumulate((precision + lift)[::-1])[::-1] - lift
+    steps = hits / counts[group]
+    result += np.bincount(group, weights=steps * envelope, minlength=len(counts))
+    return result

@@ -38,6 +38,7 @@ from pytest_mlebench.graders.metrics.correlation import (
     require_varying_predictions,
 )
 from pytest_mlebench.graders.metrics.detection import DECLARATIONS as DETECTION
+from pytest_mlebench.graders.metrics.detection3d import DECLARATIONS as DETECTION_3D
 from pytest_mlebench.graders.metrics.dice import DECLARATIONS as DICE
 from pytest_mlebench.graders.metrics.dice_hausdorff import DECLARATIONS as DICE_HAUSDORFF
 from pytest_mlebench.graders.metrics.edit_distance import DECLARATIONS as EDIT_DISTANCE
@@ -303,6 +304,7 @@ _MODULES: tuple[Metric, ...] = (
     *SPANS_ORIGINAL,
     *PRESENT_KAPPA,
     *DETECTION,
+    *DETECTION_3D,
     *POINTS,
     *IOU_SWEEP,
     *DICE,

@@ -339,6 +339,8 @@ DIRECTIONS = {
     "box-map": False,
     "box-map-sklearn": False,
     "box-map-coco-corners-as-sizes": False,
+    "box3d-map": False,
+    "box3d-map-per-sample": False,
     "centre-f1": False,
     "salt-iou-sweep": False,
     "salt-iou-sweep-histogram": False,
