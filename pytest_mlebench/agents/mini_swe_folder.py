@@ -1,4 +1,4 @@
-"""The built-in mini-swe-agent: ``--mle-agent mini-swe:MODEL`` runs the agent folder ``folders/mini_swe``.
+"""The built-in mini-swe-agent: ``--mle-agent mini-swe:MODEL`` runs the folder ``folders/mini_swe``.
 
 The folder is an ordinary mle-bench agent folder (``config.yaml``, ``start.sh``, ``Dockerfile``,
 ``requirements.lock``, ``run_mini_swe.py``, ``prompts.yaml``); this module only fills in the model

@@ -30,7 +30,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 MARGIN_SECONDS = 30
 NOT_INSTALLED = 3
@@ -109,7 +109,7 @@ def gateway_model(name: str, max_tokens: int) -> Any:
         )
 
     class GatewayModel:
-        abort_exceptions: list[type[BaseException]] = [
+        abort_exceptions: ClassVar[list[type[BaseException]]] = [
             BudgetExhausted,
             openai.AuthenticationError,
             openai.PermissionDeniedError,
@@ -243,7 +243,7 @@ def main(argv: list[str]) -> int:
         flush=True,
     )
     result = agent.run(task_text())
-    print(f"mini-swe: {result.get('exit_status')} after {agent.n_calls} model call(s)", flush=True)
+    print(f"mini-swe: {result.get('exit_status')} after {agent.n_calls} step(s)", flush=True)
     return 0
 
 

@@ -4,7 +4,8 @@
 # competition), and keeps its trajectory in LOGS_DIR/mini-swe/.
 set -euo pipefail
 cd "$AGENT_DIR"
-if ! python3 -c "import minisweagent" 2>/dev/null; then
+export MSWEA_SILENT_STARTUP=1 MSWEA_GLOBAL_CONFIG_DIR="$LOGS_DIR/mini-swe/config"
+if ! python3 -c "import importlib.util as u, sys; sys.exit(u.find_spec('minisweagent') is None)"; then
     echo "mini-swe: the mini-swe-agent package is not installed for $(command -v python3):" \
          "build this folder's Dockerfile (the Docker backend does it from config.yaml) or," \
          "with --mle-sandbox local, install it on the host:" \
