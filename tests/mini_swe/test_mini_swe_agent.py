@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -16,6 +18,8 @@ from tests.gateway.conftest import PROVIDER_KEY
 from tests.plugin.conftest import ExampleProject, project
 
 __all__ = ["project"]  # the plugin tests' example project, used here too
+
+RUNNER = MINI_SWE_FOLDER / "run_mini_swe.py"
 
 
 def test_the_model_after_the_colon_is_the_agents_model() -> None:
@@ -94,3 +98,50 @@ def test_an_image_without_mini_swe_agent_is_a_recorded_failure_that_says_so(
     assert record["exit_code"] == 3
     assert "mini-swe: the mini-swe-agent package is not installed" in record["reason"]
     assert record["gateway"]["calls"] == 0
+
+
+def load_runner() -> ModuleType:
+    """``run_mini_swe.py`` imported by path (its task and folder helpers need only the stdlib)."""
+    spec = importlib.util.spec_from_file_location("run_mini_swe", RUNNER)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def contract(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (root / "data").mkdir()
+    (root / "data" / "description.md").write_text("Predict who survived.")
+    (root / "instructions.md").write_text("Write submission.csv.")
+    monkeypatch.setenv("INSTRUCTIONS_FILE", str(root / "instructions.md"))
+    monkeypatch.setenv("DATA_DIR", str(root / "data"))
+    monkeypatch.setenv("CODE_DIR", str(root / "code"))
+    monkeypatch.delenv("WORK_DIR", raising=False)
+
+
+def test_a_competition_is_worked_on_in_the_code_dir_with_its_description(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    contract(tmp_path, monkeypatch)
+    runner = load_runner()
+    assert runner.work_dir() == tmp_path / "code" and (tmp_path / "code").is_dir()
+    assert runner.task_text() == (
+        "Write submission.csv.\n\n# Competition description\n\nPredict who survived."
+    )
+
+
+def test_an_engineering_task_is_worked_on_in_its_work_dir_from_the_instructions_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    contract(tmp_path, monkeypatch)
+    monkeypatch.setenv("WORK_DIR", str(tmp_path / "workspace"))
+    runner = load_runner()
+    assert runner.work_dir() == tmp_path / "workspace"
+    assert runner.task_text() == "Write submission.csv."
+
+
+def test_the_time_limit_follows_the_harness_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    runner = load_runner()
+    monkeypatch.setenv("TIME_LIMIT_SECS", "600")
+    assert runner.time_limit(0) == 570
+    assert runner.time_limit(120) == 120

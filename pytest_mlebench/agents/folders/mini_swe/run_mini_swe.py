@@ -243,7 +243,9 @@ def main(argv: list[str]) -> int:
         flush=True,
     )
     result = agent.run(task_text())
-    print(f"mini-swe: {result.get('exit_status')} after {agent.n_calls} step(s)", flush=True)
+    print(
+        f"mini-swe: {result.get('exit_status')} after {agent.n_calls} model request(s)", flush=True
+    )
     return 0
 
 
