@@ -242,7 +242,11 @@ def main(argv: list[str]) -> int:
         f"in {cwd}",
         flush=True,
     )
-    result = agent.run(task_text())
+    try:
+        result = agent.run(task_text())
+    except Exception as exc:  # the trajectory is saved; say what stopped the loop, in one line
+        print(f"mini-swe: stopped by {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
+        return 1
     print(
         f"mini-swe: {result.get('exit_status')} after {agent.n_calls} model request(s)", flush=True
     )
