@@ -211,7 +211,7 @@ def check_llm(agent_name: str, price_table: Path | None) -> list[Check]:
     from pytest_mlebench.agents import load_agent
 
     try:
-        agent = load_agent(agent_name)
+        agent = load_agent(agent_name, price_table)
     except MLEBenchError as exc:
         return [Check("llm gateway", "FAIL", f"agent {agent_name!r} cannot be loaded", str(exc))]
     return [

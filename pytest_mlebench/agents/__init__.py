@@ -4,7 +4,8 @@
 holding ``config.yaml`` (format in ``docs/agents.md``, read by :mod:`.folder_agent`). The
 built-ins ``dummy`` (one script) and ``baseline`` (a folder with ``__main__.py``) are copied into
 the sandbox's agent folder and run with the sandbox's Python, so they behave the same in the local
-and Docker backends; ``aide:MODEL`` is a shipped agent folder (:mod:`.aide_folder`).
+and Docker backends; ``aide:MODEL`` and ``mini-swe:MODEL`` are shipped agent folders
+(:mod:`.aide_folder`, :mod:`.mini_swe_folder`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 
 from pytest_mlebench.agents.aide_folder import load_aide
 from pytest_mlebench.agents.folder_agent import FolderAgent, load_folder_agent
+from pytest_mlebench.agents.mini_swe_folder import load_mini_swe
 from pytest_mlebench.agents.protocol import Agent, AgentTask
 from pytest_mlebench.errors import AgentError
 from pytest_mlebench.sandbox.interface import ExecResult, Sandbox
@@ -25,7 +27,9 @@ BUILTIN_AGENTS: Mapping[str, str] = {
     "dummy": "copies the sample submission and asks the validator about it",
     "baseline": "a generic scikit-learn solver for every embedded data layout",
     "aide": "AIDE (aideml) tree search; --mle-agent aide:MODEL, its model reached via the gateway",
+    "mini-swe": "mini-swe-agent, a bash-only agent; --mle-agent mini-swe:MODEL, via the gateway",
 }
+MODEL_AGENTS = ("aide", "mini-swe")
 SCRIPT_AGENTS = ("dummy", "baseline")
 
 __all__ = ["BUILTIN_AGENTS", "Agent", "AgentTask", "FolderAgent", "ScriptAgent", "load_agent"]
@@ -51,11 +55,14 @@ class ScriptAgent:
 def load_agent(name: str, price_table: Path | None = None) -> Agent:
     """A built-in agent by name, or an agent folder by path (``path/to/folder[:agent-id]``).
 
-    ``aide:MODEL`` is the built-in AIDE folder with MODEL; ``price_table`` is the user's
-    ``--mle-price-table`` file, which must price that model.
+    ``aide:MODEL`` and ``mini-swe:MODEL`` are the built-in AIDE and mini-swe-agent folders with
+    MODEL; ``price_table`` is the user's ``--mle-price-table`` file, which must price that model.
     """
-    if name.partition(":")[0] == "aide":
-        return load_aide(name.partition(":")[2], price_table)
+    prefix, _, model = name.partition(":")
+    if prefix == "aide":
+        return load_aide(model, price_table)
+    if prefix == "mini-swe":
+        return load_mini_swe(model, price_table)
     if name in SCRIPT_AGENTS:
         folder = SCRIPTS / name
         return ScriptAgent(name=name, script=folder if folder.is_dir() else SCRIPTS / f"{name}.py")
@@ -69,12 +76,12 @@ def load_agent(name: str, price_table: Path | None = None) -> Agent:
 def unknown_agent_message(name: str) -> str:
     """What an unknown ``--mle-agent`` gets: the closest built-in names, every built-in, the
     folder form."""
-    known = ", ".join([*sorted(SCRIPT_AGENTS), "aide:MODEL"])
+    known = ", ".join([*sorted(SCRIPT_AGENTS), *(f"{agent}:MODEL" for agent in MODEL_AGENTS)])
     listing = (
         f"built-in agents are {known} ('mlebench agents' describes them); "
         "or pass the path of a folder with config.yaml (see docs/agents.md)"
     )
-    offered = closest(name, [*SCRIPT_AGENTS, "aide"])
+    offered = closest(name, [*SCRIPT_AGENTS, *MODEL_AGENTS])
     if offered:
         return f"unknown agent {name!r}{did_you_mean(offered)} B{listing[1:]}"
     return f"unknown agent {name!r}: {listing}"

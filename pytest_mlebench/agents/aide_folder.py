@@ -35,7 +35,7 @@ def load_aide(model: str, price_table: Path | None = None) -> FolderAgent:
             f"aide needs a model: --mle-agent aide:MODEL, e.g. aide:{EXAMPLE_MODEL} "
             "(AIDE's code and feedback steps call MODEL through the LLM gateway)"
         )
-    _check_priced(model, price_table)
+    check_priced(model, price_table, "AIDE")
     chosen, entry = read_agent_entry(AIDE_FOLDER, AIDE_ID)
     agent = folder_agent(AIDE_FOLDER, chosen, with_model(entry, model))
     return replace(agent, name=f"{AIDE_ID}:{model}")
@@ -49,7 +49,9 @@ def with_model(entry: dict[str, Any], model: str) -> dict[str, Any]:
     return {**entry, "kwargs": kwargs, "env_vars": env_vars}
 
 
-def _check_priced(model: str, price_table: Path | None) -> None:
+def check_priced(model: str, price_table: Path | None, agent: str) -> None:
+    """Refuse ``model`` when the price table does not list it: ``agent``'s cost could not be
+    counted (the message names the fix)."""
     try:
         table = load_price_table(price_table)
     except ConfigError as exc:
@@ -57,7 +59,7 @@ def _check_priced(model: str, price_table: Path | None) -> None:
     if table.price_of(model) is None:
         listed = ", ".join(sorted(table.prices))
         raise AgentError(
-            f"model {model!r} is not in the price table, so AIDE's LLM cost could not be "
+            f"model {model!r} is not in the price table, so {agent}'s LLM cost could not be "
             "counted: price it in a YAML file passed with --mle-price-table FILE "
             f"('models: {{{model}: {{input: DOLLARS, output: DOLLARS}}}}' per million tokens; "
             f"0 for a local model), or use a listed model: {listed}"

@@ -54,22 +54,28 @@ def _pip(*args: str) -> None:
 def aide_site() -> Path:
     """A folder holding AIDE's locked packages (aideml and what it imports), built once per lock
     (xdist workers wait for each other on a file lock)."""
+    return locked_site(LOCK, "aide-test", "aide")
+
+
+def locked_site(lock: Path, cache_name: str, package: str) -> Path:
+    """A folder holding the packages of ``lock`` (which provides ``package``), built once per lock
+    under the user cache's ``cache_name`` (xdist workers wait for each other on a file lock)."""
     if sys.version_info[:2] != (3, 11):
-        pytest.skip(f"AIDE's lock pins wheels for CPython 3.11 (the image's), not {sys.version}")
-    digest = hashlib.sha256(LOCK.read_bytes()).hexdigest()[:16]
-    root = Path.home() / ".cache" / "pytest-mlebench" / "aide-test" / digest
+        pytest.skip(f"{lock.name} pins wheels for CPython 3.11 (the image's), not {sys.version}")
+    digest = hashlib.sha256(lock.read_bytes()).hexdigest()[:16]
+    root = Path.home() / ".cache" / "pytest-mlebench" / cache_name / digest
     root.mkdir(parents=True, exist_ok=True)
     with FileLock(str(root / "build.lock")):
-        return _built_site(root)
+        return _built_site(root, lock, package)
 
 
-def _built_site(root: Path) -> Path:
+def _built_site(root: Path, lock: Path, package: str) -> Path:
     site = root / "site"
-    if (site / "aide").is_dir():
+    if (site / package).is_dir():
         return site
     wheels, building = root / "wheelhouse", root / "site.partial"
     shutil.rmtree(building, ignore_errors=True)
-    _pip("download", "--no-deps", "--require-hashes", *PLATFORM, "-d", str(wheels), "-r", str(LOCK))
+    _pip("download", "--no-deps", "--require-hashes", *PLATFORM, "-d", str(wheels), "-r", str(lock))
     _pip(
         "install",
         "--no-deps",
@@ -80,22 +86,26 @@ def _built_site(root: Path) -> Path:
         "--target",
         str(building),
         "-r",
-        str(LOCK),
+        str(lock),
     )
     building.rename(site)
     return site
 
 
-@pytest.fixture
-def aide_on_path(aide_site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """``python3`` on PATH runs this interpreter with AIDE's packages importable."""
-    bin_dir = tmp_path / "aide-bin"
+def python_with(site: Path, bin_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Put a ``python3`` first on PATH that runs this interpreter with ``site`` importable."""
     bin_dir.mkdir()
     shim = bin_dir / "python3"
-    shim.write_text(f'#!/bin/sh\nPYTHONPATH="{aide_site}" exec "{sys.executable}" "$@"\n')
+    shim.write_text(f'#!/bin/sh\nPYTHONPATH="{site}" exec "{sys.executable}" "$@"\n')
     shim.chmod(0o755)
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
     return shim
+
+
+@pytest.fixture
+def aide_on_path(aide_site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``python3`` on PATH runs this interpreter with AIDE's packages importable."""
+    return python_with(aide_site, tmp_path / "aide-bin", monkeypatch)
 
 
 @pytest.fixture

@@ -113,7 +113,8 @@ def test_unknown_agent_is_one_usage_error_before_any_test(
     errors = [line for line in result.stderr.lines if line.startswith("ERROR:")]
     assert errors == [
         "ERROR: invalid agent 'nobody' from option --mle-agent: unknown agent 'nobody': "
-        "built-in agents are baseline, dummy, aide:MODEL ('mlebench agents' describes them); "
+        "built-in agents are baseline, dummy, aide:MODEL, mini-swe:MODEL ('mlebench agents' "
+        "describes them); "
         "or pass the path of a folder with config.yaml (see docs/agents.md)"
     ]
     assert "test_competition" not in result.stdout.str()
