@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from pytest_mlebench.eng.lint import checks_in_source, checks_in_verify
-from pytest_mlebench.eng.task_registry import load_eng_registry
 from pytest_mlebench.eng.task import DEFAULT_WEIGHTS, load_task
+from pytest_mlebench.eng.task_registry import load_eng_registry
 from pytest_mlebench.errors import ConfigError, UnknownCompetition
 from tests.eng.task_folders import base_config, write_task
 
