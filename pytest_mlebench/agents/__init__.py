@@ -4,7 +4,8 @@
 holding ``config.yaml`` (format in ``docs/agents.md``, read by :mod:`.folder_agent`). The
 built-ins ``dummy`` (one script) and ``baseline`` (a folder with ``__main__.py``) are copied into
 the sandbox's agent folder and run with the sandbox's Python, so they behave the same in the local
-and Docker backends; ``aide:MODEL`` is a shipped agent folder (:mod:`.aide_folder`).
+and Docker backends; ``aide:MODEL`` is a shipped agent folder (:mod:`.aide_folder`); ``oracle``,
+``noop`` and ``cheat:NAME`` are engineering tasks' own scripts (:mod:`.task_scripts`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from pytest_mlebench.agents.aide_folder import load_aide
 from pytest_mlebench.agents.folder_agent import FolderAgent, load_folder_agent
 from pytest_mlebench.agents.protocol import Agent, AgentTask
+from pytest_mlebench.agents.task_scripts import TASK_AGENTS, load_task_agent
 from pytest_mlebench.errors import AgentError
 from pytest_mlebench.sandbox.interface import ExecResult, Sandbox
 from pytest_mlebench.suggest import closest, did_you_mean
@@ -25,6 +27,7 @@ BUILTIN_AGENTS: Mapping[str, str] = {
     "dummy": "copies the sample submission and asks the validator about it",
     "baseline": "a generic scikit-learn solver for every embedded data layout",
     "aide": "AIDE (aideml) tree search; --mle-agent aide:MODEL, its model reached via the gateway",
+    **TASK_AGENTS,
 }
 SCRIPT_AGENTS = ("dummy", "baseline")
 
@@ -56,6 +59,9 @@ def load_agent(name: str, price_table: Path | None = None) -> Agent:
     """
     if name.partition(":")[0] == "aide":
         return load_aide(name.partition(":")[2], price_table)
+    task_agent = load_task_agent(name)
+    if task_agent is not None:
+        return task_agent
     if name in SCRIPT_AGENTS:
         folder = SCRIPTS / name
         return ScriptAgent(name=name, script=folder if folder.is_dir() else SCRIPTS / f"{name}.py")

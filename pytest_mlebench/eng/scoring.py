@@ -176,3 +176,22 @@ def score_run(
 ) -> TaskScore:
     """The run's score: the verifier's checks plus the harness-evidence checks."""
     return score_checks([*check_results(task, document), *harness], task.weights, task.stages)
+
+
+def engineering_block(
+    task: EngTask, score: TaskScore, passed: bool, verifier: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The record's ``engineering`` entry of a scored run."""
+    return {
+        "task": task.id,
+        "category": task.category,
+        "score": score.score,
+        "passed": passed,
+        "dimensions": dict(score.dimensions),
+        "weights": dict(score.weights),
+        "redistributed": list(score.redistributed),
+        "stages": None if score.stages is None else dict(score.stages),
+        "failed_gates": list(score.failed_gates),
+        "checks": [check.to_json() for check in score.checks],
+        "verifier": dict(verifier),
+    }

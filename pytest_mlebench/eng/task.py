@@ -106,6 +106,11 @@ class EngTask:
     splits: frozenset[str] = field(default_factory=frozenset)
 
     @property
+    def modality(self) -> str:
+        """Records file every engineering task under the modality ``engineering``."""
+        return "engineering"
+
+    @property
     def workspace(self) -> Path:
         return self.folder / "workspace"
 
@@ -347,10 +352,7 @@ def _weights(value: Any, where: str) -> dict[Dimension, float]:
     unknown = [name for name in raw if name not in DIMENSIONS]
     if unknown:
         raise ConfigError(f"{where}: weights name unknown dimension(s) {', '.join(unknown)}")
-    weights = {
-        name: _number(raw.get(name, 0), f"weights.{name}", where)
-        for name in DIMENSIONS
-    }
+    weights = {name: _number(raw.get(name, 0), f"weights.{name}", where) for name in DIMENSIONS}
     total = sum(weights.values())
     if abs(total - 1.0) > WEIGHT_TOLERANCE or any(weight < 0 for weight in weights.values()):
         raise ConfigError(
