@@ -42,7 +42,7 @@ from pytest_mlebench.records.run_record import Outcome, RunRecord
 from pytest_mlebench.records.verdict import IntegrityReport
 from pytest_mlebench.runner import RunCase, run_context
 from pytest_mlebench.sandbox.interface import ResourceGrant, SandboxFacts, SandboxSpec
-from pytest_mlebench.sandbox.verifier_phase import VerifierJob, VerifierResult, run_verifier
+from pytest_mlebench.sandbox.verifier_phase import VerifierJob, VerifierResult, run_local_verifier
 from pytest_mlebench.sandbox_phase import Instructions, SandboxJob, SandboxOutcome
 from pytest_mlebench.sandbox_phase import hidden_host_paths as hidden_paths
 from pytest_mlebench.session import MLEBenchSession
@@ -238,7 +238,11 @@ class EngineeringRun:
             image=session_profile_image(self.mle_session, VERIFIER_PROFILE) if docker else None,
             labels={"pytest-mlebench.session": self.mle_session.session_id},
         )
-        return run_verifier(job, self.mle_session.backend)
+        if not docker:
+            return run_local_verifier(job)
+        from pytest_mlebench.sandbox.docker.verifier_container import run_docker_verifier
+
+        return run_docker_verifier(job)
 
     def _harness_checks(
         self, outcome: SandboxOutcome, report: IntegrityReport | None

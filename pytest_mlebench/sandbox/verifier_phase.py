@@ -1,16 +1,16 @@
 """The verifier of an engineering run: hidden tests over a copy of the agent's workspace, run
 where no agent process can reach them, their results read back by the harness.
 
-:func:`run_verifier` runs ``python3 -m pytest -p mlebench_verify`` in ``verify/`` with the folders
-of :class:`VerifierJob`: in a fresh container of the verifier image (``backend="docker"``,
+The verifier runs ``python3 -m pytest -p mlebench_verify`` in ``verify/`` with the folders
+of :class:`VerifierJob`: in a fresh container of the verifier image (Docker,
 :mod:`~pytest_mlebench.sandbox.docker.verifier_container`: ``--network none``, the task's
 limits, ``/verify``, ``/private`` and ``/pristine`` read-only, ``/work`` a copy, ``/out`` inside
 the container, read with the engine's copy API after it exited), or in a fresh temp tree and a
-fresh process on this machine (``backend="local"``: weaker isolation, the same folders). Either
-way the workspace copy first gets back every file the pristine workspace has under ``tests/``
-(edited visible tests do not count). A verifier that broke — pytest's exit status 2 to 5, a
-timeout, no or an invalid ``checks.json``, a container that did not start — raises
-:class:`VerifierError`: an infrastructure error, never charged to the agent.
+fresh process on this machine (:func:`run_local_verifier`: weaker isolation, the same
+folders). Either way the workspace copy first gets back every file the pristine workspace has
+under ``tests/`` (edited visible tests do not count). A verifier that broke — pytest's exit
+status 2 to 5, a timeout, no or an invalid ``checks.json``, a container that did not start —
+raises :class:`VerifierError`: an infrastructure error, never charged to the agent.
 """
 
 from __future__ import annotations
@@ -156,15 +156,6 @@ def read_results(text: str | None, exit_status: int, where: str) -> dict[str, An
     if not isinstance(document, dict) or not isinstance(document.get("checks"), dict):
         raise VerifierError(f"the verifier's {RESULTS_NAME} has no checks mapping ({where})")
     return document
-
-
-def run_verifier(job: VerifierJob, backend: str) -> VerifierResult:
-    """Run the verifier of ``job`` on ``backend`` (``docker`` or ``local``)."""
-    if backend == "docker":
-        from pytest_mlebench.sandbox.docker.verifier_container import run_docker_verifier
-
-        return run_docker_verifier(job)
-    return run_local_verifier(job)
 
 
 def run_local_verifier(job: VerifierJob) -> VerifierResult:
