@@ -61,7 +61,7 @@ def add_sandbox(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 def _profile_option(parser: argparse.ArgumentParser, default: str = "base") -> None:
-    from pytest_mlebench.sandbox.docker.profiles import PROFILES
+    from pytest_mlebench.sandbox.docker.profiles import ALL_PROFILES as PROFILES
 
     parser.add_argument(
         "--profile",
