@@ -296,9 +296,10 @@ class EngineeringRun:
 
 
 def session_profile_image(mle_session: MLEBenchSession, profile: str) -> str:
-    """The tag of image ``profile``, built once per session (file-locked, like the agent image);
-    :class:`SandboxError` with the command that builds it when it cannot be built."""
+    """The tag of image ``profile``, built once per session (file-locked, like the agent image)
+    and proven free of every task's hidden files; :class:`SandboxError` otherwise."""
     from pytest_mlebench.sandbox.docker.profiles import ensure_profile
+    from pytest_mlebench.sandbox.docker.task_inventory import hidden_files, image_findings
 
     shared = Path(mle_session.plan.shared_dir or ".")
     shared.mkdir(parents=True, exist_ok=True)
@@ -308,8 +309,24 @@ def session_profile_image(mle_session: MLEBenchSession, profile: str) -> str:
             return ready.read_text("utf-8").strip()
         wheels = Path(mle_session.plan.wheelhouse) if mle_session.plan.wheelhouse else None
         tag = ensure_profile(profile, wheels_from=wheels, progress=lambda _line: None)
+        found = image_findings(tag, hidden_files(hidden_task_folders(mle_session)))
+        if found:
+            raise SandboxError(
+                f"image {tag} holds hidden files of engineering tasks: {'; '.join(found[:5])}"
+            )
         ready.write_text(tag, "utf-8")
     return tag
+
+
+def hidden_task_folders(mle_session: MLEBenchSession) -> list[Path]:
+    """Every task's ``verify/``, ``solution/``, ``cheats/`` and prepared ``private/`` folders."""
+    prepared = mle_session.settings.data_dir / "engineering"
+    folders = [
+        folder
+        for task in mle_session.tasks
+        for folder in (task.verify_dir, task.solution_dir, task.cheats_dir)
+    ]
+    return folders + sorted(prepared.glob("*/s*/private"))
 
 
 def eng_record(mle_session: MLEBenchSession, task: EngTask, **facts: Any) -> RunRecord:

@@ -1,7 +1,9 @@
-"""Engineering runs end to end on the local backend, with the echo-service fixture task.
+"""Engineering runs end to end on both backends, with the echo-service fixture task.
 
 The oracle passes with S ≥ 0.95, the do-nothing agent fails, a cheat that edits the visible tests
-and one that writes a fake ``checks.json`` are caught, and a broken verifier is an error.
+and one that writes a fake ``checks.json`` are caught, and a broken verifier is an error. The
+Docker variant needs the eng image (the verifier's image; `mlebench sandbox build --profile eng`)
+and is skipped without it.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ TASKS = Path(__file__).parent / "tasks"
 
 
 class EngProject:
-    def __init__(self, pytester: pytest.Pytester) -> None:
+    def __init__(self, pytester: pytest.Pytester, backend: str) -> None:
         self.pytester = pytester
+        self.backend = backend
         self.root = pytester.path
         shutil.copytree(TASKS, self.root / "tasks")
         pytester.makepyfile(
@@ -35,7 +38,7 @@ class EngProject:
             "--mle-results",
             str(self.root / "reports" / "results.jsonl"),
             "--mle-sandbox",
-            "local",
+            self.backend,
             "--mle-agent",
             agent,
             "-m",
@@ -52,9 +55,33 @@ class EngProject:
         return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-@pytest.fixture
-def project(pytester: pytest.Pytester) -> EngProject:
-    return EngProject(pytester)
+def _docker_skip() -> str | None:
+    from pytest_mlebench.sandbox import docker_status
+
+    available, why = docker_status()
+    if not available:
+        return f"no Docker engine: {why}"
+    from pytest_mlebench.sandbox.docker.engine import docker_client
+    from pytest_mlebench.sandbox.docker.profiles import profile_tag
+    from pytest_mlebench.sandbox.docker.recipe import image_exists
+
+    client = docker_client()
+    try:
+        tag = profile_tag("eng")
+        if not image_exists(client, tag):
+            return f"the eng image {tag} is not built: mlebench sandbox build --profile eng"
+    finally:
+        client.close()
+    return None
+
+
+@pytest.fixture(params=["local", "docker"])
+def project(request: pytest.FixtureRequest, pytester: pytest.Pytester) -> EngProject:
+    if request.param == "docker":
+        reason = _docker_skip()
+        if reason:
+            pytest.skip(reason)
+    return EngProject(pytester, request.param)
 
 
 def _checks(record: dict[str, Any]) -> dict[str, float]:
@@ -123,6 +150,8 @@ def test_a_broken_verifier_is_an_error_not_a_failure(project: EngProject) -> Non
 
 
 def test_a_score_below_require_score_fails(project: EngProject) -> None:
+    if project.backend == "docker":
+        pytest.skip("the threshold is the engine's, not the backend's: the local run covers it")
     shutil.rmtree(project.root / "tasks" / "echo-service" / "cheats")
     solve = project.root / "tasks" / "echo-service" / "solution" / "solve.sh"
     # only the gates: no health route, no log
