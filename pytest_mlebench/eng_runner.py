@@ -99,6 +99,7 @@ class EngineeringRun:
         from pytest_mlebench.integrity.monitor import IntegrityRun
 
         self.run_dir.mkdir(parents=True, exist_ok=True)
+        self._resolve_images()
         integrity = IntegrityRun(self.run_dir, self.mle_session.agent)
         try:
             outcome = self._agent_phase(self.mle_session.agent, integrity)
@@ -127,6 +128,27 @@ class EngineeringRun:
         )
         self._write(record)
         return record
+
+    def _resolve_images(self) -> None:
+        """Docker: the agent's and the verifier's images, built once per session; a run whose
+        image cannot be built (no registry for Debian's packages, offline) is skipped with the
+        command that builds it."""
+        self.agent_image: str | None = None
+        self.verifier_image: str | None = None
+        if self.mle_session.backend != "docker":
+            return
+        try:
+            if self.task.image != "base":
+                self.agent_image = session_profile_image(self.mle_session, self.task.image)
+            self.verifier_image = session_profile_image(self.mle_session, VERIFIER_PROFILE)
+        except SandboxError as exc:
+            reason = (
+                f"the {self.task.image if self.agent_image is None else VERIFIER_PROFILE} image "
+                f"is not available ({exc}); build it where Debian's registry answers: "
+                f"mlebench sandbox build --profile {VERIFIER_PROFILE}"
+            )
+            self._write(self._record("skipped", reason))
+            pytest.skip(reason)
 
     def _gate_note(self, score: TaskScore, passed: bool) -> str | None:
         if passed:
@@ -160,7 +182,7 @@ class EngineeringRun:
             on_sandbox=self._sandbox_made,
             workspace=self.prepared.workspace,
             task_dir=self.task.folder,
-            image=self._agent_image(),
+            image=self.agent_image,
         )
         outcome = self.mle_session.executor(self.hooks).run(job)
         self.sandbox, self.gateway = outcome.sandbox, outcome.gateway
@@ -204,12 +226,6 @@ class EngineeringRun:
             budget=Budget(tokens=settings.token_budget, cost_usd=settings.cost_budget),
         )
 
-    def _agent_image(self) -> str | None:
-        """The task's image profile (``None``: the session's own image, for ``base``)."""
-        if self.mle_session.backend != "docker" or self.task.image == "base":
-            return None
-        return session_profile_image(self.mle_session, self.task.image)
-
     def _check_context(self) -> CheckContext:
         options = self.mle_session.integrity
         return CheckContext(
@@ -235,7 +251,7 @@ class EngineeringRun:
             resources=ResourceGrant(
                 cpus=self.task.verify_resources.cpus, memory=self.task.verify_resources.memory
             ),
-            image=session_profile_image(self.mle_session, VERIFIER_PROFILE) if docker else None,
+            image=self.verifier_image,
             labels={"pytest-mlebench.session": self.mle_session.session_id},
         )
         if not docker:
