@@ -33,7 +33,7 @@ from pytest_mlebench.eng.evidence import (
 from pytest_mlebench.eng.prepared import PreparedTask
 from pytest_mlebench.eng.scoring import CheckResult, TaskScore, engineering_block, score_run
 from pytest_mlebench.eng.task import EngTask
-from pytest_mlebench.errors import AgentError, SandboxError
+from pytest_mlebench.errors import AgentError, MLEBenchError, SandboxError
 from pytest_mlebench.gateway import Budget, Gateway, load_price_table
 from pytest_mlebench.graders import SubmissionSpec
 from pytest_mlebench.integrity.checks import CheckContext
@@ -52,6 +52,10 @@ from pytest_mlebench.timestamps import utc_timestamp
 NO_SUBMISSION = SubmissionSpec(id_column="id", target_columns=("value",), metric="accuracy")
 VERIFIER_PROFILE = "eng"
 IMAGE_LOCK_TIMEOUT_SECONDS = 3 * 3600
+
+
+class HiddenFilesInImage(MLEBenchError):
+    """A profile image holds a task's hidden files: no run may use it (outcome ``error``)."""
 
 
 class EngineeringRun:
@@ -137,15 +141,19 @@ class EngineeringRun:
         self.verifier_image: str | None = None
         if self.mle_session.backend != "docker":
             return
+        profile = self.task.image
         try:
-            if self.task.image != "base":
-                self.agent_image = session_profile_image(self.mle_session, self.task.image)
-            self.verifier_image = session_profile_image(self.mle_session, VERIFIER_PROFILE)
+            if profile != "base":
+                self.agent_image = session_profile_image(self.mle_session, profile)
+            profile = VERIFIER_PROFILE
+            self.verifier_image = session_profile_image(self.mle_session, profile)
+        except HiddenFilesInImage as exc:
+            self._write(self._record("error", str(exc)))
+            raise
         except SandboxError as exc:
             reason = (
-                f"the {self.task.image if self.agent_image is None else VERIFIER_PROFILE} image "
-                f"is not available ({exc}); build it where Debian's registry answers: "
-                f"mlebench sandbox build --profile {VERIFIER_PROFILE}"
+                f"the {profile} image is not available ({exc}); build it where Debian's "
+                f"registry answers: mlebench sandbox build --profile {profile}"
             )
             self._write(self._record("skipped", reason))
             pytest.skip(reason)
@@ -313,7 +321,8 @@ class EngineeringRun:
 
 def session_profile_image(mle_session: MLEBenchSession, profile: str) -> str:
     """The tag of image ``profile``, built once per session (file-locked, like the agent image)
-    and proven free of every task's hidden files; :class:`SandboxError` otherwise."""
+    and proven free of every task's hidden files (:class:`HiddenFilesInImage` otherwise);
+    :class:`SandboxError` when it cannot be built."""
     from pytest_mlebench.sandbox.docker.profiles import ensure_profile
     from pytest_mlebench.sandbox.docker.task_inventory import hidden_files, image_findings
 
@@ -327,7 +336,7 @@ def session_profile_image(mle_session: MLEBenchSession, profile: str) -> str:
         tag = ensure_profile(profile, wheels_from=wheels, progress=lambda _line: None)
         found = image_findings(tag, hidden_files(hidden_task_folders(mle_session)))
         if found:
-            raise SandboxError(
+            raise HiddenFilesInImage(
                 f"image {tag} holds hidden files of engineering tasks: {'; '.join(found[:5])}"
             )
         ready.write_text(tag, "utf-8")
