@@ -1,6 +1,7 @@
 """The benchmark test. Import it into a test module to run competitions with pytest.
 
-In this repository ``benchmarks/test_competitions.py`` does exactly that; an agent's own project
+In this repository ``benchmarks/test_competitions.py`` does exactly that (and
+``benchmarks/test_engineering.py`` for the engineering tasks); an agent's own project
 does the same (or runs ``pytest --pyargs pytest_mlebench.benchmark``). See ``docs/usage.md``.
 """
 
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from pytest_mlebench.eng_runner import EngineeringRun
 from pytest_mlebench.runner import BenchmarkRun
 
 
@@ -16,3 +18,10 @@ def test_competition(mle_run: BenchmarkRun) -> None:
     record = mle_run.execute()
     if record.outcome == "failed":
         pytest.fail(record.reason or "the run did not reach the gate", pytrace=False)
+
+
+def test_engineering_task(mle_task_run: EngineeringRun) -> None:
+    """Run the agent on one engineering task, verify its workspace, and apply the gates."""
+    record = mle_task_run.execute()
+    if record.outcome == "failed":
+        pytest.fail(record.reason or "the run did not pass its gate checks", pytrace=False)

@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 
 from pytest_mlebench import hookspecs
+from pytest_mlebench.eng.task import EngTask
+from pytest_mlebench.eng.task_registry import load_eng_registry
 from pytest_mlebench.errors import MLEBenchError
 from pytest_mlebench.known_issues import MARKS as ISSUE_MARKS
 from pytest_mlebench.known_issues import marks_of
@@ -42,6 +44,7 @@ from pytest_mlebench.values.time_limit import run_time_limit
 
 pytest_plugins = [
     "pytest_mlebench.fixtures.benchmark",
+    "pytest_mlebench.fixtures.engineering",
     "pytest_mlebench.usage_checks",
     "pytest_mlebench.session_notes",
 ]
@@ -55,6 +58,9 @@ FIXED_MARKERS = {
     **{source: f"competition whose data source is {source}" for source in SOURCES},
     **{modality: f"competition of modality {modality}" for modality in MODALITIES},
     **ISSUE_MARKS,
+    "engineering": "an engineering task (docs/engineering.md): a job checked by hidden tests",
+    "category(name)": "engineering task category: serving, packaging, infra, training, data, "
+    "pipeline, code or observability; select with -m \"category(name='serving')\"",
 }
 
 
@@ -73,6 +79,7 @@ def pytest_configure(config: pytest.Config) -> None:
     try:
         settings = resolve_settings(config)
         registry = load_registry(settings.competitions_dirs)
+        tasks = load_eng_registry(settings.engineering_dirs)
         agent = resolve_agent(config, settings)
         integrity = resolve_integrity(settings, agent)
     except MLEBenchError as exc:
@@ -80,8 +87,11 @@ def pytest_configure(config: pytest.Config) -> None:
     for split in registry.splits:
         if split not in FIXED_MARKERS:
             config.addinivalue_line("markers", f"{split}: competition in the {split} split")
+    for split in tasks.splits:
+        if split not in FIXED_MARKERS and split not in registry.splits:
+            config.addinivalue_line("markers", f"{split}: engineering task in the {split} split")
     mle_session = MLEBenchSession(
-        settings=settings, registry=registry, agent=agent, integrity=integrity
+        settings=settings, registry=registry, agent=agent, integrity=integrity, tasks=tasks
     )
     workerinput: dict[str, Any] | None = getattr(config, "workerinput", None)
     if workerinput is not None:
@@ -155,6 +165,8 @@ def image_notices(mle_session: MLEBenchSession) -> list[str]:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "mle_eng_case" in metafunc.fixturenames:
+        _parametrize_tasks(metafunc)
     if "mle_case" not in metafunc.fixturenames:
         return
     mle_session = get_session(metafunc.config)
@@ -169,6 +181,34 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         for seed in range(seeds)
     ]
     metafunc.parametrize("mle_case", params, indirect=True)
+
+
+def _parametrize_tasks(metafunc: pytest.Metafunc) -> None:
+    mle_session = get_session(metafunc.config)
+    seeds = mle_session.settings.seeds
+    params = [
+        pytest.param(
+            RunCase(task.id, seed),
+            id=RunCase(task.id, seed).test_id(seeds),
+            marks=task_marks(task, mle_session.settings.time_limit),
+        )
+        for task in mle_session.tasks
+        for seed in range(seeds)
+    ]
+    metafunc.parametrize("mle_eng_case", params, indirect=True)
+
+
+def task_marks(task: EngTask, time_limit: int | None) -> list[pytest.MarkDecorator]:
+    """The marks of an engineering task's test: ``engineering``, its splits, category and
+    complexity, and the timeout backstop (agent + verifier + grace)."""
+    backstop = (time_limit or task.time_limit) + task.verify_time_limit + TIMEOUT_GRACE_SECONDS
+    return [
+        pytest.mark.engineering,
+        pytest.mark.category(name=task.category),
+        pytest.mark.complexity(level=task.complexity),
+        *(getattr(pytest.mark, split) for split in sorted(task.splits)),
+        pytest.mark.timeout(backstop, method="signal"),
+    ]
 
 
 def marks_for(competition: Competition, time_limit: int | None) -> list[pytest.MarkDecorator]:

@@ -15,6 +15,7 @@ from the ``pytest_mlebench_make_sandbox`` hook); the Ray executor
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field, replace
@@ -48,6 +49,7 @@ INSTRUCTIONS = Path(__file__).with_name("instructions.md")
 MAX_ARTIFACT_BYTES = 100 * 1024**2  # per file of the agent's logs/ and code/ kept with the run
 CREDENTIAL_FOLDERS = (".kaggle", ".ssh", ".aws", ".docker", ".config", ".netrc")
 IMAGE_BUILD_TIMEOUT_SECONDS = 3 * 3600
+START_TIME_NAME = "mle-bench-start.time"
 
 MakeSandbox = Callable[[SandboxSpec], Sandbox | None]
 
@@ -59,13 +61,22 @@ class Instructions:
     Attributes:
         time_limit: The run's time limit in seconds, as the agent reads it.
         nonce: The run's integrity nonce, appended as the run's watermark.
+        body: An engineering task's ``instruction.md`` (taken as it is, with a line naming the
+            workspace); ``None``: the competition instructions.
     """
 
     time_limit: int
     nonce: str
+    body: str | None = None
 
     def render(self, paths: ContractPaths) -> str:
         """The text for a sandbox with ``paths``, watermark included."""
+        if self.body is not None:
+            where = (
+                f"\n\nYour workspace is {paths.work} ($WORK_DIR); you have {self.time_limit} "
+                "seconds.\n"
+            )
+            return self.body.rstrip("\n") + where + instructions_note(self.nonce)
         text = INSTRUCTIONS.read_text("utf-8").format(
             data=paths.data,
             submission_file=paths.submission_file,
@@ -94,6 +105,11 @@ class SandboxJob:
         gpus: How many GPUs the sandbox leases.
         on_sandbox: Told the sandbox as soon as it is made, so that a run which breaks later
             still records which sandbox it had (never sent to another machine).
+        workspace: An engineering task's prepared workspace: copied to the sandbox's
+            ``WORK_DIR`` before the agent starts and, once every agent process is killed, out
+            to ``run_dir/workspace`` (``None``: a competition run, with the validator).
+        task_dir: The engineering task's folder, for the task's own agents.
+        image: The image to run instead of the session's (an engineering task's profile).
     """
 
     spec: SandboxSpec
@@ -104,6 +120,9 @@ class SandboxJob:
     submission: SubmissionSpec
     gpus: int = 0
     on_sandbox: Callable[[SandboxFacts], None] | None = field(default=None, compare=False)
+    workspace: Path | None = None
+    task_dir: Path | None = None
+    image: str | None = None
 
 
 @dataclass(frozen=True)
@@ -157,10 +176,18 @@ def host_validator(answers: Path, submission: SubmissionSpec) -> SubmissionValid
     return validate
 
 
-def drive_agent(agent: Agent, sandbox: Sandbox, task: AgentTask, run_dir: Path) -> ExecResult:
+def drive_agent(
+    agent: Agent, sandbox: Sandbox, task: AgentTask, run_dir: Path, *, workspace: bool = False
+) -> ExecResult:
     """In a started sandbox: run the agent, then copy its submission, logs and code to
-    ``run_dir``."""
+    ``run_dir``; with a ``workspace``, kill what the agent left running and copy
+    ``WORK_DIR`` out to ``run_dir/workspace`` first."""
     result = agent.run(sandbox, task)
+    if workspace:
+        sandbox.kill_agent_processes()
+        sandbox.copy_out(
+            sandbox.paths.work, run_dir / "workspace", max_file_bytes=MAX_ARTIFACT_BYTES
+        )
     sandbox.copy_out(sandbox.paths.submission_file, run_dir / "submission.csv")
     for folder in ("logs", "code"):
         source = getattr(sandbox.paths, folder)
@@ -184,13 +211,30 @@ def run_in_sandbox(
         seed=job.spec.seed,
         time_limit=job.instructions.time_limit,
         log_path=run_dir / "agent.log",
+        task_dir=job.task_dir,
     )
     with sandbox:
         sandbox.copy_in(path, sandbox.paths.instructions)
+        if job.workspace is not None:
+            sandbox.copy_in(job.workspace, sandbox.paths.work)
+            write_start_time(sandbox, run_dir)
         with watch.watch(sandbox):
-            result = drive_agent(job.agent, sandbox, task, run_dir)
+            result = drive_agent(
+                job.agent, sandbox, task, run_dir, workspace=job.workspace is not None
+            )
         calls = [asdict(call) for call in sandbox.validation_calls]
     return result, calls, watch.evidence
+
+
+def write_start_time(sandbox: Sandbox, run_dir: Path) -> None:
+    """The agent phase's start in ns, for the agent to read: ``/tmp/mle-bench-start.time`` in an
+    isolated sandbox (the harness keeps its own copy in ``run_dir``), the sandbox's home on the
+    local backend (its ``/tmp`` is the machine's)."""
+    path = run_dir / START_TIME_NAME
+    path.write_text(str(time.time_ns()), "utf-8")
+    path.chmod(0o444)
+    folder = "/tmp" if sandbox.isolated else sandbox.paths.home
+    sandbox.copy_in(path, f"{folder}/{START_TIME_NAME}")
 
 
 class LocalExecutor:
@@ -232,12 +276,13 @@ class LocalExecutor:
         lease_dir = self.gpu_lease_dir
         pool = GpuPool(lease_dir, self.gpus) if lease_dir else None
         with pool.lease(job.gpus) if pool else nullcontext(()) as gpus:
+            validator = None if job.workspace else host_validator(job.answers, job.submission)
             spec = replace(
                 job.spec,
                 resources=replace(job.spec.resources, gpus=tuple(gpus)),
-                validator=host_validator(job.answers, job.submission),
+                validator=validator,
             )
-            sandbox = self._sandbox(spec, job.agent)
+            sandbox = self._sandbox(spec, job.agent, job.image)
             if job.on_sandbox is not None:
                 job.on_sandbox(sandbox)
             text = job.instructions.render(sandbox.paths)
@@ -252,11 +297,12 @@ class LocalExecutor:
             gateway=spec.gateway,
         )
 
-    def _sandbox(self, spec: SandboxSpec, agent: Agent) -> Sandbox:
+    def _sandbox(self, spec: SandboxSpec, agent: Agent, image: str | None = None) -> Sandbox:
         custom = self.make_sandbox(spec) if self.make_sandbox is not None else None
         if custom is not None:
             return custom
-        image = self.image(getattr(agent, "image", None), agent.name)
+        if image is None or self.backend != "docker":
+            image = self.image(getattr(agent, "image", None), agent.name)
         return create_sandbox(self.backend, spec, image=image, privileged=agent.privileged)
 
     def image(self, agent_image: ImageSource | None = None, agent_name: str = "") -> str | None:

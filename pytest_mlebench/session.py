@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from pytest_mlebench.agents import Agent, load_agent
+from pytest_mlebench.eng.task_registry import EngRegistry
 from pytest_mlebench.errors import AgentError, SettingError
 from pytest_mlebench.integrity.monitor import IntegrityOptions, integrity_options
 from pytest_mlebench.registry import Registry
@@ -39,6 +40,7 @@ class MLEBenchSession:
         worker: ``master`` on the controller, else the xdist worker id.
         selection: Benchmark tests before and after ``-m`` / ``-k`` (on the controller under
             xdist: as its workers reported them); ``None`` until collection ends.
+        tasks: The engineering tasks of this session (``docs/engineering.md``).
     """
 
     settings: Settings
@@ -49,6 +51,7 @@ class MLEBenchSession:
     plan: SandboxPlan = field(default_factory=lambda: SandboxPlan(backend="local"))
     worker: str = "master"
     selection: SelectionCount | None = None
+    tasks: EngRegistry = field(default_factory=EngRegistry)
 
     @property
     def is_controller(self) -> bool:

@@ -11,6 +11,7 @@ the features share, from :mod:`pytest_mlebench.values`.
 from __future__ import annotations
 
 from pytest_mlebench import setting_spec as parsers
+from pytest_mlebench.eng_settings import ENGINEERING_SETTINGS
 from pytest_mlebench.setting_spec import RERUN_KINDS, Setting
 from pytest_mlebench.values.cost_limit import cost_limit
 from pytest_mlebench.values.network_policy import network_text
@@ -383,4 +384,5 @@ SETTINGS: tuple[Setting, ...] = (
         parsers.existing_dir,
         metavar="DIR",
     ),
+    *ENGINEERING_SETTINGS,
 )

@@ -56,10 +56,12 @@ class Settings:
     sandbox: str
     data_dir: Path
     competitions_dirs: tuple[Path, ...]
+    engineering_dirs: tuple[Path, ...]
     seeds: int
     time_limit: int | None
     sandbox_grace: int
     require: Require
+    require_score: float
     results_path: Path
     network: str | None
     cpus: float | None

@@ -5,7 +5,8 @@ holding ``config.yaml`` (format in ``docs/agents.md``, read by :mod:`.folder_age
 built-ins ``dummy`` (one script) and ``baseline`` (a folder with ``__main__.py``) are copied into
 the sandbox's agent folder and run with the sandbox's Python, so they behave the same in the local
 and Docker backends; ``aide:MODEL`` and ``mini-swe:MODEL`` are shipped agent folders
-(:mod:`.aide_folder`, :mod:`.mini_swe_folder`).
+(:mod:`.aide_folder`, :mod:`.mini_swe_folder`); ``oracle``, ``noop`` and ``cheat:NAME`` are
+engineering tasks' own scripts (:mod:`.task_scripts`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pytest_mlebench.agents.aide_folder import load_aide
 from pytest_mlebench.agents.folder_agent import FolderAgent, load_folder_agent
 from pytest_mlebench.agents.mini_swe_folder import load_mini_swe
 from pytest_mlebench.agents.protocol import Agent, AgentTask
+from pytest_mlebench.agents.task_scripts import TASK_AGENTS, load_task_agent
 from pytest_mlebench.errors import AgentError
 from pytest_mlebench.sandbox.interface import ExecResult, Sandbox
 from pytest_mlebench.suggest import closest, did_you_mean
@@ -28,6 +30,7 @@ BUILTIN_AGENTS: Mapping[str, str] = {
     "baseline": "a generic scikit-learn solver for every embedded data layout",
     "aide": "AIDE (aideml) tree search; --mle-agent aide:MODEL, its model reached via the gateway",
     "mini-swe": "mini-swe-agent, a bash-only agent; --mle-agent mini-swe:MODEL, via the gateway",
+    **TASK_AGENTS,
 }
 MODEL_AGENTS = ("aide", "mini-swe")
 SCRIPT_AGENTS = ("dummy", "baseline")
@@ -63,6 +66,9 @@ def load_agent(name: str, price_table: Path | None = None) -> Agent:
         return load_aide(model, price_table)
     if prefix == "mini-swe":
         return load_mini_swe(model, price_table)
+    task_agent = load_task_agent(name)
+    if task_agent is not None:
+        return task_agent
     if name in SCRIPT_AGENTS:
         folder = SCRIPTS / name
         return ScriptAgent(name=name, script=folder if folder.is_dir() else SCRIPTS / f"{name}.py")

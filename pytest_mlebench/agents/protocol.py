@@ -11,12 +11,17 @@ from pytest_mlebench.sandbox.interface import ExecResult, Sandbox
 
 @dataclass(frozen=True)
 class AgentTask:
-    """One agent run: which competition, which seed, how long, where the host keeps its log."""
+    """One agent run: which competition, which seed, how long, where the host keeps its log.
+
+    ``task_dir`` is the folder of an engineering task (``None`` for a competition): the task's
+    own agents (:mod:`.task_scripts`) take their script from it.
+    """
 
     competition_id: str
     seed: int
     time_limit: float
     log_path: Path
+    task_dir: Path | None = None
 
 
 @runtime_checkable

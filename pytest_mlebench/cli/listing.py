@@ -6,8 +6,10 @@ import argparse
 import json
 
 from pytest_mlebench.cli.common import common, registry
+from pytest_mlebench.cli.eng_listing import print_tasks
 from pytest_mlebench.medals import MEDALS
 from pytest_mlebench.registry import Competition
+from pytest_mlebench.settings import add_cli_options
 
 
 def add_list(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -15,10 +17,19 @@ def add_list(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     common(parser)
     parser.add_argument("--split", help="only competitions of this split")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument(
+        "--kind",
+        choices=("competition", "engineering"),
+        default="competition",
+        help="list competitions (default) or engineering tasks (docs/engineering.md)",
+    )
+    add_cli_options(parser, "engineering-dir")
     parser.set_defaults(handler=cmd_list)
 
 
 def cmd_list(args: argparse.Namespace) -> int:
+    if args.kind == "engineering":
+        return print_tasks(args)
     known = registry(args)
     chosen = known.split(args.split) if args.split else list(known)
     if args.json:

@@ -2,7 +2,8 @@
 
 :func:`make_record` builds the :class:`~pytest_mlebench.records.run_record.RunRecord` of a run
 (also of a skip or an error) from a :class:`RunContext` — the session's facts as plain values —
-the competition, and what the sandbox reported. The sandbox's and the command's facts arrive
+the competition (or engineering task: a :class:`RunSubject`), and what the sandbox reported.
+The sandbox's and the command's facts arrive
 through two small protocols (:class:`SandboxFacts`, :class:`CommandFacts`) so this layer never
 imports the sandbox. :func:`keep_run_files` writes what a finished run leaves in its folder and
 appends it to the results file; :func:`write_grade_file` writes ``grade.json``.
@@ -15,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from pytest_mlebench.definition import Competition
 from pytest_mlebench.records.grade_report import GradeReport
 from pytest_mlebench.records.mlebench_grade import grade_json
 from pytest_mlebench.records.run_record import Outcome, RunRecord, append_record
@@ -44,6 +44,22 @@ class RunContext:
     network: str
     network_mode: str
     bridge_warning: str
+
+
+class RunSubject(Protocol):
+    """What a record names of what was run: a competition, or an engineering task."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def splits(self) -> frozenset[str]: ...
+
+    @property
+    def complexity(self) -> str: ...
+
+    @property
+    def modality(self) -> str: ...
 
 
 class SandboxFacts(Protocol):
@@ -107,7 +123,7 @@ def egress_entry(context: RunContext, sandbox: SandboxFacts | None) -> dict[str,
 
 def make_record(
     context: RunContext,
-    competition: Competition,
+    competition: RunSubject,
     *,
     test_id: str,
     seed: int,
@@ -125,6 +141,7 @@ def make_record(
     gateway: dict[str, Any] | None = None,
     integrity: IntegrityReport | None = None,
     node: dict[str, Any] | None = None,
+    engineering: dict[str, Any] | None = None,
 ) -> RunRecord:
     """A :class:`RunRecord` for ``competition`` in the session of ``context`` (skips too).
 
@@ -133,6 +150,7 @@ def make_record(
     session's backend stands in.
     """
     isolated = sandbox.isolated if sandbox is not None else context.backend != "local"
+    task = competition.modality == "engineering"  # an engineering task files itself so
     return RunRecord(
         session_id=context.session_id,
         run_id=run_id or f"{competition.id}-s{seed}-{uuid.uuid4().hex[:8]}",
@@ -162,6 +180,9 @@ def make_record(
         integrity=integrity,
         image=getattr(sandbox, "image", None),
         node=node,
+        kind="engineering" if task else "competition",
+        category=getattr(competition, "category", None) if task else None,
+        engineering=engineering,
     )
 
 

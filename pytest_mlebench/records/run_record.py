@@ -43,6 +43,10 @@ class RunRecord:
     ``docs/scale-out.md``); ``None`` for a run on this machine and in records written before it
     existed, which read back unchanged.
 
+    ``engineering`` is the scored run of an engineering task (task, score, dimensions, checks,
+    verifier; ``docs/engineering.md``); its ``competition_id`` is the task id and it has no
+    grade. ``None`` for a competition.
+
     ``grade`` is our grade; ``integrity`` what the checks found and whether the medal was
     withheld (:attr:`medal` combines the two). The original-compatible score and medal — what
     the original MLE-bench grader gives where a competition declares that it grades differently

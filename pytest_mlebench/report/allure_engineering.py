@@ -11,14 +11,14 @@ to run, the test does not); a run whose gate failed lands in the category
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
+from pytest_mlebench.eng.scoring import GATE_WORDS
 from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.report.engineering_stats import DIMENSIONS, scored
 from pytest_mlebench.report.radar import RadarSeries, radar_chart
-
-GATE_WORDS = "gate failed"  # how a run's reason names a failed gate check (docs/engineering.md)
 
 
 @dataclass(frozen=True)
@@ -92,7 +92,7 @@ def engineering_categories() -> list[dict[str, Any]]:
         {
             "name": f"Engineering: {name}",
             "matchedStatuses": ["failed"],
-            "messageRegex": f"(?s).*{GATE_WORDS}: \\S+ \\[{name}\\].*",
+            "messageRegex": f"(?s).*{re.escape(GATE_WORDS)}: \\S+ \\[{name}\\].*",
         }
         for name in DIMENSIONS
     ]

@@ -46,6 +46,7 @@ class ContractPaths:
     agent: str
     instructions: str
     validate: str
+    work: str = ""  # an engineering task's workspace (``WORK_DIR``); empty: none
 
     @property
     def submission_file(self) -> str:
@@ -89,6 +90,9 @@ class SandboxSpec:
         validator_interval: Seconds between two answered validator calls (the rate limit).
         expiry_grace: Seconds a sandbox may outlive its deadline when the harness is gone
             (Docker: the container stops itself then, :mod:`~.docker.expiry`).
+        workspace: Whether the sandbox has an engineering task's workspace: an empty folder at
+            ``paths.work`` the agent may write, made by :meth:`Sandbox.start`, named by
+            ``WORK_DIR``; ``{WORK_DIR}`` in an ``env`` value stands for that folder.
     """
 
     run_id: str
@@ -107,6 +111,7 @@ class SandboxSpec:
     log_dir: Path | None = None
     validator_interval: float = 1.0
     expiry_grace: float = float(DEFAULT_SANDBOX_GRACE)
+    workspace: bool = False
 
 
 @dataclass(frozen=True)
@@ -290,8 +295,25 @@ class Sandbox(ABC):
             "AGENT_DIR": paths.agent,
             "INSTRUCTIONS_FILE": paths.instructions,
             "VALIDATE_SUBMISSION": paths.validate,
-            **self.spec.env,
+            **self.workspace_env(),
         }
+
+    def workspace_env(self) -> dict[str, str]:
+        """``spec.env``, plus ``WORK_DIR`` (substituted for ``{WORK_DIR}``) with a workspace."""
+        if not self.spec.workspace:
+            return dict(self.spec.env)
+        work = self.paths.work
+        env = {key: value.replace("{WORK_DIR}", work) for key, value in self.spec.env.items()}
+        return {"WORK_DIR": work, **env}
+
+    def kill_agent_processes(self) -> None:
+        """Kill every process the agent left running (a service started in the background).
+
+        Called after the agent's main process ended, before its workspace is copied out, so no
+        agent process is alive when a verifier looks at it. The base class has nothing to kill;
+        the built-in backends override it.
+        """
+        return None
 
     def __enter__(self) -> Sandbox:
         self.start()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import stat
 import sys
 import tempfile
@@ -62,6 +63,7 @@ class LocalSandbox(Sandbox):
             agent=str(root / "agent"),
             instructions=str(root / "instructions.md"),
             validate=str(root / "validate_submission.sh"),
+            work=str(root / "work"),
         )
 
     @property
@@ -81,6 +83,8 @@ class LocalSandbox(Sandbox):
             self._started = True
             for name in ("submission", "logs", "code", "agent", "home"):
                 (self.root / name).mkdir()
+            if self.spec.workspace:
+                (self.root / "work").mkdir()
             link_read_only(self.spec.public_dir, self.root / "data")
             self._install_validator()
         except (OSError, SandboxError) as exc:
@@ -142,6 +146,12 @@ class LocalSandbox(Sandbox):
         env.update(self.gateway_env())
         return env
 
+    def kill_agent_processes(self) -> None:
+        """SIGKILL every process whose environment names this sandbox's home (the agent's tree,
+        also the parts that left its process group)."""
+        if self._started:
+            kill_marked(f"HOME={self.root / 'home'}".encode())
+
     def copy_in(self, source: Path, destination: str) -> None:
         self._started_root()
         target = Path(destination)
@@ -163,6 +173,26 @@ class LocalSandbox(Sandbox):
             _make_writable(self.root)
             shutil.rmtree(self.root, ignore_errors=True)
             self._started = False
+
+
+def kill_marked(marker: bytes) -> int:
+    """SIGKILL the processes with ``marker`` as an entry of their environment; how many."""
+    killed = 0
+    for entry in Path("/proc").glob("[0-9]*"):
+        pid = int(entry.name)
+        if pid == os.getpid():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+        except OSError:
+            continue
+        if marker in environ.split(b"\0"):
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed += 1
+            except (ProcessLookupError, PermissionError):
+                continue
+    return killed
 
 
 def link_read_only(source: Path, destination: Path) -> None:

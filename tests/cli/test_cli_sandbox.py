@@ -18,7 +18,7 @@ def test_an_unknown_profile_is_refused_with_the_choices(capsys: pytest.CaptureFi
     with pytest.raises(SystemExit) as exited:
         main(["sandbox", "build", "--profile", "gpu"])
     assert exited.value.code == 2
-    assert "invalid choice: 'gpu' (choose from 'base', 'ml')" in capsys.readouterr().err
+    assert "invalid choice: 'gpu' (choose from 'base', 'ml', 'eng')" in capsys.readouterr().err
 
 
 def test_the_base_profile_has_no_lock_to_make(capsys: pytest.CaptureFixture[str]) -> None:
@@ -33,7 +33,7 @@ def test_build_help_names_the_profiles_and_the_wheelhouse(
     with pytest.raises(SystemExit):
         main(["sandbox", "build", "--help"])
     out = capsys.readouterr().out
-    assert "--profile {base,ml}" in out and "--wheelhouse DIR" in out
+    assert "--profile {base,ml,eng}" in out and "--wheelhouse DIR" in out
 
 
 def test_status_lists_every_profile_with_its_tag(capsys: pytest.CaptureFixture[str]) -> None:

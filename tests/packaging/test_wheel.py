@@ -33,6 +33,11 @@ SHIPPED = [
     "pytest_mlebench/competitions/digits/description.md",
     "pytest_mlebench/competitions/digits/leaderboard.csv",
     "pytest_mlebench/competitions/titanic/config.yaml",
+    "pytest_mlebench/engineering/splits/core.txt",
+    "pytest_mlebench/fixtures/engineering.py",
+    "pytest_mlebench/eng/verifier/mlebench_verify.py",
+    "pytest_mlebench/sandbox/image/profiles/eng/Dockerfile",
+    "pytest_mlebench/sandbox/image/profiles/eng/requirements.lock",
 ]
 # Packages a user's project commonly has of its own; the wheel must not shadow or clash with them.
 CLASHING_PACKAGES = ("fixtures", "graders", "competitions")

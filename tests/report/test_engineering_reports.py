@@ -259,8 +259,13 @@ def test_allure_gets_a_step_per_check_the_dimensions_and_a_radar() -> None:
     category = next(c for c in DEFAULT_CATEGORIES if c["name"] == "Engineering: functional")
     import re
 
-    assert re.match(category["messageRegex"], "gate failed: F2 [functional] 0 %")
-    assert not re.match(category["messageRegex"], "gate failed: R1 [robustness] 0 %")
+    assert re.match(
+        category["messageRegex"],
+        "gate check(s) failed: F2 [functional], R1 [robustness] (score 0.1)",
+    )
+    assert not re.match(
+        category["messageRegex"], "gate check(s) failed: R1 [robustness] (score 0.1)"
+    )
     assert run_radar(task_run("b", 0, 0.0, outcome="error")) is None
 
 

@@ -1,4 +1,5 @@
-"""Image profiles: ``base`` (the small default agent image) and ``ml`` (base + the ML stack).
+"""Image profiles: ``base`` (the small default agent image), ``ml`` (base + the ML stack) and
+``eng`` (base + the engineering tasks' toolchain, with the verifier's plugin baked in).
 
 Profiles other than ``base`` live in ``sandbox/image/profiles/<name>/``: a Dockerfile built FROM
 the base image, ``requirements.in`` (the top-level packages) and ``requirements.lock`` (every
@@ -22,14 +23,26 @@ BASE = "base"
 PROFILES = {BASE: "the small default image (Debian's Python, numpy, pandas, scikit-learn)"} | {
     "ml": "base + PyTorch with CUDA, boosting libraries, transformers, timm, OpenCV, ... (~GBs)"
 }
+# The profiles of engineering tasks (a task's ``image:``); agent Dockerfiles build FROM PROFILES.
+TASK_PROFILES = {
+    "eng": "base + the engineering tasks' toolchain: Debian's torch (CPU), onnx, flask, fastapi, "
+    "pytest, git, ... and onnxruntime (~2 GB)",
+}
+ALL_PROFILES = PROFILES | TASK_PROFILES
 LOCK_NAME = "requirements.lock"
+# Files of the package a profile's build context also gets (the eng image bakes the verifier's
+# pytest plugin at its fixed path).
+VERIFY_PLUGIN = Path(__file__).resolve().parents[2] / "eng" / "verifier" / "mlebench_verify.py"
+EXTRA_FILES = {"eng": {"mlebench_verify.py": VERIFY_PLUGIN}}
 INPUT_NAME = "requirements.in"
 
 
 def check_profile(name: str) -> str:
     """``name`` if it is a profile, else a :class:`SandboxError` listing the profiles."""
-    if name not in PROFILES:
-        raise SandboxError(f"unknown image profile {name!r}; choose one of {', '.join(PROFILES)}")
+    if name not in ALL_PROFILES:
+        raise SandboxError(
+            f"unknown image profile {name!r}; choose one of {', '.join(ALL_PROFILES)}"
+        )
     return name
 
 
@@ -43,7 +56,8 @@ def profile_recipe(name: str) -> Recipe:
     return Recipe(
         what=f"the {name} profile image",
         repository=f"pytest-mlebench-{name}",
-        files=folder_files(folder),
+        files=folder_files(folder)
+        | {name: path.read_bytes() for name, path in EXTRA_FILES.get(name, {}).items()},
         base=base_tag(),
         lock=folder / LOCK_NAME,
     )
@@ -82,7 +96,7 @@ def profile_states() -> list[tuple[str, str, bool]]:
     try:
         return [
             (name, tag, image_exists(client, tag))
-            for name in PROFILES
+            for name in ALL_PROFILES
             for tag in [profile_tag(name)]
         ]
     finally:

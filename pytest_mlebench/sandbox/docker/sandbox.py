@@ -32,7 +32,7 @@ from pytest_mlebench.sandbox.copying import ChunkReader, extract_stream
 from pytest_mlebench.sandbox.docker.cleanup import ownership_labels, remember, remove_container
 from pytest_mlebench.sandbox.docker.egress import EgressProxy
 from pytest_mlebench.sandbox.docker.engine import docker_client, engine_is_remote, import_docker
-from pytest_mlebench.sandbox.docker.execution import run_exec
+from pytest_mlebench.sandbox.docker.execution import kill_agent_processes, run_exec
 from pytest_mlebench.sandbox.docker.expiry import Lease, keeper_command, lease_seconds, renew_lease
 from pytest_mlebench.sandbox.docker.image import image_tag
 from pytest_mlebench.sandbox.docker.recipe import image_exists
@@ -62,6 +62,7 @@ PATHS = ContractPaths(
     agent="/home/agent",
     instructions="/home/instructions.md",
     validate="/home/validate_submission.sh",
+    work="/home/work",
 )
 
 
@@ -111,6 +112,8 @@ class DockerSandbox(Sandbox):
             self.lease.started(first_lease, time.monotonic())
             self.container.start()
             self._seed_files()
+            if self.spec.workspace:
+                self._make_workspace()
         except BaseException as exc:
             self.stop()
             if isinstance(exc, (import_docker().errors.DockerException, OSError)):
@@ -190,6 +193,13 @@ class DockerSandbox(Sandbox):
         if engine_is_remote():
             self._put(self.spec.public_dir, PATHS.data, owner=0)
 
+    def _make_workspace(self) -> None:
+        """``/home/work``, owned by the agent user (``/home`` itself belongs to root)."""
+        script = f"mkdir -p {PATHS.work} && chown {AGENT_UID}:{AGENT_UID} {PATHS.work}"
+        code, output = self.container.exec_run(["sh", "-c", script], user="root")
+        if code != 0:
+            raise SandboxError(f"cannot create {PATHS.work}: {output.decode().strip()}")
+
     def exec(
         self,
         command: Sequence[str],
@@ -229,6 +239,11 @@ class DockerSandbox(Sandbox):
             **(extra or {}),
             **self.gateway_env(),
         }
+
+    def kill_agent_processes(self) -> None:
+        """SIGKILL every process of the agent user in the container (its init stays)."""
+        if self.container is not None:
+            kill_agent_processes(self.container, AGENT_USER)
 
     def copy_in(self, source: Path, destination: str) -> None:
         container = self._running_container()

@@ -1,0 +1,365 @@
+"""One engineering run, end to end: agent phase → verifier → score → record.
+
+:class:`EngineeringRun` is the body of the engineering test. The agent phase is the competition
+runner's sandbox phase (:mod:`pytest_mlebench.sandbox_phase`, through the session's executor)
+with a workspace: the prepared workspace is copied to ``WORK_DIR``, the agent runs under the
+harness deadline and the integrity watch, every agent process is killed, ``WORK_DIR`` is copied
+out. The hidden verifier then runs where no agent process can reach it
+(:mod:`pytest_mlebench.sandbox.verifier_phase`), the harness adds its own evidence checks
+(``H-*``), and the score decides the outcome: *failed* for a failed gate or a score below
+``--mle-require-score``, *error* when the verifier or the engine broke. A record is always
+written, with its ``engineering`` block.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+from filelock import FileLock
+
+from pytest_mlebench.agents.protocol import Agent
+from pytest_mlebench.eng.evidence import (
+    audit_check,
+    find_secrets,
+    llm_check,
+    secrets_check,
+    wall_check,
+)
+from pytest_mlebench.eng.prepared import PreparedTask
+from pytest_mlebench.eng.scoring import (
+    GATE_WORDS,
+    CheckResult,
+    TaskScore,
+    engineering_block,
+    score_run,
+)
+from pytest_mlebench.eng.task import EngTask
+from pytest_mlebench.errors import AgentError, MLEBenchError, SandboxError
+from pytest_mlebench.gateway import Budget, Gateway, load_price_table
+from pytest_mlebench.graders import SubmissionSpec
+from pytest_mlebench.integrity.checks import CheckContext
+from pytest_mlebench.records.build import exit_note, keep_run_files, make_record
+from pytest_mlebench.records.run_record import Outcome, RunRecord
+from pytest_mlebench.records.verdict import IntegrityReport
+from pytest_mlebench.runner import RunCase, run_context
+from pytest_mlebench.sandbox.interface import ResourceGrant, SandboxFacts, SandboxSpec
+from pytest_mlebench.sandbox.verifier_phase import VerifierJob, VerifierResult, run_local_verifier
+from pytest_mlebench.sandbox_phase import Instructions, SandboxJob, SandboxOutcome
+from pytest_mlebench.sandbox_phase import hidden_host_paths as hidden_paths
+from pytest_mlebench.session import MLEBenchSession
+from pytest_mlebench.timestamps import utc_timestamp
+
+# An engineering run has no submission; the job's validator fields stay unused.
+NO_SUBMISSION = SubmissionSpec(id_column="id", target_columns=("value",), metric="accuracy")
+VERIFIER_PROFILE = "eng"
+IMAGE_LOCK_TIMEOUT_SECONDS = 3 * 3600
+
+
+class HiddenFilesInImage(MLEBenchError):
+    """A profile image holds a task's hidden files: no run may use it (outcome ``error``)."""
+
+
+class EngineeringRun:
+    """Drives one engineering run and records it; create one per test, call :meth:`execute`."""
+
+    def __init__(
+        self,
+        mle_session: MLEBenchSession,
+        task: EngTask,
+        prepared: PreparedTask,
+        case: RunCase,
+        test_id: str,
+        pluginmanager: pytest.PytestPluginManager,
+    ) -> None:
+        self.mle_session = mle_session
+        self.task = task
+        self.prepared = prepared
+        self.case = case
+        self.test_id = test_id
+        self.hooks = pluginmanager.hook
+        self.run_id = f"{task.id}-s{case.seed}-{uuid.uuid4().hex[:8]}"
+        self.run_dir = mle_session.settings.results_path.parent / "runs" / self.run_id
+        self.started_at = utc_timestamp()
+        self.sandbox: SandboxFacts | None = None
+        self.gateway: Gateway | None = None
+        self.record: RunRecord | None = None
+        self.start_ns = time.time_ns()
+
+    @property
+    def time_limit(self) -> int:
+        return self.mle_session.settings.time_limit or self.task.time_limit
+
+    def resources(self) -> ResourceGrant:
+        settings, wanted = self.mle_session.settings, self.task.resources
+        return ResourceGrant(
+            cpus=settings.cpus or wanted.cpus,
+            memory=settings.memory or wanted.memory,
+            shm=settings.shm,
+            pids=settings.pids,
+        )
+
+    def execute(self) -> RunRecord:
+        """Run the agent, the verifier and the scoring; the record is written before this
+        returns or raises (outcome ``error`` when the verifier or the engine broke)."""
+        from pytest_mlebench.integrity.monitor import IntegrityRun
+
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        self._resolve_images()
+        integrity = IntegrityRun(self.run_dir, self.mle_session.agent)
+        try:
+            outcome = self._agent_phase(self.mle_session.agent, integrity)
+            if outcome.evidence is not None:
+                integrity.evidence = outcome.evidence
+            report = integrity.check(outcome.calls, self._check_context(), None)
+            verified = self._verify(integrity)
+        except Exception as exc:
+            self._write(self._record("error", f"{type(exc).__name__}: {exc}"))
+            raise
+        score = score_run(self.task, verified.document, self._harness_checks(outcome, report))
+        passed = score.passed(self.mle_session.settings.require_score)
+        block = engineering_block(self.task, score, passed, verified.facts())
+        notes = [
+            f"timeout after {self.time_limit} s" if outcome.exec_result.timed_out else None,
+            exit_note(outcome.exec_result),
+            self._gate_note(score, passed),
+        ]
+        reason = "; ".join(note for note in notes if note) or None
+        record = self._record(
+            "passed" if passed else "failed",
+            reason,
+            outcome=outcome,
+            integrity=report,
+            engineering=block,
+        )
+        self._write(record)
+        return record
+
+    def _resolve_images(self) -> None:
+        """Docker: the agent's and the verifier's images, built once per session; a run whose
+        image cannot be built (no registry for Debian's packages, offline) is skipped with the
+        command that builds it."""
+        self.agent_image: str | None = None
+        self.verifier_image: str | None = None
+        if self.mle_session.backend != "docker":
+            return
+        profile = self.task.image
+        try:
+            if profile != "base":
+                self.agent_image = session_profile_image(self.mle_session, profile)
+            profile = VERIFIER_PROFILE
+            self.verifier_image = session_profile_image(self.mle_session, profile)
+        except HiddenFilesInImage as exc:
+            self._write(self._record("error", str(exc)))
+            raise
+        except SandboxError as exc:
+            reason = (
+                f"the {profile} image is not available ({exc}); build it where Debian's "
+                f"registry answers: mlebench sandbox build --profile {profile}"
+            )
+            self._write(self._record("skipped", reason))
+            pytest.skip(reason)
+
+    def _gate_note(self, score: TaskScore, passed: bool) -> str | None:
+        if passed:
+            return None
+        if score.failed_gates:
+            dimension = {check.id: check.dimension for check in score.checks}
+            failed = ", ".join(f"{name} [{dimension.get(name)}]" for name in score.failed_gates)
+            return f"{GATE_WORDS}: {failed} (score {score.score:.3f})"
+        required = self.mle_session.settings.require_score
+        return f"score {score.score:.3f} below --mle-require-score {required}"
+
+    def _agent_phase(self, agent: Agent, integrity: Any) -> SandboxOutcome:
+        if self.mle_session.plan.ray:
+            raise SandboxError("engineering tasks run on this machine only (not with --mle-ray)")
+        if agent.privileged and not self.mle_session.settings.privileged:
+            raise AgentError(
+                f"agent {agent.name!r} asks for a privileged sandbox; allow it explicitly with "
+                "--mle-privileged yes"
+            )
+        self.gateway = self._make_gateway(agent)
+        self.start_ns = time.time_ns()
+        job = SandboxJob(
+            spec=self._spec(integrity.env),
+            agent=agent,
+            instructions=Instructions(
+                self.time_limit, integrity.nonce, self.task.instruction.read_text("utf-8")
+            ),
+            run_dir=self.run_dir,
+            answers=self.prepared.public,
+            submission=NO_SUBMISSION,
+            on_sandbox=self._sandbox_made,
+            workspace=self.prepared.workspace,
+            task_dir=self.task.folder,
+            image=self.agent_image,
+        )
+        outcome = self.mle_session.executor(self.hooks).run(job)
+        self.sandbox, self.gateway = outcome.sandbox, outcome.gateway
+        return outcome
+
+    def _sandbox_made(self, sandbox: SandboxFacts) -> None:
+        self.sandbox = sandbox
+
+    def _spec(self, integrity_env: dict[str, str]) -> SandboxSpec:
+        network = self.mle_session.network
+        return SandboxSpec(
+            run_id=self.run_id,
+            competition_id=self.task.id,
+            seed=self.case.seed,
+            public_dir=self.prepared.public,
+            time_limit=self.time_limit,
+            resources=self.resources(),
+            network=network.mode,  # type: ignore[arg-type]
+            allowed_hosts=network.hosts,
+            gateway=self.gateway,
+            log_dir=self.run_dir,
+            env={"TASK_ID": self.task.id, **self.prepared.env, **integrity_env},
+            labels={
+                "pytest-mlebench.session": self.mle_session.session_id,
+                "pytest-mlebench.worker": self.mle_session.worker,
+            },
+            hidden_paths=hidden_paths(self.mle_session.settings.data_dir),
+            expiry_grace=self.mle_session.settings.sandbox_grace,
+            workspace=True,
+        )
+
+    def _make_gateway(self, agent: Agent) -> Gateway | None:
+        config = getattr(agent, "gateway", None)
+        if config is None or not config.providers:
+            return None
+        settings = self.mle_session.settings
+        return Gateway(
+            config.with_upstreams(dict(settings.gateway_upstreams)),
+            load_price_table(settings.price_table),
+            self.run_dir / "gateway.jsonl",
+            budget=Budget(tokens=settings.token_budget, cost_usd=settings.cost_budget),
+        )
+
+    def _check_context(self) -> CheckContext:
+        options = self.mle_session.integrity
+        return CheckContext(
+            policy=options.policy,
+            mode=options.mode,
+            network=options.network,
+            isolated=bool(self.sandbox is not None and self.sandbox.isolated),
+        )
+
+    def _verify(self, integrity: Any) -> VerifierResult:
+        docker = self.mle_session.backend == "docker"
+        job = VerifierJob(
+            task_id=self.task.id,
+            seed=self.case.seed,
+            verify_dir=self.task.verify_dir,
+            private_dir=self.prepared.private,
+            pristine_dir=self.prepared.workspace,
+            work_dir=self.run_dir / "workspace",
+            env=self.prepared.env,
+            time_limit=self.task.verify_time_limit,
+            log_path=self.run_dir / "verify.log",
+            start_time_ns=self.start_ns,
+            resources=ResourceGrant(
+                cpus=self.task.verify_resources.cpus, memory=self.task.verify_resources.memory
+            ),
+            image=self.verifier_image,
+            labels={"pytest-mlebench.session": self.mle_session.session_id},
+        )
+        if not docker:
+            return run_local_verifier(job)
+        from pytest_mlebench.sandbox.docker.verifier_container import run_docker_verifier
+
+        return run_docker_verifier(job)
+
+    def _harness_checks(
+        self, outcome: SandboxOutcome, report: IntegrityReport | None
+    ) -> list[CheckResult]:
+        settings = self.mle_session.settings
+        gateway = self.gateway.summary() if self.gateway is not None else None
+        token = self.gateway.token if self.gateway is not None else ""
+        checks = [
+            wall_check(outcome.exec_result.wall_seconds, self.time_limit, self.task.oracle_wall_s),
+            audit_check(flag.severity for flag in (report.flags if report else [])),
+            secrets_check(
+                find_secrets([self.run_dir / "workspace", self.run_dir / "logs"], [token])
+            ),
+        ]
+        llm = llm_check(gateway, settings.token_budget, settings.cost_budget)
+        return [*checks, llm] if llm is not None else checks
+
+    def _record(
+        self,
+        result: Outcome,
+        reason: str | None,
+        *,
+        outcome: SandboxOutcome | None = None,
+        integrity: IntegrityReport | None = None,
+        engineering: dict[str, Any] | None = None,
+    ) -> RunRecord:
+        return eng_record(
+            self.mle_session,
+            self.task,
+            test_id=self.test_id,
+            seed=self.case.seed,
+            outcome=result,
+            reason=reason,
+            started_at=self.started_at,
+            run_id=self.run_id,
+            run_dir=str(self.run_dir),
+            time_limit=self.time_limit,
+            resources=asdict(outcome.grant if outcome else self.resources()),
+            exec_result=outcome.exec_result if outcome else None,
+            calls=outcome.calls if outcome else [],
+            sandbox=self.sandbox,
+            gateway=self.gateway.summary() if self.gateway is not None else None,
+            integrity=integrity,
+            engineering=engineering,
+        )
+
+    def _write(self, record: RunRecord) -> None:
+        self.record = record
+        self.hooks.pytest_mlebench_graded(record=record)
+        keep_run_files(record, self.run_dir, self.mle_session.settings.results_path)
+
+
+def session_profile_image(mle_session: MLEBenchSession, profile: str) -> str:
+    """The tag of image ``profile``, built once per session (file-locked, like the agent image)
+    and proven free of every task's hidden files (:class:`HiddenFilesInImage` otherwise);
+    :class:`SandboxError` when it cannot be built."""
+    from pytest_mlebench.sandbox.docker.profiles import ensure_profile
+    from pytest_mlebench.sandbox.docker.task_inventory import hidden_files, image_findings
+
+    shared = Path(mle_session.plan.shared_dir or ".")
+    shared.mkdir(parents=True, exist_ok=True)
+    ready = shared / f"profile-{profile}.txt"
+    with FileLock(str(shared / f"profile-{profile}.lock"), timeout=IMAGE_LOCK_TIMEOUT_SECONDS):
+        if ready.is_file():
+            return ready.read_text("utf-8").strip()
+        wheels = Path(mle_session.plan.wheelhouse) if mle_session.plan.wheelhouse else None
+        tag = ensure_profile(profile, wheels_from=wheels, progress=lambda _line: None)
+        found = image_findings(tag, hidden_files(hidden_task_folders(mle_session)))
+        if found:
+            raise HiddenFilesInImage(
+                f"image {tag} holds hidden files of engineering tasks: {'; '.join(found[:5])}"
+            )
+        ready.write_text(tag, "utf-8")
+    return tag
+
+
+def hidden_task_folders(mle_session: MLEBenchSession) -> list[Path]:
+    """Every task's ``verify/``, ``solution/``, ``cheats/`` and prepared ``private/`` folders."""
+    prepared = mle_session.settings.data_dir / "engineering"
+    folders = [
+        folder
+        for task in mle_session.tasks
+        for folder in (task.verify_dir, task.solution_dir, task.cheats_dir)
+    ]
+    return folders + sorted(prepared.glob("*/s*/private"))
+
+
+def eng_record(mle_session: MLEBenchSession, task: EngTask, **facts: Any) -> RunRecord:
+    """A record of a run of ``task`` (a skip too), with the session's facts."""
+    return make_record(run_context(mle_session), task, **facts)

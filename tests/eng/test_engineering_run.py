@@ -1,0 +1,167 @@
+"""Engineering runs end to end on both backends, with the echo-service fixture task.
+
+The oracle passes with S ≥ 0.95, the do-nothing agent fails, a cheat that edits the visible tests
+and one that writes a fake ``checks.json`` are caught, and a broken verifier is an error. The
+Docker variant needs the eng image (the verifier's image; `mlebench sandbox build --profile eng`)
+and is skipped without it.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+TASKS = Path(__file__).parent / "tasks"
+
+
+class EngProject:
+    def __init__(self, pytester: pytest.Pytester, backend: str) -> None:
+        self.pytester = pytester
+        self.backend = backend
+        self.root = pytester.path
+        shutil.copytree(TASKS, self.root / "tasks")
+        pytester.makepyfile(
+            test_eng="from pytest_mlebench.benchmark import test_engineering_task\n"
+            "__all__ = ['test_engineering_task']\n"
+        )
+
+    def run(self, agent: str, *extra: str) -> pytest.RunResult:
+        return self.pytester.runpytest_subprocess(
+            "--mle-engineering-dir",
+            str(self.root / "tasks"),
+            "--mle-data-dir",
+            str(self.root / "data"),
+            "--mle-results",
+            str(self.root / "reports" / "results.jsonl"),
+            "--mle-sandbox",
+            self.backend,
+            "--mle-agent",
+            agent,
+            "-m",
+            "engineering",
+            "-p",
+            "no:randomly",
+            "--ignore",
+            str(self.root / "tasks"),
+            *extra,
+        )
+
+    def records(self) -> list[dict[str, Any]]:
+        path = self.root / "reports" / "results.jsonl"
+        return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def _docker_skip() -> str | None:
+    from pytest_mlebench.sandbox import docker_status
+
+    available, why = docker_status()
+    if not available:
+        return f"no Docker engine: {why}"
+    from pytest_mlebench.sandbox.docker.engine import docker_client
+    from pytest_mlebench.sandbox.docker.profiles import profile_tag
+    from pytest_mlebench.sandbox.docker.recipe import image_exists
+
+    client = docker_client()
+    try:
+        tag = profile_tag("eng")
+        if not image_exists(client, tag):
+            return f"the eng image {tag} is not built: mlebench sandbox build --profile eng"
+    finally:
+        client.close()
+    return None
+
+
+@pytest.fixture(params=["local", "docker"])
+def project(request: pytest.FixtureRequest, pytester: pytest.Pytester) -> EngProject:
+    if request.param == "docker":
+        reason = _docker_skip()
+        if reason:
+            pytest.skip(reason)
+    return EngProject(pytester, request.param)
+
+
+def _checks(record: dict[str, Any]) -> dict[str, float]:
+    return {check["id"]: check["result"] for check in record["engineering"]["checks"]}
+
+
+def test_the_oracle_passes_with_a_high_score(project: EngProject) -> None:
+    result = project.run("oracle", "--mle-require-score", "0.95")
+    result.assert_outcomes(passed=1)
+    (record,) = project.records()
+    assert record["test_id"].endswith("test_engineering_task[echo-service]")
+    block = record["engineering"]
+    assert record["outcome"] == "passed" and record["competition_id"] == "echo-service"
+    assert block["score"] >= 0.95 and block["passed"] is True
+    assert _checks(record) | {"H-wall": 1.0} == {
+        "F1": 1.0,
+        "F2": 1.0,
+        "R1": 1.0,
+        "X1": 1.0,
+        "H-wall": 1.0,
+        "H-audit": 1.0,
+        "H-secrets": 1.0,
+    }
+    assert block["redistributed"] == []
+    assert block["verifier"]["exit_status"] == 0
+    run_dir = Path(record["run_dir"])
+    assert (run_dir / "workspace" / "serve.py").is_file()
+    assert (run_dir / "verify.log").is_file()
+    assert (run_dir / "mle-bench-start.time").read_text().isdigit()
+
+
+def test_noop_fails_its_gates_with_its_score_recorded(project: EngProject) -> None:
+    result = project.run("noop")
+    result.assert_outcomes(failed=1)
+    (record,) = project.records()
+    assert record["outcome"] == "failed"
+    assert "gate check(s) failed: F1, F2" in record["reason"]
+    assert _checks(record)["F1"] == 0.0 and record["engineering"]["score"] < 0.5
+
+
+def test_a_cheat_that_edits_the_visible_tests_is_caught(project: EngProject) -> None:
+    result = project.run("cheat:edit-tests")
+    result.assert_outcomes(failed=1)
+    (record,) = project.records()
+    assert _checks(record)["F2"] == 0.0
+    # the agent's edit is kept in the copied-out workspace, the verifier used the pristine file
+    edited = Path(record["run_dir"]) / "workspace" / "tests" / "test_visible.py"
+    assert "assert True" in edited.read_text()
+
+
+def test_a_cheat_that_writes_a_fake_results_file_is_caught(project: EngProject) -> None:
+    result = project.run("cheat:fake-checks")
+    result.assert_outcomes(failed=1)
+    (record,) = project.records()
+    assert _checks(record)["F1"] == 0.0 and record["engineering"]["passed"] is False
+
+
+def test_a_broken_verifier_is_an_error_not_a_failure(project: EngProject) -> None:
+    conftest = project.root / "tasks" / "echo-service" / "verify" / "conftest.py"
+    conftest.write_text("raise RuntimeError('the verifier itself is broken')\n")
+    result = project.run("oracle")
+    result.assert_outcomes(failed=1)  # pytest's view: the test body raised
+    (record,) = project.records()
+    assert record["outcome"] == "error"
+    assert "VerifierError" in record["reason"] and "exited with status" in record["reason"]
+
+
+def test_a_score_below_require_score_fails(project: EngProject) -> None:
+    if project.backend == "docker":
+        pytest.skip("the threshold is the engine's, not the backend's: the local run covers it")
+    shutil.rmtree(project.root / "tasks" / "echo-service" / "cheats")
+    solve = project.root / "tasks" / "echo-service" / "solution" / "solve.sh"
+    # only the gates: no health route, no log
+    solve.write_text(
+        "python3 - <<'PY'\nfrom pathlib import Path\np = Path('serve.py')\n"
+        "p.write_text(p.read_text().replace('return {\"echo\": text}', "
+        "'return {\"echo\": prefix + text}'))\nPY\n"
+    )
+    result = project.run("oracle", "--mle-require-score", "0.95")
+    result.assert_outcomes(failed=1)
+    (record,) = project.records()
+    assert record["engineering"]["failed_gates"] == []
+    assert "below --mle-require-score 0.95" in record["reason"]
