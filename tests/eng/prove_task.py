@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -47,6 +48,7 @@ DEFAULT_WEIGHTS = {
     "safety": 0.10,
 }
 AGENT_WORK = "/home/work"
+DURATIONS = bool(os.environ.get("PROVE_DURATIONS"))
 VERIFY_WORK = "/work"
 
 
@@ -189,7 +191,8 @@ def run_verifier(
         "-v", f"{PLUGIN_DIR}:/mlebench:ro",
         *_env_flags({**base_env, **_substituted(env, VERIFY_WORK)}),
         image, "bash", "-c",
-        "cd /verify && python3 -m pytest -p mlebench_verify -p no:cacheprovider -q",
+        "cd /verify && python3 -m pytest -p mlebench_verify -p no:cacheprovider -q"
+        + (" --durations=8" if DURATIONS else ""),
     ]  # fmt: skip
     done = subprocess.run(
         command,
