@@ -8,10 +8,23 @@ training mode is visibly wrong.
 
 from __future__ import annotations
 
+import io
 import json
+import zipfile
 from pathlib import Path
 
 import numpy as np
+
+
+def save_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    """``np.savez`` with fixed zip dates, so a seed always gives the same bytes."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as archive:
+        for name, array in arrays.items():
+            buffer = io.BytesIO()
+            np.lib.format.write_array(buffer, np.asarray(array), allow_pickle=False)
+            archive.writestr(
+                zipfile.ZipInfo(f"{name}.npy", date_time=(2020, 1, 1, 0, 0, 0)), buffer.getvalue()
+            )
 
 
 def _conv(rng: np.random.Generator, out: int, inp: int) -> np.ndarray:
@@ -58,7 +71,7 @@ def prepare(workspace: Path, private: Path, seed: int) -> dict[str, str]:
     }
     shape = (config["channels"], config["height"], config["width"])
     (workspace / "model_config.json").write_text(json.dumps(config, indent=2) + "\n", "utf-8")
-    np.savez(workspace / "weights.npz", **_weights(rng, 3, config["filters"], config["classes"]))
+    save_npz(workspace / "weights.npz", _weights(rng, 3, config["filters"], config["classes"]))
     np.save(workspace / "sample_input.npy", rng.standard_normal((1, *shape)).astype(np.float32))
     hidden = {
         "single": rng.standard_normal((4, 1, *shape)).astype(np.float32),
@@ -66,5 +79,5 @@ def prepare(workspace: Path, private: Path, seed: int) -> dict[str, str]:
         "b3": rng.standard_normal((3, *shape)).astype(np.float32),
         "b17": rng.standard_normal((17, *shape)).astype(np.float32),
     }
-    np.savez(private / "hidden_inputs.npz", **hidden)
+    save_npz(private / "hidden_inputs.npz", hidden)
     return {}

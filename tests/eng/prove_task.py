@@ -25,6 +25,8 @@ passes every gate with a score of at least 0.95, the noop agent and every cheat 
 from __future__ import annotations
 
 import argparse
+import ast
+import hashlib
 import importlib.util
 import json
 import os
@@ -76,6 +78,93 @@ class Proof:
 def load_config(task_dir: Path) -> dict[str, Any]:
     config: dict[str, Any] = yaml.safe_load((task_dir / "config.yaml").read_text("utf-8"))
     return config
+
+
+DIMENSIONS = frozenset(DEFAULT_WEIGHTS)
+CHECK_KEYS = frozenset({"id", "covers", "dimension", "weight", "why", "fix_hint"})
+
+
+def verifier_check_ids(verify_dir: Path) -> set[str]:
+    """Check ids named by ``@pytest.mark.check("ID")`` in ``verify/test_*.py``, found by AST."""
+    found: set[str] = set()
+    for path in sorted(verify_dir.glob("test_*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "check"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+            ):
+                found.add(str(node.args[0].value))
+    return found
+
+
+def lint(task_dir: Path) -> list[str]:
+    """ENG.md's loader rules for one task folder: the problems found (empty when it is sound)."""
+    config = load_config(task_dir)
+    problems = [
+        f"missing {name}"
+        for name in ("instruction.md", "prepare.py", "README.md", "solution/solve.sh", "workspace")
+        if not (task_dir / name).exists()
+    ]
+    cheats = sorted((task_dir / "cheats").glob("*.sh"))
+    if not 2 <= len(cheats) <= 4:
+        problems.append(f"{len(cheats)} cheats (2 to 4 expected)")
+    if config.get("id") != task_dir.name:
+        problems.append(f"id {config.get('id')!r} is not the folder name")
+    requirements = set(config.get("requirements") or {})
+    covered: set[str] = set()
+    declared = set()
+    metrics = config.get("metrics") or {}
+    tested = verifier_check_ids(task_dir / "verify")
+    for check in config.get("checks") or []:
+        declared.add(check.get("id"))
+        missing = CHECK_KEYS - set(check)
+        if missing:
+            problems.append(f"check {check.get('id')}: no {', '.join(sorted(missing))}")
+        covers = set(check.get("covers") or [])
+        if not covers:
+            problems.append(f"check {check.get('id')} covers nothing")
+        if covers - requirements:
+            problems.append(
+                f"check {check.get('id')} covers unknown {sorted(covers - requirements)}"
+            )
+        covered |= covers
+        if check.get("dimension") not in DIMENSIONS:
+            problems.append(
+                f"check {check.get('id')}: unknown dimension {check.get('dimension')!r}"
+            )
+        if check.get("id") not in tested and check.get("id") not in metrics:
+            problems.append(f"check {check.get('id')} has no @pytest.mark.check test")
+    if requirements - covered:
+        problems.append(f"requirements no check covers: {sorted(requirements - covered)}")
+    if tested - declared:
+        problems.append(f"tests name undeclared checks: {sorted(tested - declared)}")
+    weights = config.get("weights") or DEFAULT_WEIGHTS
+    if abs(sum(weights.values()) - 1.0) > 1e-9:
+        problems.append(f"weights sum to {sum(weights.values())}")
+    for name, spec in metrics.items():
+        if "higher_is_better" not in spec or "baseline" not in spec or "oracle" not in spec:
+            problems.append(f"metric {name}: needs higher_is_better, baseline and oracle")
+    if not isinstance((config.get("evidence") or {}).get("oracle_wall_s"), (int, float)):
+        problems.append("evidence.oracle_wall_s is missing")
+    return problems
+
+
+def prepared_digest(task_dir: Path, seed: int) -> str:
+    """One digest of the prepared workspace, private files and env of ``seed`` (determinism)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        work, private = Path(tmp) / "work", Path(tmp) / "private"
+        shutil.copytree(task_dir / "workspace", work, symlinks=True)
+        private.mkdir()
+        env = run_prepare(task_dir, work, private, seed)
+        digest = hashlib.sha256(json.dumps(env, sort_keys=True).encode())
+        for root in (work, private):
+            for path in sorted(p for p in root.rglob("*") if p.is_file()):
+                digest.update(str(path.relative_to(root.parent)).encode())
+                digest.update(path.read_bytes())
+        return digest.hexdigest()
 
 
 def run_prepare(task_dir: Path, workspace: Path, private: Path, seed: int) -> dict[str, str]:
@@ -304,6 +393,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--all", action="store_true", help="oracle, noop and every cheat")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
+    problems = lint(args.task_dir)
+    if problems:
+        print(f"{args.task_dir}: " + "; ".join(problems), file=sys.stderr)
+        return 1
     agents = [args.agent]
     if args.all:
         cheats = sorted((args.task_dir / "cheats").glob("*.sh"))
