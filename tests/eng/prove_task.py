@@ -256,6 +256,8 @@ def run_verifier(
     restore_tests(verify_work, root / "pristine")
     out = root / "out"
     out.mkdir()
+    # /private readable by root only: the checks run the agent's code as another user
+    (root / "private").chmod(0o700)
     limits = config.get("verify", {})
     resources = limits.get("resources", {})
     base_env = {

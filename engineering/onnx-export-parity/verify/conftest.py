@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import signal
+import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +24,20 @@ TOLERANCE = 1e-5
 def env_path(name: str) -> Path:
     """A verifier path for session-scoped fixtures (the plugin's path fixtures are per test)."""
     return Path(os.environ[name])
+
+
+AGENT_UID = 65534  # "nobody": the agent's code never runs as the verifier's root
+
+
+def as_agent_user(*writable: Path) -> dict[str, Any]:
+    """Popen arguments that run the agent's code as an unprivileged user when the verifier is
+    root (in its container), after handing it ``writable``; the harness keeps /private readable
+    by root only, so that code cannot read the hidden answers. Not root (local backend): nothing."""
+    if os.geteuid() != 0:
+        return {}
+    for path in writable:
+        subprocess.run(["chown", "-R", f"{AGENT_UID}:{AGENT_UID}", str(path)], check=True)
+    return {"user": AGENT_UID, "group": AGENT_UID, "extra_groups": []}
 
 
 def load_pristine_model(pristine: Path) -> Any:
@@ -85,3 +101,34 @@ def measured(session: Any, hidden: dict[str, np.ndarray], reference: Callable) -
         except Exception:  # a static batch axis: the measurement is undefined
             return float("nan")
     return worst
+
+
+def _in_verifier_container() -> bool:
+    """True only when PID 1 is the verifier's own command (a fresh verifier container)."""
+    try:
+        return b"mlebench_verify" in Path("/proc/1/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="session", autouse=True)
+def reap_stray_processes() -> Iterator[None]:
+    """After the checks, kill every process the agent's code left in the container (a daemonized
+    server, a background writer) so none is alive when the plugin writes checks.json. Only in a
+    verifier container; on the local backend nothing is touched."""
+    yield
+    if not _in_verifier_container():
+        return
+    keep, pid = {os.getpid(), 1}, os.getpid()
+    while pid > 1:
+        try:
+            pid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+        keep.add(pid)
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) not in keep:
+            try:
+                os.kill(int(entry.name), signal.SIGKILL)
+            except OSError:
+                pass

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from conftest import TOLERANCE, make_session, run_session
+from conftest import TOLERANCE, as_agent_user, make_session, run_session
 
 MODEL_FILES = ("model.py", "weights.npz", "model_config.json")
 
@@ -84,20 +86,27 @@ def test_eval_mode_graph(onnx_path: Path, session: Any, hidden: dict, evidence: 
 def test_reexport_from_export_py(
     work_dir: Path,
     pristine_dir: Path,
-    tmp_path: Path,
     hidden: dict,
     reference: Callable,
     evidence: Callable,
 ) -> None:
-    copy = tmp_path / "work"
+    base = Path(tempfile.mkdtemp(prefix="reexport-"))  # not under pytest's root-only tmp root
+    copy = base / "work"
     shutil.copytree(work_dir, copy, symlinks=True)
     for name in MODEL_FILES:  # the model is the task's, whatever the copy holds
         shutil.copy2(pristine_dir / name, copy / name)
     target = copy / "export" / "model.onnx"
     if target.exists():
         target.unlink()
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"PRIVATE_DIR", "PRISTINE_DIR", "VERIFY_OUT"}
+    }
     done = subprocess.run(
         [sys.executable, "export.py"],
+        env={**env, "HOME": str(copy)},
+        **as_agent_user(base),
         cwd=copy,
         capture_output=True,
         text=True,
