@@ -20,6 +20,8 @@ Usage (from the repository root)::
 
 ``--all`` runs the oracle, the noop agent and every cheat and checks the task's promises: the oracle
 passes every gate with a score of at least 0.95, the noop agent and every cheat fail a gate.
+Before any run the folder is linted against ENG.md's loader rules (``lint``). With
+``PROVE_DURATIONS=1`` the verifier's pytest also prints its slowest tests.
 """
 
 from __future__ import annotations
