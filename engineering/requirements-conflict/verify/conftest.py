@@ -2,7 +2,8 @@
 
 The venv is made with ``--without-pip`` and filled by the image's own pip (``pip --python``),
 which is fast and needs nothing from the network; where the image has no pip module, the venv
-gets its own through ensurepip.
+gets its own through ensurepip. Wheels only (``--only-binary :all:``): no build script of a
+source archive the agent might point pip at runs here.
 """
 
 from __future__ import annotations
@@ -73,8 +74,8 @@ def install() -> Install:
         else [str(python), "-m", "pip"]
     )
     done = subprocess.run(
-        [*pip, "install", "--no-index", "--no-cache-dir", "--disable-pip-version-check",
-         "--find-links", str(wheelhouse), "-r", "requirements.txt"],
+        [*pip, "install", "--no-index", "--only-binary", ":all:", "--no-cache-dir",
+         "--disable-pip-version-check", "--find-links", str(wheelhouse), "-r", "requirements.txt"],
         cwd=work, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     return Install(python, pip, done.returncode, (done.stdout + done.stderr)[-1500:])
