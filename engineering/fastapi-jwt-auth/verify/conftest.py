@@ -1,0 +1,178 @@
+"""The API under test: ``uvicorn main:app`` started by the verifier from the agent's workspace.
+
+It runs with a ``JWT_SECRET`` of the verifier's own (never the agent's), on a port picked here,
+in its own process group; its stdout/stderr is kept for the no-secret-in-logs check.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+READY_WITHIN_S = 30.0
+
+
+@dataclass
+class Api:
+    port: int
+    secret: str
+    process: subprocess.Popen
+    output: Path
+    ready: bool = False
+
+    def call(
+        self, method: str, path: str, payload: Any = None, token: str | None = None,
+        header: str | None = None,
+    ) -> tuple[int, Any]:  # fmt: skip
+        headers = {"Content-Type": "application/json"} if payload is not None else {}
+        if token is not None:
+            headers["Authorization"] = f"Bearer {token}"
+        if header is not None:
+            headers["Authorization"] = header
+        body = json.dumps(payload).encode() if payload is not None else None
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}{path}", data=body, method=method, headers=headers
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=5) as reply:
+                status, raw = reply.status, reply.read()
+        except urllib.error.HTTPError as error:
+            status, raw = error.code, error.read()
+        try:
+            return status, json.loads(raw)
+        except ValueError:
+            return status, raw.decode("utf-8", "replace")
+
+    def login(self, username: str, password: str) -> tuple[int, Any]:
+        return self.call("POST", "/login", {"username": username, "password": password})
+
+    def log_text(self) -> str:
+        return self.output.read_text("utf-8", "replace")
+
+
+def pick_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+AGENT_UID = 65534  # "nobody": the agent's code never runs as the verifier's root
+
+
+def as_agent_user(*writable: Path) -> dict[str, Any]:
+    """Popen arguments that run the agent's code as an unprivileged user when the verifier is
+    root (in its container), after handing it ``writable``; the harness keeps /private readable
+    by root only, so that code cannot read the hidden answers. Not root (local backend): nothing."""
+    if os.geteuid() != 0:
+        return {}
+    for path in writable:
+        subprocess.run(["chown", "-R", f"{AGENT_UID}:{AGENT_UID}", str(path)], check=True)
+    return {"user": AGENT_UID, "group": AGENT_UID, "extra_groups": []}
+
+
+@pytest.fixture(scope="session")
+def users() -> dict[str, list[str]]:
+    return json.loads((Path(os.environ["PRIVATE_DIR"]) / "users.json").read_text("utf-8"))
+
+
+@pytest.fixture(scope="session")
+def api() -> Iterator[Api]:
+    port, secret = pick_port(), secrets.token_urlsafe(32)
+    output = Path(tempfile.mkdtemp(prefix="api-")) / "server.log"
+    env = {**os.environ, "JWT_SECRET": secret, "HOME": str(output.parent)}
+    for name in ("PRIVATE_DIR", "PRISTINE_DIR", "VERIFY_OUT"):
+        env.pop(name, None)
+    command = [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "main:app",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+    ]
+    with output.open("wb") as sink:
+        process = subprocess.Popen(
+            command, cwd=os.environ["WORK_DIR"], env=env, stdout=sink, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, start_new_session=True,
+            **as_agent_user(Path(os.environ["WORK_DIR"]), output.parent),
+        )  # fmt: skip
+    started = Api(port=port, secret=secret, process=process, output=output)
+    deadline = time.monotonic() + READY_WITHIN_S
+    while time.monotonic() < deadline and process.poll() is None:
+        try:
+            if started.call("GET", "/health")[0] == 200:
+                started.ready = True
+                break
+        except OSError:
+            time.sleep(0.2)
+    yield started
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(process.pid, sig)
+            process.wait(timeout=2)
+            break
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            continue
+
+
+@pytest.fixture
+def up(api: Api) -> Api:
+    if not api.ready:
+        pytest.fail(f"uvicorn main:app never answered /health: {api.log_text()[-400:]}")
+    return api
+
+
+@pytest.fixture(scope="session")
+def demo_token(api: Api, users: dict[str, list[str]]) -> str:
+    status, body = api.login(*users["demo"])
+    if status != 200 or not isinstance(body, dict) or "access_token" not in body:
+        pytest.fail(f"POST /login with the demo user answered {status}: {str(body)[:200]}")
+    return str(body["access_token"])
+
+
+def _in_verifier_container() -> bool:
+    """True only when PID 1 is the verifier's own command (a fresh verifier container)."""
+    try:
+        return b"mlebench_verify" in Path("/proc/1/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="session", autouse=True)
+def reap_stray_processes() -> Iterator[None]:
+    """After the checks, kill every process the agent's code left in the container (a daemonized
+    server, a background writer) so none is alive when the plugin writes checks.json. Only in a
+    verifier container; on the local backend nothing is touched."""
+    yield
+    if not _in_verifier_container():
+        return
+    keep, pid = {os.getpid(), 1}, os.getpid()
+    while pid > 1:
+        try:
+            pid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+        keep.add(pid)
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) not in keep:
+            try:
+                os.kill(int(entry.name), signal.SIGKILL)
+            except OSError:
+                pass

@@ -1,0 +1,209 @@
+"""The service under test: started by the verifier from the agent's ``start.sh``.
+
+Every start gets a port picked here (never the agent's ``$PORT``) and a fresh ``$APP_LOG`` in a
+directory that does not exist yet. The service runs in its own process group, killed at the end.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+READY_WITHIN_S = 30.0
+
+
+@dataclass
+class Response:
+    status: int
+    body: bytes
+    headers: dict[str, str]
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+@dataclass
+class Service:
+    port: int
+    log: Path
+    process: subprocess.Popen
+    ready_at: float | None = None
+    output: Path = field(default_factory=Path)
+
+    def request(
+        self, method: str, path: str, body: bytes | None = None, timeout: float = 5
+    ) -> Response:
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}{path}", data=body, method=method,
+            headers={"Content-Type": "application/json"} if body is not None else {},
+        )  # fmt: skip
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as reply:
+                return Response(reply.status, reply.read(), dict(reply.headers))
+        except urllib.error.HTTPError as error:
+            return Response(error.code, error.read(), dict(error.headers))
+
+    def post_json(self, path: str, payload: Any) -> Response:
+        return self.request("POST", path, json.dumps(payload).encode())
+
+    def healthy(self) -> bool:
+        try:
+            return self.request("GET", "/healthz", timeout=2).status == 200
+        except OSError:
+            return False
+
+    def wait_ready(self, within: float = READY_WITHIN_S) -> bool:
+        deadline = time.monotonic() + within
+        while time.monotonic() < deadline:
+            if self.healthy():
+                self.ready_at = time.monotonic()
+                return True
+            time.sleep(0.2)
+        return False
+
+    def tail(self) -> str:
+        try:
+            return self.output.read_text("utf-8", "replace")[-400:]
+        except OSError:
+            return ""
+
+    def stop(self) -> None:
+        for sig, wait in ((signal.SIGTERM, 1.5), (signal.SIGKILL, 2.0)):
+            try:
+                os.killpg(self.process.pid, sig)
+            except ProcessLookupError:
+                return
+            try:
+                self.process.wait(timeout=wait)
+                return
+            except subprocess.TimeoutExpired:
+                continue
+
+
+def pick_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+AGENT_UID = 65534  # "nobody": the agent's code never runs as the verifier's root
+
+
+def as_agent_user(*writable: Path) -> dict[str, Any]:
+    """Popen arguments that run the agent's code as an unprivileged user when the verifier is
+    root (in its container), after handing it ``writable``; the harness keeps /private readable
+    by root only, so that code cannot read the hidden answers. Not root (local backend): nothing."""
+    if os.geteuid() != 0:
+        return {}
+    for path in writable:
+        subprocess.run(["chown", "-R", f"{AGENT_UID}:{AGENT_UID}", str(path)], check=True)
+    return {"user": AGENT_UID, "group": AGENT_UID, "extra_groups": []}
+
+
+def start_service(work: Path) -> Service:
+    port = pick_port()
+    folder = Path(tempfile.mkdtemp(prefix="svc-"))
+    log = folder / "logs" / "app.log"  # logs/ does not exist: the service makes it
+    output = folder / "start.out"
+    env = {**os.environ, "PORT": str(port), "APP_LOG": str(log), "HOME": str(folder)}
+    for name in ("PRIVATE_DIR", "PRISTINE_DIR", "VERIFY_OUT"):
+        env.pop(name, None)
+    user = as_agent_user(work, folder)
+    with output.open("wb") as sink:
+        process = subprocess.Popen(
+            ["bash", "start.sh"], cwd=work, env=env, stdout=sink, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, start_new_session=True, **user,
+        )  # fmt: skip
+    return Service(port=port, log=log, process=process, output=output)
+
+
+def log_lines(log: Path) -> list[str]:
+    try:
+        return [line for line in log.read_text("utf-8").splitlines() if line.strip()]
+    except OSError:
+        return []
+
+
+@pytest.fixture(scope="session")
+def hidden() -> dict[str, Any]:
+    return json.loads((Path(os.environ["PRIVATE_DIR"]) / "hidden_rows.json").read_text("utf-8"))
+
+
+@pytest.fixture(scope="session")
+def service() -> Iterator[Service]:
+    """The main instance: started once; its readiness is the first check."""
+    started = start_service(Path(os.environ["WORK_DIR"]))
+    started.wait_ready()
+    yield started
+    started.stop()
+
+
+@pytest.fixture
+def ready(service: Service) -> Service:
+    if service.ready_at is None:
+        pytest.fail(f"the service never answered /healthz: {service.tail()}")
+    return service
+
+
+def gunicorn_workers(group: int) -> list[int]:
+    """Worker pids of the service started as process group ``group``: gunicorn processes whose
+    parent is a gunicorn process too."""
+    table: dict[int, tuple[int, int, str]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            table[int(entry.name)] = (int(fields[1]), int(fields[2]), cmd)
+        except (OSError, ValueError, IndexError):
+            continue
+    return sorted(
+        pid
+        for pid, (ppid, pgid, cmd) in table.items()
+        if pgid == group and "gunicorn" in cmd and "gunicorn" in table.get(ppid, (0, 0, ""))[2]
+    )
+
+
+def _in_verifier_container() -> bool:
+    """True only when PID 1 is the verifier's own command (a fresh verifier container)."""
+    try:
+        return b"mlebench_verify" in Path("/proc/1/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="session", autouse=True)
+def reap_stray_processes() -> Iterator[None]:
+    """After the checks, kill every process the agent's code left in the container (a daemonized
+    server, a background writer) so none is alive when the plugin writes checks.json. Only in a
+    verifier container; on the local backend nothing is touched."""
+    yield
+    if not _in_verifier_container():
+        return
+    keep, pid = {os.getpid(), 1}, os.getpid()
+    while pid > 1:
+        try:
+            pid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+        keep.add(pid)
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) not in keep:
+            try:
+                os.kill(int(entry.name), signal.SIGKILL)
+            except OSError:
+                pass
