@@ -1,4 +1,4 @@
-"""Per-seed data of credit-risk-e2e: a synthetic credit-scoring table shaped like modeldata's credit_data.
+"""Per-seed data of credit-risk-e2e: a synthetic table shaped like modeldata's credit_data.
 
 The real ``credit_data`` (4,454 applicants, 28 % bad) cannot be fetched offline, so ``prepare``
 draws a table with the same columns, sizes, class balance and missingness (Income 381, Assets 47,
@@ -29,12 +29,18 @@ EPOCH_ISO_SPLIT = 0.5
 
 def applicants(rng: np.random.Generator, n: int, first_id: int) -> pd.DataFrame:
     seniority = rng.poisson(7.5, n)
-    home = rng.choice(["owner", "rent", "parents", "priv", "other", "ignore"], n, p=[.47, .22, .18, .06, .05, .02])
-    time = rng.choice([12, 18, 24, 36, 48, 60], n, p=[.07, .04, .1, .17, .22, .4])
+    home = rng.choice(
+        ["owner", "rent", "parents", "priv", "other", "ignore"],
+        n,
+        p=[0.47, 0.22, 0.18, 0.06, 0.05, 0.02],
+    )
+    time = rng.choice([12, 18, 24, 36, 48, 60], n, p=[0.07, 0.04, 0.1, 0.17, 0.22, 0.4])
     age = np.clip(rng.normal(37, 11, n).round(), 18, 70).astype(int)
-    marital = rng.choice(["married", "single", "separated", "widow", "divorced"], n, p=[.73, .22, .03, .01, .01])
-    records = rng.choice(["no", "yes"], n, p=[.83, .17])
-    job = rng.choice(["fixed", "freelance", "partime", "others"], n, p=[.63, .23, .10, .04])
+    marital = rng.choice(
+        ["married", "single", "separated", "widow", "divorced"], n, p=[0.73, 0.22, 0.03, 0.01, 0.01]
+    )
+    records = rng.choice(["no", "yes"], n, p=[0.83, 0.17])
+    job = rng.choice(["fixed", "freelance", "partime", "others"], n, p=[0.63, 0.23, 0.10, 0.04])
     expenses = np.clip(rng.normal(56, 20, n).round(), 35, 180).astype(int)
     income = np.clip(np.exp(rng.normal(4.9, 0.45, n)).round(), 6, 959)
     assets = np.where(rng.random(n) < 0.35, 0, np.exp(rng.normal(8.4, 0.9, n)).round(-2))
@@ -81,7 +87,9 @@ def prepare(workspace: Path, private: Path, seed: int) -> dict[str, str]:
     for column, count in MISSING.items():
         table.loc[rng.choice(N_ROWS, count, replace=False), column] = np.nan
     outliers = rng.choice(N_ROWS, 8, replace=False)
-    table.loc[outliers, "Amount"] = (table.loc[outliers, "Amount"] * rng.uniform(15, 25, 8)).round(-1)
+    table.loc[outliers, "Amount"] = (table.loc[outliers, "Amount"] * rng.uniform(15, 25, 8)).round(
+        -1
+    )
     test_rows = rng.choice(N_ROWS, N_TEST, replace=False)
     in_test = np.zeros(N_ROWS, bool)
     in_test[test_rows] = True
@@ -95,13 +103,17 @@ def prepare(workspace: Path, private: Path, seed: int) -> dict[str, str]:
     test.drop(columns=["Status"]).to_csv(data / "test.csv", index=False)
     (data / "validation_ids.txt").write_text("".join(f"{i}\n" for i in validation), "utf-8")
     test[["id", "Status"]].to_csv(private / "test_labels.csv", index=False)
-    applicants(np.random.default_rng(9900 + seed), 15000, 100000).to_csv(private / "extra.csv", index=False)
+    applicants(np.random.default_rng(9900 + seed), 15000, 100000).to_csv(
+        private / "extra.csv", index=False
+    )
     facts = {
-        "rows": int(len(labelled)),
+        "rows": len(labelled),
         "positive_rate": float((labelled["Status"] == "bad").mean()),
         "missing": {c: int(v) for c, v in labelled.isna().sum().items() if v},
         "duplicates": int(labelled.duplicated().sum()),
-        "amount_outlier_ids": sorted(int(i) for i in table.loc[outliers, "id"] if i in set(labelled["id"])),
+        "amount_outlier_ids": sorted(
+            int(i) for i in table.loc[outliers, "id"] if i in set(labelled["id"])
+        ),
     }
     (private / "facts.json").write_text(json.dumps(facts, indent=2), "utf-8")
     return {}

@@ -5,8 +5,8 @@
 label) into ``private/holdout.csv``. Planted: ~8 % of the customers appear twice (a repeated
 record in a later month), ``region`` has ~1,000 levels of ~12 rows each (target encoding on all
 rows leaks each row's own label), and ``collections_calls_90d`` is counted over the 90 days
-*after* the snapshot, so it depends on the outcome in the labelled data; in the hold-out it is empty:
-at scoring time those 90 days lie ahead. Only numpy
+*after* the snapshot, so it depends on the outcome in the labelled data; in the hold-out it
+is empty: at scoring time those 90 days lie ahead. Only numpy
 and pandas are used; CSV is read the same by every pandas.
 """
 
@@ -62,14 +62,19 @@ def prepare(workspace: Path, private: Path, seed: int) -> dict[str, str]:
     months = [f"2023-{m:02d}" for m in range(1, 13)]
     given = _customers(rng, 11000, 1, months, region_effect)
     repeats = given.sample(frac=0.08, random_state=seed).copy()
-    later = [months[min(months.index(m) + int(rng.integers(1, 6)), 11)] for m in repeats["snapshot_month"]]
+    later = [
+        months[min(months.index(m) + int(rng.integers(1, 6)), 11)]
+        for m in repeats["snapshot_month"]
+    ]
     repeats["snapshot_month"] = later
-    given = pd.concat([given, repeats]).sort_values(["snapshot_month", "customer_id"], kind="stable")
+    given = pd.concat([given, repeats]).sort_values(
+        ["snapshot_month", "customer_id"], kind="stable"
+    )
     holdout = _customers(rng, 5000, 500000, ["2024-01", "2024-02", "2024-03"], region_effect)
     (workspace / "data").mkdir(parents=True, exist_ok=True)
     given.to_csv(workspace / "data" / "customers.csv", index=False)
     holdout["collections_calls_90d"] = np.nan  # the 90 days after a scoring date lie ahead
     holdout.to_csv(private / "holdout.csv", index=False)
-    facts = {"seed": seed, "rows": int(len(given)), "repeated_customers": int(len(repeats))}
+    facts = {"seed": seed, "rows": len(given), "repeated_customers": len(repeats)}
     (private / "facts.json").write_text(json.dumps(facts))
     return {}

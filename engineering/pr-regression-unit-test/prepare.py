@@ -1,4 +1,4 @@
-"""Per-seed git history of pr-regression-unit-test: four commits, the last one ("PR #42") broke a test.
+"""Per-seed git history of pr-regression-unit-test: four commits, the last ("PR #42") broke a test.
 
 ``prepare`` turns the workspace into a git repository with a fixed history: the module as it was
 before the pull request (``GOOD_MODULE``), its tests, a docs commit, then PR #42, which rewrote
@@ -34,8 +34,13 @@ def merge(intervals):
             result.append([start, end])
     return [tuple(pair) for pair in result]
 '''
-FIRST_README = "# intervals\n\n`merge(intervals)` joins overlapping and touching closed integer intervals.\n"
-AUTHORS = [("Mara Lindqvist", "mara.lindqvist@example.invalid"), ("Jon Okafor", "jon.okafor@example.invalid")]
+FIRST_README = (
+    "# intervals\n\n`merge(intervals)` joins overlapping and touching closed integer intervals.\n"
+)
+AUTHORS = [
+    ("Mara Lindqvist", "mara.lindqvist@example.invalid"),
+    ("Jon Okafor", "jon.okafor@example.invalid"),
+]
 
 
 def _git(repo: Path, *args: str, when: str = "", author: int = 0) -> str:
@@ -47,7 +52,9 @@ def _git(repo: Path, *args: str, when: str = "", author: int = 0) -> str:
         "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when,
         "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1",
     }  # fmt: skip
-    done = subprocess.run(["git", *args], cwd=repo, env=env, capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        ["git", *args], cwd=repo, env=env, capture_output=True, text=True, check=True
+    )
     return done.stdout.strip()
 
 
@@ -73,7 +80,8 @@ def prepare(workspace: Path, private: Path, seed: int) -> dict[str, str]:
     dates = [f"2024-03-{day + offset:02d}T{hour}:00:00+01:00" for offset, hour in
              [(0, 10), (1, 14), (6, 9), (13, 16)]]  # fmt: skip
     subprocess.run(["git", "init", "-q", str(workspace)], check=True,
-                   env={**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"})  # fmt: skip
+                   env={**os.environ, "GIT_CONFIG_GLOBAL": os.devnull,
+                        "GIT_CONFIG_NOSYSTEM": "1"})  # fmt: skip
     _git(workspace, "symbolic-ref", "HEAD", "refs/heads/main")
     (workspace / ".gitignore").write_text("__pycache__/\n.pytest_cache/\n.hypothesis/\n", "utf-8")
     (workspace / "intervals.py").write_text(GOOD_MODULE, "utf-8")
@@ -82,15 +90,24 @@ def prepare(workspace: Path, private: Path, seed: int) -> dict[str, str]:
     commits = [_commit(workspace, "intervals: merge overlapping and touching intervals", dates[0])]
     tests_path.write_text(first_tests, "utf-8")
     commits.append(_commit(workspace, "tests: merge cases", dates[1]))
-    (workspace / "README.md").write_text(FIRST_README + "\nRun the tests with `python3 -m pytest -q`.\n", "utf-8")
+    (workspace / "README.md").write_text(
+        FIRST_README + "\nRun the tests with `python3 -m pytest -q`.\n", "utf-8"
+    )
     commits.append(_commit(workspace, "docs: how to run the tests", dates[2]))
     for name, text in head.items():
         (workspace / name).write_text(text, "utf-8")
     tests_path.write_text(tests, "utf-8")
-    message = "PR #42: simplify merge's loop, add total_length()\n\nMerged pull request #42 from jon/total-length."
+    message = (
+        "PR #42: simplify merge's loop, add total_length()\n\n"
+        "Merged pull request #42 from jon/total-length."
+    )
     commits.append(_commit(workspace, message, dates[3], author=1))
     _git(workspace, "reflog", "expire", "--expire=now", "--all")
     _git(workspace, "gc", "-q", "--prune=now")
-    facts = {"commits": commits, "head": commits[-1], "failing_test": "tests/test_intervals.py::test_merge_touching"}
+    facts = {
+        "commits": commits,
+        "head": commits[-1],
+        "failing_test": "tests/test_intervals.py::test_merge_touching",
+    }
     (private / "commits.json").write_text(json.dumps(facts, indent=2), "utf-8")
     return {}

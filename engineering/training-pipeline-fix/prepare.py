@@ -20,7 +20,7 @@ CONSTANT_COLUMN = 7
 
 
 def problem(seed: int, sizes: dict[str, int]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """Draw one problem: a random 2-layer teacher labels Gaussian inputs, then columns are rescaled."""
+    """One problem: a random 2-layer teacher labels Gaussian inputs; columns are rescaled."""
     rng = np.random.default_rng(seed)
     hidden_w = rng.normal(size=(N_FEATURES, 12))
     out_w = rng.normal(size=(12, N_CLASSES))

@@ -23,7 +23,7 @@ IMPUTATION = {column: "median" for column in NUMERIC}
 
 
 def parse_app_date(values):
-    """app_date holds ISO dates (2020-07-18) and Unix seconds (1595030400): one datetime64 series."""
+    """app_date holds ISO dates (2020-07-18) and Unix seconds (1595030400): one datetime series."""
     text = pd.Series(values).astype(str).str.strip()
     unix = text.str.fullmatch(r"\d{9,11}")
     parsed = pd.to_datetime(text.where(~unix), format="%Y-%m-%d", errors="coerce")
@@ -51,7 +51,7 @@ def build():
     numeric = Pipeline([("impute", SimpleImputer(strategy="median")), ("scale", StandardScaler())])
     features = ColumnTransformer(
         [
-            ("num", numeric, NUMERIC + ["financed_share"]),
+            ("num", numeric, [*NUMERIC, "financed_share"]),
             ("cat", OneHotEncoder(handle_unknown="ignore"), CATEGORICAL),
         ]
     )
@@ -72,13 +72,14 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from sklearn.metrics import f1_score, precision_score, recall_score, roc_auc_score
-
 import pipeline
+from sklearn.metrics import f1_score, precision_score, recall_score, roc_auc_score
 
 
 def write_predictions(path, ids, scores):
-    pd.DataFrame({"id": ids, "prob_bad": np.round(scores, 10)}).to_csv(path, index=False, float_format="%.10f")
+    pd.DataFrame({"id": ids, "prob_bad": np.round(scores, 10)}).to_csv(
+        path, index=False, float_format="%.10f"
+    )
 
 
 def main():
@@ -107,24 +108,31 @@ def main():
         "positive_class": pipeline.POSITIVE,
         "task_type": "binary_classification",
         "primary_metric": "roc_auc",
-        "class_balance": {"positive_rate": float((data[pipeline.TARGET] == pipeline.POSITIVE).mean())},
+        "class_balance": {
+            "positive_rate": float((data[pipeline.TARGET] == pipeline.POSITIVE).mean())
+        },
         "inspection": {
-            "n_rows": int(len(data)),
+            "n_rows": len(data),
             "missing": {c: int(v) for c, v in data.isna().sum().items()},
             "duplicates": int(data.duplicated().sum()),
             "amount_outlier_ids": [int(i) for i in outliers],
             "pii_columns": pipeline.PII,
             "sensitive_columns": pipeline.SENSITIVE,
-            "app_date_months": {int(k): int(v) for k, v in months.value_counts().sort_index().items()},
+            "app_date_months": {
+                int(k): int(v) for k, v in months.value_counts().sort_index().items()
+            },
         },
-        "preprocessing": {"imputation": pipeline.IMPUTATION, "dropped": pipeline.PII + pipeline.SENSITIVE + ["id", "app_date"]},
+        "preprocessing": {
+            "imputation": pipeline.IMPUTATION,
+            "dropped": pipeline.PII + pipeline.SENSITIVE + ["id", "app_date"],
+        },
         "validation": {
             "roc_auc": float(roc_auc_score(truth, val_scores)),
             "f1": float(f1_score(truth, flags)),
             "precision": float(precision_score(truth, flags)),
             "recall": float(recall_score(truth, flags)),
         },
-        "feature_importances": dict(zip(names, map(float, model[-1].coefs_[0].sum(axis=1)))),
+        "feature_importances": dict(zip(names, map(float, model[-1].coefs_[0].sum(axis=1)), strict=True)),
         "hyperparameters": {"params": model[-1].get_params(), "source": "default"},
         "failures": [],
     }

@@ -19,7 +19,7 @@ IMPUTATION = {column: "median" for column in NUMERIC}
 
 
 def parse_app_date(values):
-    """app_date holds ISO dates (2020-07-18) and Unix seconds (1595030400): one datetime64 series."""
+    """app_date holds ISO dates (2020-07-18) and Unix seconds (1595030400): one datetime series."""
     text = pd.Series(values).astype(str).str.strip()
     unix = text.str.fullmatch(r"\d{9,11}")
     parsed = pd.to_datetime(text.where(~unix), format="%Y-%m-%d", errors="coerce")
@@ -47,7 +47,7 @@ def build():
     numeric = Pipeline([("impute", SimpleImputer(strategy="median")), ("scale", StandardScaler())])
     features = ColumnTransformer(
         [
-            ("num", numeric, NUMERIC + ["financed_share"]),
+            ("num", numeric, [*NUMERIC, "financed_share"]),
             ("cat", OneHotEncoder(handle_unknown="ignore"), CATEGORICAL),
         ]
     )

@@ -116,5 +116,5 @@ def truth(rows: pd.DataFrame) -> np.ndarray:
 def feature_names(model: Any) -> list[str]:
     try:
         return [str(n) for n in model[:-1].get_feature_names_out()]
-    except Exception:  # noqa: BLE001 - not every estimator chain exposes names
+    except Exception:
         return [str(n) for n in getattr(model[-1], "feature_names_in_", [])]

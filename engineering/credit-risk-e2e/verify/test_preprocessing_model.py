@@ -15,7 +15,17 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 from sklearn.pipeline import Pipeline
 
-RAW_NUMERIC = ["Seniority", "Time", "Age", "Expenses", "Income", "Assets", "Debt", "Amount", "Price"]
+RAW_NUMERIC = [
+    "Seniority",
+    "Time",
+    "Age",
+    "Expenses",
+    "Income",
+    "Assets",
+    "Debt",
+    "Amount",
+    "Price",
+]
 ALLOWED = {"LogisticRegression", "LogisticRegressionCV", "RidgeClassifier", "SGDClassifier",
            "DecisionTreeClassifier", "RandomForestClassifier", "ExtraTreesClassifier",
            "GradientBoostingClassifier", "HistGradientBoostingClassifier"}  # fmt: skip
@@ -23,7 +33,9 @@ MAX_PEAK_MB = 1024
 
 
 @pytest.mark.check("PP1")
-def test_test_rows_do_not_change_the_fit(pipeline, labelled, pristine_data, tmp_path, evidence) -> None:  # type: ignore[no-untyped-def]
+def test_test_rows_do_not_change_the_fit(
+    pipeline, labelled, pristine_data, tmp_path, evidence
+) -> None:  # type: ignore[no-untyped-def]
     """Extreme values in data/test.csv must not move anything fit() learns."""
     probe = labelled.head(200)
     plain = scores(pipeline.fit(labelled.copy()), probe)
@@ -76,7 +88,7 @@ def _imputers(estimator, columns=None):  # type: ignore[no-untyped-def]
     if isinstance(estimator, Pipeline):
         for _, step in estimator.steps:
             found.update(_imputers(step, columns))
-    for name, inner, cols in getattr(estimator, "transformers_", []):
+    for _, inner, cols in getattr(estimator, "transformers_", []):
         if not isinstance(inner, str):
             found.update(_imputers(inner, list(cols) if not isinstance(cols, str) else [cols]))
     return found
@@ -109,7 +121,9 @@ def test_auc(work) -> float:  # type: ignore[no-untyped-def]
 def baseline_auc(labelled, pristine_data) -> float:  # type: ignore[no-untyped-def]
     """The baseline: logistic regression on the raw numeric columns, median-imputed."""
     rows = labelled.drop_duplicates()
-    model = Pipeline([("impute", SimpleImputer(strategy="median")), ("lr", LogisticRegression(max_iter=2000))])
+    model = Pipeline(
+        [("impute", SimpleImputer(strategy="median")), ("lr", LogisticRegression(max_iter=2000))]
+    )
     model.fit(rows[RAW_NUMERIC], truth(rows))
     test = pd.read_csv(pristine_data / "test.csv").merge(_private("test_labels.csv"), on="id")
     return float(roc_auc_score(truth(test), model.predict_proba(test[RAW_NUMERIC])[:, 1]))

@@ -49,7 +49,9 @@ def test_duplicates(report, facts) -> None:  # type: ignore[no-untyped-def]
 def test_amount_outliers(report, facts, evidence) -> None:  # type: ignore[no-untyped-def]
     flagged = {int(i) for i in report["inspection"]["amount_outlier_ids"]}
     planted = set(facts["amount_outlier_ids"])
-    evidence(f"{len(planted & flagged)}/{len(planted)} planted flagged, {len(flagged)} flagged in all")
+    evidence(
+        f"{len(planted & flagged)}/{len(planted)} planted flagged, {len(flagged)} flagged in all"
+    )
     assert planted <= flagged and len(flagged) <= 3 * len(planted)
 
 
@@ -62,10 +64,14 @@ def test_pii_named(report) -> None:  # type: ignore[no-untyped-def]
 def test_mixed_dates_parsed(pipeline, evidence) -> None:  # type: ignore[no-untyped-def]
     days = np.datetime64("2019-01-01") + np.arange(0, 1095, 37).astype("timedelta64[D]")
     iso = pd.to_datetime(days).strftime("%Y-%m-%d")
-    unix = (days - np.datetime64("1970-01-01")).astype("timedelta64[s]").astype(np.int64).astype(str)
-    values = pd.Series([a if n % 2 else b for n, (a, b) in enumerate(zip(iso, unix))])
+    unix = (
+        (days - np.datetime64("1970-01-01")).astype("timedelta64[s]").astype(np.int64).astype(str)
+    )
+    values = pd.Series([a if n % 2 else b for n, (a, b) in enumerate(zip(iso, unix, strict=True))])
     parsed = pd.to_datetime(pd.Series(pipeline.parse_app_date(values)).reset_index(drop=True))
     expected = pd.Series(pd.to_datetime(days))
-    wrong = int((parsed.dt.month != expected.dt.month).sum() + (parsed.dt.year != expected.dt.year).sum())
+    wrong = int(
+        (parsed.dt.month != expected.dt.month).sum() + (parsed.dt.year != expected.dt.year).sum()
+    )
     evidence(f"{wrong} wrong year/month of {len(values)}")
     assert wrong == 0

@@ -40,7 +40,9 @@ class SmoothedTargetEncoder(BaseEstimator, TransformerMixin):
         frame = pd.DataFrame({"level": np.asarray(x).ravel(), "y": np.asarray(y)})
         self.prior_ = float(frame["y"].mean())
         stats = frame.groupby("level")["y"].agg(["sum", "count"])
-        self.table_ = ((stats["sum"] + self.strength * self.prior_) / (stats["count"] + self.strength)).to_dict()
+        self.table_ = (
+            (stats["sum"] + self.strength * self.prior_) / (stats["count"] + self.strength)
+        ).to_dict()
         return self
 
     def transform(self, x):

@@ -26,7 +26,7 @@ def test_label_permutation(pipeline, given, evidence) -> None:  # type: ignore[n
     rng = np.random.default_rng(20240)
     customers = given["customer_id"].unique()
     labels = given.groupby("customer_id")["default"].first()
-    shuffled = dict(zip(customers, rng.permutation(labels.loc[customers].to_numpy())))
+    shuffled = dict(zip(customers, rng.permutation(labels.loc[customers].to_numpy()), strict=True))
     frame = given.copy()
     frame["default"] = frame["customer_id"].map(shuffled)
     auc, _ = pipeline.validate(frame)

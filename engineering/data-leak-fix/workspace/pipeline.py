@@ -14,7 +14,7 @@ from sklearn.preprocessing import StandardScaler
 
 TARGET = "default"
 NUMERIC = ["age", "income", "debt_ratio", "utilization", "n_accounts", "collections_calls_90d"]
-FEATURES = NUMERIC + ["region_te"]
+FEATURES = [*NUMERIC, "region_te"]
 
 
 def load(path="data/customers.csv"):

@@ -1,4 +1,4 @@
-"""Shared helpers of pr-regression-unit-test's verifier: git and pytest on the agent's repository."""
+"""Shared helpers of pr-regression-unit-test's verifier: git and pytest on the agent's repo."""
 
 from __future__ import annotations
 
@@ -31,7 +31,9 @@ def visible_tests(work: Path, *node_ids: str) -> subprocess.CompletedProcess[str
 
 @pytest.fixture(scope="session")
 def facts() -> dict[str, Any]:
-    result: dict[str, Any] = json.loads((Path(os.environ["PRIVATE_DIR"]) / "commits.json").read_text())
+    result: dict[str, Any] = json.loads(
+        (Path(os.environ["PRIVATE_DIR"]) / "commits.json").read_text()
+    )
     return result
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from itertools import pairwise
 
 import pytest
 from conftest import git, visible_tests
@@ -55,7 +56,7 @@ def _points(pairs):  # type: ignore[no-untyped-def]
 def test_merge_properties(intervals, pairs) -> None:  # type: ignore[no-untyped-def]
     merged = [tuple(p) for p in intervals.merge(list(pairs))]
     assert _points(merged) == _points(pairs)
-    assert all(a[1] + 1 < b[0] for a, b in zip(merged, merged[1:])), merged
+    assert all(a[1] + 1 < b[0] for a, b in pairwise(merged)), merged
     assert all(start <= end for start, end in merged)
     assert [tuple(p) for p in intervals.merge(merged)] == merged
 
@@ -71,7 +72,10 @@ def test_total_length_counts_points(intervals, pairs) -> None:  # type: ignore[n
 def test_original_commits_reachable(work_dir, facts, evidence) -> None:  # type: ignore[no-untyped-def]
     lost = [c for c in facts["commits"]
             if git(work_dir, "merge-base", "--is-ancestor", c, "HEAD").returncode != 0]  # fmt: skip
-    evidence(f"{len(facts['commits']) - len(lost)}/{len(facts['commits'])} original commits reachable from HEAD")
+    evidence(
+        f"{len(facts['commits']) - len(lost)}/{len(facts['commits'])}"
+        " original commits reachable from HEAD"
+    )
     assert not lost, f"history rewritten: {lost}"
 
 

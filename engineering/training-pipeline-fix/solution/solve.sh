@@ -24,4 +24,3 @@ now=$(date -u +%Y-%m-%dT%H:%M:%SZ)
   printf '{"step": 4, "action": "model.eval() before predicting", "target": "predict.py:%s", "rationale": "Dropout and BatchNorm stayed in training mode at prediction time", "time": "%s"}\n' "$(line predict.py 'model.eval()')" "$now"
 } > decisions.jsonl
 python3 train.py > /dev/null
-python3 predict.py

@@ -9,9 +9,8 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from torch import nn
-
 from model import Net
+from torch import nn
 
 
 def load(path):
