@@ -1,0 +1,120 @@
+"""Shared fixtures of credit-risk-e2e's verifier: the report, reproduce.sh runs, fitted models."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+REPRODUCE_TIMEOUT_S = 120
+OUTPUTS = ["predictions.csv", "validation_predictions.csv", "report.json"]
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "missing"
+
+
+class Reproduction:
+    """``bash reproduce.sh`` in a fresh copy of the workspace without its outputs."""
+
+    def __init__(self, work: Path, target: Path) -> None:
+        shutil.copytree(work, target, ignore=shutil.ignore_patterns(*OUTPUTS, "__pycache__"))
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        started = time.monotonic()
+        try:
+            done = subprocess.run(["bash", "reproduce.sh"], cwd=target, capture_output=True,
+                                  text=True, timeout=REPRODUCE_TIMEOUT_S, check=False)  # fmt: skip
+            self.returncode, self.log = done.returncode, (done.stdout + done.stderr)[-600:]
+        except (subprocess.TimeoutExpired, FileNotFoundError) as error:
+            self.returncode, self.log = -1, str(error)
+        self.wall_s = time.monotonic() - started
+        self.peak_mb = max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
+        self.predictions = digest(target / "predictions.csv")
+
+
+@pytest.fixture(scope="session")
+def work() -> Path:
+    return Path(os.environ["WORK_DIR"])
+
+
+@pytest.fixture(scope="session")
+def facts() -> dict[str, Any]:
+    return json.loads((Path(os.environ["PRIVATE_DIR"]) / "facts.json").read_text())  # type: ignore[no-any-return]
+
+
+@pytest.fixture(scope="session")
+def report(work: Path) -> dict[str, Any]:
+    data = json.loads((work / "report.json").read_text())
+    assert isinstance(data, dict), "report.json is not a JSON object"
+    return data
+
+
+@pytest.fixture(scope="session")
+def reproductions(work: Path, tmp_path_factory: pytest.TempPathFactory) -> list[Reproduction]:
+    base = tmp_path_factory.mktemp("reproduce")
+    return [Reproduction(work, base / f"run{n}") for n in (1, 2)]
+
+
+@pytest.fixture(scope="session")
+def pristine_data() -> Path:
+    return Path(os.environ["PRISTINE_DIR"]) / "data"
+
+
+@pytest.fixture(scope="session")
+def labelled(pristine_data: Path) -> pd.DataFrame:
+    return pd.read_csv(pristine_data / "credit.csv")
+
+
+@pytest.fixture(scope="session")
+def validation_ids(pristine_data: Path) -> list[int]:
+    return [int(x) for x in (pristine_data / "validation_ids.txt").read_text().split()]
+
+
+@pytest.fixture(scope="session")
+def pipeline(work: Path) -> Any:
+    sys.path.insert(0, str(work))
+    os.chdir(work)
+    return importlib.import_module("pipeline")
+
+
+@pytest.fixture(scope="session")
+def full_model(pipeline: Any, labelled: pd.DataFrame) -> Any:
+    return pipeline.fit(labelled.copy())
+
+
+@pytest.fixture(scope="session")
+def train_model(pipeline: Any, labelled: pd.DataFrame, validation_ids: list[int]) -> Any:
+    return pipeline.fit(labelled[~labelled["id"].isin(validation_ids)].copy())
+
+
+@pytest.fixture(scope="session")
+def extra() -> pd.DataFrame:
+    return pd.read_csv(Path(os.environ["PRIVATE_DIR"]) / "extra.csv")
+
+
+def scores(model: Any, rows: pd.DataFrame) -> np.ndarray:
+    proba = np.asarray(model.predict_proba(rows))
+    return proba[:, 1] if proba.ndim == 2 else proba
+
+
+def truth(rows: pd.DataFrame) -> np.ndarray:
+    return (rows["Status"] == "bad").astype(int).to_numpy()
+
+
+def feature_names(model: Any) -> list[str]:
+    try:
+        return [str(n) for n in model[:-1].get_feature_names_out()]
+    except Exception:
+        return [str(n) for n in getattr(model[-1], "feature_names_in_", [])]

@@ -1,0 +1,46 @@
+"""Shared helpers of pr-regression-unit-test's verifier: git and pytest on the agent's repo."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+GIT_ENV = {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "safe.directory", "GIT_CONFIG_VALUE_0": "*"}
+
+
+def git(work: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["git", *args], cwd=work, env={**os.environ, **GIT_ENV},
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+
+
+def visible_tests(work: Path, *node_ids: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *node_ids],
+        cwd=work, capture_output=True, text=True, timeout=60, check=False,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="session")
+def facts() -> dict[str, Any]:
+    result: dict[str, Any] = json.loads(
+        (Path(os.environ["PRIVATE_DIR"]) / "commits.json").read_text()
+    )
+    return result
+
+
+@pytest.fixture(scope="session")
+def intervals() -> Any:
+    work = Path(os.environ["WORK_DIR"])
+    sys.path.insert(0, str(work))
+    import intervals as module
+
+    return module
