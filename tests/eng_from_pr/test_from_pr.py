@@ -9,6 +9,8 @@ cheat (caught).
 from __future__ import annotations
 
 import json
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -16,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_mlebench.cli import main
+from pytest_mlebench.cli import build_parser, main
 from pytest_mlebench.eng.from_pr.pr_repo import FromPrError
 from pytest_mlebench.eng.from_pr.pr_split import split_tests
 from pytest_mlebench.eng.from_pr.pr_task import Request, build_task
@@ -342,3 +344,18 @@ def test_is_test_path(path: str, expected: bool) -> None:
 
 def test_backend_default_is_local_python() -> None:
     assert Backend().kind == "local" and Backend().python == sys.executable
+
+
+def test_every_documented_command_line_parses() -> None:
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    lines = [
+        line.strip().removeprefix("run: ").removeprefix("- ")
+        for name in ("ci.md", "engineering.md")
+        for line in (docs / name).read_text().splitlines()
+        if "mlebench eng from-pr --" in line and "`" not in line
+    ]
+    assert len(lines) >= 5
+    for line in lines:
+        words = shlex.split(re.sub(r"\$\{\{[^}]*\}\}", "X", line.split("#")[0]))
+        args = build_parser().parse_args(words[1:])
+        assert args.handler.__name__ == "cmd_from_pr" and args.base, line
