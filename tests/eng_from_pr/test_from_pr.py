@@ -24,7 +24,7 @@ from pytest_mlebench.eng.from_pr.pr_split import split_tests
 from pytest_mlebench.eng.from_pr.pr_task import Request, build_task
 from pytest_mlebench.eng.from_pr.suite_results import is_test_path, read_junit
 from pytest_mlebench.eng.from_pr.suite_runner import Backend, SuiteRun
-from tests.eng_from_pr.repo_factory import PrRepo, git, make_pr_repo
+from tests.eng_from_pr.repo_factory import GOOD, PrRepo, commit, git, make_pr_repo
 from tests.eng_from_pr.task_runner import prepare_pristine, run_script, run_verifier
 
 T = "tests/test_ops.py::"
@@ -195,7 +195,7 @@ def test_rebuilding_replaces_the_task_and_its_summary_section(pr: PrRepo, tmp_pa
     summary = built.summary.read_text()
     assert summary.count("pull request: calc-pr") == 1 and "kept" in summary
     assert "stale" not in summary and summary.index("other") < summary.index("calc-pr")
-    assert sorted(p.name for p in out.iterdir()) == ["calc-pr", "summary.md"]
+    assert sorted(p.name for p in out.iterdir()) == ["calc-pr", "conftest.py", "summary.md"]
     assert not (out / "calc-pr" / "stale.txt").exists()
 
 
@@ -206,6 +206,7 @@ def test_rebuilding_replaces_the_task_and_its_summary_section(pr: PrRepo, tmp_pa
         ("unknown-ref", "unknown ref 'no-such-branch'"),
         ("same", "are the same commit"),
         ("docker-no-wheelhouse", "pass --wheelhouse DIR"),
+        ("docker-no-image", "is not built here"),
         ("pytest-missing", "pytest is missing in"),
         ("nothing-to-fix", "no fail-to-pass test"),
     ],
@@ -223,6 +224,10 @@ def test_errors_name_the_fix(
         head = base
     elif case == "docker-no-wheelhouse":
         extra = ["--backend", "docker"]
+    elif case == "docker-no-image":
+        if shutil.which("docker") is None:
+            pytest.skip("docker is not installed")
+        extra = ["--backend", "docker", "--wheelhouse", str(tmp_path), "--image", "no-such:0"]
     elif case == "pytest-missing":
         python = shutil.which("python3", path="/usr/bin")
         if python is None or subprocess.run([python, "-c", "import pytest"]).returncode == 0:
@@ -247,7 +252,7 @@ def test_errors_name_the_fix(
     )
     assert code == 1
     assert message in capsys.readouterr().err
-    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+    assert not (tmp_path / "out").exists()
 
 
 def test_no_tests_found(tmp_path: Path) -> None:
@@ -359,3 +364,41 @@ def test_every_documented_command_line_parses() -> None:
         words = shlex.split(re.sub(r"\$\{\{[^}]*\}\}", "X", line.split("#")[0]))
         args = build_parser().parse_args(words[1:])
         assert args.handler.__name__ == "cmd_from_pr" and args.base, line
+
+
+def test_the_out_folder_is_not_collected_as_tests(task: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"],
+        cwd=task.parent,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 5, done.stdout  # 5: no tests collected (workspace/, verify/ hidden)
+
+
+def test_import_errors_and_changed_tests(tmp_path: Path) -> None:
+    """The change breaks a module's import (its tests cannot be collected: fail-to-pass) and adds
+    a test of its own new code (fails under base's code: left out); the oracle keeps the tests."""
+    pr = make_pr_repo(tmp_path / "calc")
+    git(pr.root, "checkout", "-q", "-b", "more", pr.base)
+    extra = {"calc/extra.py": "def double(a):\n    return 2 * a\n",
+             "tests/test_extra.py": "from calc.extra import double\n\n\n"
+             "def test_double():\n    assert double(2) == 4\n"}  # fmt: skip
+    base = commit(pr.root, extra, "extra")
+    tests = (pr.root / "tests" / "test_ops.py").read_text()
+    head = commit(pr.root, {"calc/extra.py": "import no_such_module\n",
+                            "calc/ops.py": GOOD + "\n\ndef square(a):\n    return a * a\n",
+                            "tests/test_ops.py": tests + "\n\ndef test_square():\n"
+                            "    from calc.ops import square\n\n    assert square(3) == 9\n"},
+                  "rework extra, add square")  # fmt: skip
+    built = build_task(Request(pr.root, base, head, tmp_path / "out", "calc-more"))
+    split = built.change.split
+    assert split.fail_to_pass == ("tests/test_extra.py::test_double",)
+    assert split.left_out == {T + "test_square": "failed at base"}
+    assert len(split.pass_to_pass) == 5
+    pristine = prepare_pristine(built.folder, tmp_path / "prepared")
+    work = fresh_work(pristine, tmp_path)
+    run_script(built.folder, "solution/solve.sh", work)
+    assert "test_square" in (work / "tests" / "test_ops.py").read_text()  # head's tests kept
+    document = run_verifier(built.folder, pristine, work, tmp_path / "verified")
+    assert results(document) == {"F1": 1.0, "R1": 1.0, "S1": 1.0}

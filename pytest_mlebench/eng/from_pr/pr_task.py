@@ -29,6 +29,10 @@ from pytest_mlebench.eng.from_pr.suite_results import is_test_path
 from pytest_mlebench.eng.from_pr.suite_runner import Backend
 from pytest_mlebench.eng.from_pr.task_files import Change, update_summary, write_task
 
+GUARD = (
+    '"""Written by `mlebench eng from-pr`: this folder holds task folders, not tests to run."""\n'
+    '\ncollect_ignore_glob = ["*"]\n'
+)
 TASK_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
 
 
@@ -96,6 +100,9 @@ def place(out: Path, task_id: str, repo: Repo, head: str, change: Change, to_bas
           fix: str) -> Path:  # fmt: skip
     """Build ``out/<id>`` beside its final place, then swap it in."""
     out.mkdir(parents=True, exist_ok=True)
+    guard = out / "conftest.py"
+    if not guard.exists():  # the repository's own pytest must not collect the task folders
+        guard.write_text(GUARD)
     staging, final = out / f".{task_id}.partial", out / task_id
     shutil.rmtree(staging, ignore_errors=True)
     repo.export(head, staging / "workspace")

@@ -56,6 +56,12 @@ class Backend:
                 )
             if shutil.which("docker") is None:
                 raise FromPrError("docker is not installed: install it or use --backend local")
+            inspect = ["docker", "image", "inspect", self.image]
+            if subprocess.run(inspect, capture_output=True).returncode != 0:
+                raise FromPrError(
+                    f"the image {self.image} is not built here: `mlebench sandbox build "
+                    "--profile eng`, or pass --image"
+                )
         done = subprocess.run(self._probe(), capture_output=True, text=True, timeout=self.timeout_s)
         if done.returncode != 0:
             where = f"the image {self.image}" if self.kind == "docker" else self.python
