@@ -94,7 +94,8 @@ def commit(root: Path, files: dict[str, str], message: str) -> str:
     return git(root, "rev-parse", "HEAD")
 
 
-def make_pr_repo(root: Path) -> PrRepo:
+def make_pr_repo(root: Path, extra: dict[str, str] | None = None) -> PrRepo:
+    """The repository; ``extra`` files join the base commit (a dependency and its test)."""
     root.mkdir(parents=True)
     git(root, "init", "-q", "--initial-branch=main")
     base = commit(
@@ -105,6 +106,7 @@ def make_pr_repo(root: Path) -> PrRepo:
             "tests/test_ops.py": TESTS,
             "README.md": "calc\n",
             ".gitignore": "*.pyc\n",
+            **(extra or {}),
         },
         "calc with tests",
     )

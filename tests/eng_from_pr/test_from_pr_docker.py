@@ -1,9 +1,10 @@
 """The docker backend of ``mlebench eng from-pr``: the suite runs in a throw-away container with
 ``--network none``, and the task's verifier runs in the image's pytest 7.2.
 
-Uses the probe image ``engprobe:1`` (the eng image's Debian part: python3, pytest 7.2, git); the
-generated repository needs no dependency, so the wheelhouse is an empty folder. Skipped, with the
-reason, when Docker or the image is absent.
+Uses the probe image ``engprobe:1`` (the eng image's Debian part: python3, pytest 7.2, git). The
+generated repository depends on ``tinydep``, which exists only as a wheel in the wheelhouse this
+test writes: the suite can import it only if the container installed it offline. Skipped, with
+the reason, when Docker or the image is absent.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -34,11 +36,33 @@ def image_present() -> str | None:
 pytestmark = pytest.mark.skipif(image_present() is not None, reason=str(image_present()))
 
 
+def write_wheel(wheelhouse: Path) -> None:
+    """``tinydep-0.1``, a one-module wheel written by hand (no build backend needed)."""
+    files = {
+        "tinydep/__init__.py": "VERSION = '0.1'\n",
+        "tinydep-0.1.dist-info/METADATA": "Metadata-Version: 2.1\nName: tinydep\nVersion: 0.1\n",
+        "tinydep-0.1.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: hand\n"
+        "Root-Is-Purelib: true\nTag: py3-none-any\n",
+    }
+    record = "".join(f"{name},,\n" for name in files) + "tinydep-0.1.dist-info/RECORD,,\n"
+    with zipfile.ZipFile(wheelhouse / "tinydep-0.1-py3-none-any.whl", "w") as wheel:
+        for name, text in {**files, "tinydep-0.1.dist-info/RECORD": record}.items():
+            wheel.writestr(name, text)
+
+
+DEPENDENT = {
+    "requirements.txt": "tinydep==0.1\n",
+    "tests/test_dep.py": "import tinydep\n\n\ndef test_dep():\n"
+    "    assert tinydep.VERSION == '0.1'\n",
+}
+
+
 @pytest.fixture(scope="module")
 def task(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("docker-pr")
-    pr = make_pr_repo(root / "calc")
+    pr = make_pr_repo(root / "calc", DEPENDENT)
     (root / "wheels").mkdir()
+    write_wheel(root / "wheels")
     backend = Backend(kind="docker", image=IMAGE, wheelhouse=root / "wheels", timeout_s=120)
     built = build_task(Request(pr.root, pr.base, pr.head, root / "tasks", "calc-docker", backend))
     return built.folder
@@ -47,8 +71,11 @@ def task(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_docker_backend_finds_the_same_tests(task: Path) -> None:
     ids = json.loads((task / "verify" / "ids.json").read_text())
     assert ids["fail_to_pass"] == ["tests/test_ops.py::test_mul", "tests/test_ops.py::test_sub"]
-    assert ids["pass_to_pass"] == [f"tests/test_ops.py::test_{n}" for n in ("add", "div", "neg")]
+    assert ids["pass_to_pass"] == ["tests/test_dep.py::test_dep"] + [
+        f"tests/test_ops.py::test_{name}" for name in ("add", "div", "neg")
+    ]  # test_dep passes only with tinydep installed from the wheelhouse
     assert "backend `docker`" in (task / "README.md").read_text()
+    assert (task / "verify" / "wheelhouse" / "tinydep-0.1-py3-none-any.whl").is_file()
 
 
 def test_oracle_passes_in_the_image(task: Path, tmp_path: Path) -> None:

@@ -92,12 +92,13 @@ def build_task(request: Request) -> Built:
         code_paths=tuple(code_paths), split=split, backend=request.backend.kind,
         suite_wall_s=suite_wall_s,
     )  # fmt: skip
-    folder = place(request.out, task_id, repo, head, change, repo.patch(head, base, changed), fix)
+    folder = place(request.out, task_id, repo, head, change, repo.patch(head, base, changed), fix,
+                   request.backend.wheelhouse)  # fmt: skip
     return Built(folder, change, update_summary(request.out, change))
 
 
 def place(out: Path, task_id: str, repo: Repo, head: str, change: Change, to_base: str,
-          fix: str) -> Path:  # fmt: skip
+          fix: str, wheelhouse: Path | None) -> Path:  # fmt: skip
     """Build ``out/<id>`` beside its final place, then swap it in."""
     out.mkdir(parents=True, exist_ok=True)
     guard = out / "conftest.py"
@@ -107,6 +108,8 @@ def place(out: Path, task_id: str, repo: Repo, head: str, change: Change, to_bas
     shutil.rmtree(staging, ignore_errors=True)
     repo.export(head, staging / "workspace")
     write_task(staging, change, to_base, fix)
+    if wheelhouse is not None:  # the verifier installs the same dependencies, offline
+        shutil.copytree(wheelhouse, staging / "verify" / "wheelhouse")
     shutil.rmtree(final, ignore_errors=True)
     os.replace(staging, final)
     return final

@@ -18,6 +18,7 @@ PASSED, FAILED, ERROR, SKIPPED = "passed", "failed", "error", "skipped"
 # -p no:mlebench: a repository's suite never runs with this project's own pytest plugin loaded.
 PYTEST_OPTIONS = ("-p", "no:cacheprovider", "-p", "no:mlebench", "-o", "junit_family=xunit1",
                   "-q", "--continue-on-collection-errors")  # fmt: skip
+REQUIREMENT_FILES = ("requirements.txt", "requirements-dev.txt", "requirements-test.txt")
 TEST_DIRS = frozenset({"tests", "test", "testing"})
 
 

@@ -21,10 +21,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pytest_mlebench.eng.from_pr.pr_repo import FromPrError
-from pytest_mlebench.eng.from_pr.suite_results import PYTEST_OPTIONS, read_junit
+from pytest_mlebench.eng.from_pr.suite_results import (
+    PYTEST_OPTIONS,
+    REQUIREMENT_FILES,
+    read_junit,
+)
 
 JUNIT = ".mle-from-pr-junit.xml"
-REQUIREMENT_FILES = ("requirements.txt", "requirements-dev.txt", "requirements-test.txt")
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,7 @@ def q(text: str) -> str:
 def config_yaml(change: Change) -> str:
     f2p, p2p = len(change.split.fail_to_pass), len(change.split.pass_to_pass)
     verify_s = max(120, int(change.suite_wall_s * 3) + 30)
+    project = Path(change.repo).name.removesuffix(".git")
     checks = [
         ("F1", "R1", "functional",
          "these tests pass at the base commit and fail after the change: they are the breakage",
@@ -60,7 +61,7 @@ def config_yaml(change: Change) -> str:
     ]  # fmt: skip
     lines = [
         f"id: {change.task_id}",
-        f"name: {q('Fix what ' + change.head[:12] + ' broke in ' + Path(change.repo).name)}",
+        f"name: {q(f'Fix what {change.head[:12]} broke in {project}')}",
         "kind: engineering",
         "category: code",
         f"complexity: {'low' if f2p <= 5 else 'medium'}",
@@ -102,9 +103,9 @@ The repository in `$WORK_DIR` is a git repository of two commits: the base, and 
 "the change under review" (`git show HEAD`). The change broke tests that passed before it.
 
 ## What to do
-Fix the failures this change introduced **without editing tests**: change the code, keep what the
-change was for where you can, and leave every test file (anything under `tests/` or `test/`,
-`test_*.py`, `*_test.py`, `conftest.py`) exactly as it is. These tests fail now and passed before
+Fix the failures this change introduced **without editing tests**: change the code, and leave
+every test file (anything under a `tests/`, `test/` or `testing/` folder, `test_*.py`,
+`*_test.py`, `conftest.py`) exactly as it is. These tests fail now and passed before
 the change:
 
 {_bullets(change.split.fail_to_pass)}
@@ -115,8 +116,8 @@ Run them with `python -m pytest` from the repository's root. The network is not 
 After you stop, a hidden verifier copies the workspace, puts every test file back as it was given
 to you, and runs the repository's tests from its root:
 - F1 (gate): each test listed above passes;
-- R1 (gate): each of the {len(change.split.pass_to_pass)} tests that passed before and after the
-  change still passes;
+- R1 (gate): each of the {len(change.split.pass_to_pass)} other tests that passed before and after
+  the change still passes;
 - S1 (gate): no test file was edited, added or deleted.
 """
 

@@ -10,6 +10,10 @@ every outcome), and the repository's own pytest runs once over the files holding
 - ``R1`` (gate): each pass-to-pass test still passes — nothing else broke;
 - ``S1`` (gate): no test file differs from the pristine workspace — the instruction forbids it.
 
+When the task was made with a wheelhouse, ``wheelhouse/`` beside this file holds the repository's
+dependencies; they are installed offline (``pip --no-index --target``) into the scratch folder and
+put on the suite's ``PYTHONPATH`` before it runs.
+
 Only the standard library, pytest and ``_suite_results`` (copied beside this file) are imported.
 """
 
@@ -29,6 +33,7 @@ import pytest
 from _suite_results import (  # type: ignore[import-not-found]
     PASSED,
     PYTEST_OPTIONS,
+    REQUIREMENT_FILES,
     is_test_path,
     module_of,
     read_junit,
@@ -87,17 +92,34 @@ def suite(tmp_path_factory: pytest.TempPathFactory) -> Suite:
     files = sorted({test.split("::", 1)[0] for test in IDS["fail_to_pass"] + IDS["pass_to_pass"]})
     junit = tree.parent / "junit.xml"
     env = {name: value for name, value in os.environ.items() if name not in HIDDEN_ENV}
+    install_log = install_dependencies(tree, env)
     command = [sys.executable, "-m", "pytest", *PYTEST_OPTIONS, f"--junitxml={junit}", *files]
     try:
         done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True,
                               timeout=float(IDS["timeout_s"]))  # fmt: skip
-        log = (done.stdout + done.stderr)[-2000:]
+        log = install_log + (done.stdout + done.stderr)[-2000:]
     except subprocess.TimeoutExpired:
         log = f"the test suite ran past {IDS['timeout_s']} s"
     if not junit.is_file():
         return Suite({}, frozenset(), tampering, log)
     outcomes, broken = read_junit(junit.read_text("utf-8"))
     return Suite(outcomes, frozenset(broken), tampering, log)
+
+
+def install_dependencies(tree: Path, env: dict[str, str]) -> str:
+    """Install the tree's requirements from ``wheelhouse/`` (if any) and extend ``env``'s path."""
+    wheels = Path(__file__).with_name("wheelhouse")
+    files = [name for name in REQUIREMENT_FILES if (tree / name).is_file()]
+    if not wheels.is_dir() or not files:
+        return ""
+    site = tree.parent / "site-packages"
+    command = [sys.executable, "-m", "pip", "install", "-q", "--no-index", "--find-links",
+               str(wheels), "--target", str(site)]  # fmt: skip
+    for name in files:
+        command += ["-r", name]
+    done = subprocess.run(command, cwd=tree, capture_output=True, text=True)
+    env["PYTHONPATH"] = os.pathsep.join([str(site), env.get("PYTHONPATH", "")])
+    return "" if done.returncode == 0 else f"dependencies did not install: {done.stderr[-500:]}\n"
 
 
 def _outcome(suite: Suite, test: str) -> str:
