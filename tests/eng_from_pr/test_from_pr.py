@@ -402,3 +402,17 @@ def test_import_errors_and_changed_tests(tmp_path: Path) -> None:
     assert "test_square" in (work / "tests" / "test_ops.py").read_text()  # head's tests kept
     document = run_verifier(built.folder, pristine, work, tmp_path / "verified")
     assert results(document) == {"F1": 1.0, "R1": 1.0, "S1": 1.0}
+
+
+def test_an_agents_virtualenv_is_not_test_tampering(
+    task: Path, pristine: Path, tmp_path: Path
+) -> None:
+    work = fresh_work(pristine, tmp_path)
+    run_script(task, "solution/solve.sh", work)
+    vendored = work / ".venv" / "lib" / "site-packages" / "other" / "tests" / "test_other.py"
+    vendored.parent.mkdir(parents=True)
+    vendored.write_text("def test_other():\n    assert False\n")
+    (work / "tests" / "conftest.py").write_text("import pytest\n")  # an added helper: tampering
+    document = run_verifier(task, pristine, work, tmp_path / "out")
+    assert results(document) == {"F1": 1.0, "R1": 1.0, "S1": 0.0}
+    assert document["checks"]["S1"]["evidence"] == ["added: tests/conftest.py"]  # type: ignore[index]

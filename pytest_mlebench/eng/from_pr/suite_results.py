@@ -22,6 +22,17 @@ REQUIREMENT_FILES = ("requirements.txt", "requirements-dev.txt", "requirements-t
 TEST_DIRS = frozenset({"tests", "test", "testing"})
 
 
+# Folders pytest never collects from (its default ``norecursedirs``, plus installed packages): an
+# agent's ``.venv`` or ``build/`` holds other projects' tests, not this repository's.
+UNCOLLECTED = frozenset({"venv", "node_modules", "build", "dist", "site-packages", "__pycache__",
+                         "_darcs", "CVS", "{arch}"})  # fmt: skip
+
+
+def collected_folder(part: str) -> bool:
+    """Whether pytest would look into a folder of this name."""
+    return not (part.startswith(".") or part.endswith(".egg") or part in UNCOLLECTED)
+
+
 def is_test_path(path: str) -> bool:
     """A test file or test helper: under a ``tests``/``test`` folder, ``test_*.py``,
     ``*_test.py`` or any ``conftest.py``."""

@@ -34,6 +34,7 @@ from _suite_results import (  # type: ignore[import-not-found]
     PASSED,
     PYTEST_OPTIONS,
     REQUIREMENT_FILES,
+    collected_folder,
     is_test_path,
     module_of,
     read_junit,
@@ -53,12 +54,15 @@ class Suite:
 
 
 def find_test_files(root: Path) -> dict[str, Path]:
-    """Relative POSIX path → file, for every test file under ``root`` (``.git`` left out)."""
+    """Relative POSIX path → file, for every test file under ``root`` that pytest could collect
+    (``.git``, ``.venv``, ``build/``, ``node_modules/`` … left out)."""
     found = {}
-    for path in root.rglob("*"):
-        relative = path.relative_to(root).as_posix()
-        if path.is_file() and ".git" not in relative.split("/") and is_test_path(relative):
-            found[relative] = path
+    for folder, subfolders, files in os.walk(root):
+        subfolders[:] = [name for name in subfolders if collected_folder(name)]
+        for name in files:
+            relative = (Path(folder) / name).relative_to(root).as_posix()
+            if is_test_path(relative):
+                found[relative] = Path(folder) / name
     return found
 
 
