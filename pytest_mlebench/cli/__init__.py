@@ -1,5 +1,5 @@
 """The ``mlebench`` command: list, prepare, grade, grade-sample, agents, sandbox, report,
-leaderboard, doctor, integrity.
+leaderboard, eng, doctor, integrity.
 
 Each subcommand reuses the functions the pytest plugin calls; one module per command group
 (:mod:`.listing`, :mod:`.prepare`, :mod:`.grading`, :mod:`.sandbox`, :mod:`.leaderboard`), their
@@ -19,6 +19,7 @@ from typing import NoReturn
 
 from pytest_mlebench.cli import (
     board_commands,
+    eng_commands,
     grade_commands,
     listing,
     prepare,
@@ -93,6 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_report_command(commands)
     board_commands.add_leaderboard(commands)
+    eng_commands.add_eng(commands)
     from pytest_mlebench.doctor import add_doctor_command
 
     add_doctor_command(commands, common)
