@@ -107,7 +107,9 @@ def test_summary_names_the_task_and_the_command(task: Path) -> None:
     summary = (task.parent / "summary.md").read_text()
     assert "## Engineering task from a pull request: calc-pr" in summary
     assert "**2** fail-to-pass, **3** pass-to-pass" in summary
-    assert f"-m engineering --mle-engineering-dir {task.parent}" in summary and "-k calc-pr" in summary
+    assert (
+        f"-m engineering --mle-engineering-dir {task.parent}" in summary and "-k calc-pr" in summary
+    )
 
 
 def test_history_is_two_commits_and_nothing_else(pr: PrRepo, pristine: Path) -> None:
