@@ -58,7 +58,8 @@ def run_docker_verifier(job: VerifierJob) -> VerifierResult:
         work = staging / "work"
         stage_workspace(job.work_dir, job.pristine_dir, work)
         work.chmod(0o777)
-        container = _create(client, docker, job, work)
+        hidden = stage_hidden(job, staging)
+        container = _create(client, docker, job, work, hidden)
         remember(container)
         started = time.monotonic()
         container.start()
@@ -80,11 +81,28 @@ def run_docker_verifier(job: VerifierJob) -> VerifierResult:
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def _create(client: Any, docker: Any, job: VerifierJob, work: Path) -> Any:
+def stage_hidden(job: VerifierJob, staging: Path) -> dict[str, Path]:
+    """Copies of ``verify/`` and ``private/`` that only root can open (folders ``0700``).
+
+    The verifier runs as root; the agent's own code it starts (a service, a training script)
+    runs as an unprivileged user in the tasks that start one, so it can neither read the hidden
+    tests nor the expected outputs, however it looks for them.
+    """
+    staged = {}
+    for name, source in (("verify", job.verify_dir), ("private", job.private_dir)):
+        target = staging / name
+        shutil.copytree(source, target, symlinks=True)
+        for folder in [target, *(p for p in target.rglob("*") if p.is_dir())]:
+            folder.chmod(0o700)
+        staged[name] = target
+    return staged
+
+
+def _create(client: Any, docker: Any, job: VerifierJob, work: Path, hidden: dict[str, Path]) -> Any:
     mount = docker.types.Mount
     mounts = [
-        mount(PATHS["verify"], str(job.verify_dir.resolve()), type="bind", read_only=True),
-        mount(PATHS["private"], str(job.private_dir.resolve()), type="bind", read_only=True),
+        mount(PATHS["verify"], str(hidden["verify"].resolve()), type="bind", read_only=True),
+        mount(PATHS["private"], str(hidden["private"].resolve()), type="bind", read_only=True),
         mount(PATHS["pristine"], str(job.pristine_dir.resolve()), type="bind", read_only=True),
         mount(PATHS["work"], str(work.resolve()), type="bind", read_only=False),
         mount(IMAGE_PLUGIN_DIR, str(PLUGIN_DIR), type="bind", read_only=True),

@@ -1,0 +1,94 @@
+"""Every shipped engineering task proves itself through the real plugin, in Docker.
+
+For the tasks of ``engineering/`` (the ``core`` split): the oracle passes every task with a task
+score of at least 0.95 and every gate; the do-nothing agent fails every task, its score recorded;
+and each known hack (``cheats/*.sh``) is caught — its run fails a gate. Each case is one pytest
+session in a subprocess, as a user runs it (``pytest -m engineering --mle-agent …``); the cheats
+are grouped by name, one session per name over the tasks that ship it. The eng image is built
+once if it is missing (the verifier's image: ``mlebench sandbox build --profile eng``); without a
+Docker engine the module is skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+TASKS = REPO / "engineering"
+
+
+def shipped_tasks() -> list[str]:
+    return sorted(p.name for p in TASKS.iterdir() if (p / "config.yaml").is_file())
+
+
+def cheats_by_name() -> dict[str, list[str]]:
+    found: dict[str, list[str]] = defaultdict(list)
+    for task in shipped_tasks():
+        for script in sorted((TASKS / task / "cheats").glob("*.sh")):
+            found[script.stem].append(task)
+    return dict(sorted(found.items()))
+
+
+@pytest.fixture(scope="module")
+def eng_image() -> str:
+    """The eng profile's tag, built now when it is missing (once per test process)."""
+    from pytest_mlebench.sandbox import docker_status
+
+    available, why = docker_status()
+    if not available:
+        pytest.skip(f"no Docker engine: {why}")
+    from pytest_mlebench.sandbox.docker.profiles import ensure_profile
+
+    return ensure_profile("eng", progress=lambda line: print(line, flush=True))
+
+
+def run_session(tmp_path: Path, agent: str, tasks: list[str]) -> list[dict[str, Any]]:
+    """``pytest -m engineering --mle-agent AGENT`` over ``tasks`` in Docker; its records."""
+    results = tmp_path / "reports" / "results.jsonl"
+    command = [
+        sys.executable, "-m", "pytest", str(REPO / "benchmarks" / "test_engineering.py"),
+        "-m", "engineering", "-k", " or ".join(tasks),
+        "-p", "no:randomly", "-p", "no:cacheprovider",
+        "--mle-agent", agent, "--mle-sandbox", "docker", "--mle-results", str(results),
+        "--mle-data-dir", str(tmp_path / "data"), "-q",
+    ]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert results.is_file(), done.stdout[-3000:] + done.stderr[-3000:]
+    records = [json.loads(line) for line in results.read_text().splitlines() if line.strip()]
+    assert sorted(r["competition_id"] for r in records) == sorted(tasks), done.stdout[-3000:]
+    return records
+
+
+def test_the_oracle_passes_every_task(eng_image: str, tmp_path: Path) -> None:
+    records = run_session(tmp_path, "oracle", shipped_tasks())
+    for record in records:
+        block = record["engineering"]
+        assert record["outcome"] == "passed", (record["competition_id"], record["reason"])
+        assert block["score"] >= 0.95 and not block["failed_gates"], record["competition_id"]
+
+
+def test_doing_nothing_fails_every_task_with_its_score_recorded(
+    eng_image: str, tmp_path: Path
+) -> None:
+    records = run_session(tmp_path, "noop", shipped_tasks())
+    for record in records:
+        block = record["engineering"]
+        assert record["outcome"] == "failed", record["competition_id"]
+        assert block["failed_gates"] and 0.0 <= block["score"] < 0.95, record["competition_id"]
+
+
+@pytest.mark.parametrize("cheat", list(cheats_by_name()))
+def test_every_cheat_is_caught(eng_image: str, tmp_path: Path, cheat: str) -> None:
+    tasks = cheats_by_name()[cheat]
+    for record in run_session(tmp_path, f"cheat:{cheat}", tasks):
+        caught = record["engineering"]["failed_gates"]
+        assert record["outcome"] == "failed" and caught, (record["competition_id"], cheat)
