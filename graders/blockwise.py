@@ -170,7 +170,7 @@ def _read_rows(
     types[position[id_column]] = pa.string()
     store = _RowStore(len(names), text, rows)
     try:
-        for batch in read_batches(text, types):
+        for batch in read_batches(text, types, block_bytes=BATCH_BYTES):
             ids = pa.chunked_array([batch[position[id_column]]])
             keys = short_string_keys(ids)
             # Ids with whitespace at an edge would be stripped first: the whole-file path's case.
