@@ -2,14 +2,14 @@
 
 The fast path of :func:`graders.validation.align_submission` for the common large case: answers
 in a CSV file, a numeric metric, ids of at most 8 bytes (event ids, most numeric ids). Both files
-are streamed in record batches of a few megabytes (:func:`graders.reading.read_batches`), so no
+are streamed in record batches of about a megabyte of text (:func:`graders.reading.read_batches`), so no
 text outlives its batch: each batch's values go through the same value checks as on the
 whole-file path and are written to one column-major matrix per file, and each id becomes an
 exact 64-bit key. The keys of each side are sorted with their row numbers in 12 bytes a row
-(:mod:`graders.keyindex`), which pairs the rows, and the submission's columns are then taken
-into answer order. What is held at the peak is the two matrices, the two sorted key arrays and
-their checks (about 56 bytes a row with two float columns a side), with no Arrow copy of
-either file's columns and no id text.
+(:mod:`graders.keyindex`), which pairs the rows, and the submission's columns are then put in
+answer order in place, through one column-sized buffer. What is held at the peak, while the
+rows are paired, is the two matrices and the two sorted key arrays with their checks: 56 bytes
+a row with two float columns a side, and no Arrow copy of either file's columns, no id text.
 
 This path only ever accepts: anything unusual (an id that is unknown, repeated, missing, longer
 than 8 bytes or surrounded by whitespace that changes it, a value that does not convert or is
@@ -189,17 +189,19 @@ def _read_rows(
 
 
 def _taken(values: FloatArray, rows: npt.NDArray[np.uint32]) -> FloatArray:
-    """The rows ``rows`` of ``values``, in that order, as a new column-major matrix.
+    """The rows ``rows`` of ``values``, in that order, written over ``values`` itself.
 
-    Taken block by block straight into the result's columns, so nothing else is allocated.
+    Column by column through one column-sized buffer (block by block), so the result needs no
+    second matrix; the rows past ``rows.size`` (never read) are dropped from the view.
     """
-    taken = np.empty((rows.size, values.shape[1]), dtype=np.float64, order="F")
+    buffer = np.empty(rows.size, dtype=np.float64)
     for j in range(values.shape[1]):
-        column, out = values[:, j], taken[:, j]
+        column = values[: rows.size, j]
         for start in range(0, rows.size, _TAKE_ROWS):
             part = slice(start, start + _TAKE_ROWS)
-            np.take(column, rows[part].astype(np.intp), out=out[part])
-    return taken
+            np.take(values[:, j], rows[part].astype(np.intp), out=buffer[part])
+        column[:] = buffer
+    return values[: rows.size]
 
 
 def _rows_sum_to_one(matrix: FloatArray) -> bool:
