@@ -2,7 +2,7 @@
 
 The fast path of :func:`graders.validation.align_submission` for the common large case: answers
 in a CSV file, a numeric metric, ids of at most 8 bytes (event ids, most numeric ids). Both files
-are streamed in record batches of about a megabyte of text (:func:`graders.reading.read_batches`), so no
+are streamed in record batches of about a megabyte (:func:`graders.reading.read_batches`), so no
 text outlives its batch: each batch's values go through the same value checks as on the
 whole-file path and are written to one column-major matrix per file, and each id becomes an
 exact 64-bit key. The keys of each side are sorted with their row numbers in 12 bytes a row
@@ -83,7 +83,7 @@ def align_in_blocks(
     if not _eligible(answers, metric):
         return None
     truth = _read_answers(Path(str(answers)), spec)
-    release_free_memory()  # the answers' parsed batches
+    _release_read_buffers()  # the answers' parsed batches
     if truth is None:
         return None
     y_true, answer_keys, answers_bytes = truth
@@ -93,7 +93,7 @@ def align_in_blocks(
     position = locate_columns(text.header, required, spec.extra_columns, spec.original_columns)
     targets = spec.target_columns
     read = _read_rows(text, position, spec.id_column, targets, metric.value_kind, y_true.rows)
-    release_free_memory()  # the submission's parsed batches
+    _release_read_buffers()  # the submission's parsed batches
     if read is None:
         return None
     keys, values = read
@@ -112,6 +112,13 @@ def align_in_blocks(
     if metric.check_predictions is not None:
         metric.check_predictions(y_pred)
     return y_true, y_pred
+
+
+def _release_read_buffers() -> None:
+    """Hand back what reading left cached: the allocator's free pages and, since Arrow's CSV
+    reader takes its read-ahead blocks from Arrow's default pool, that pool's unused memory."""
+    release_free_memory()
+    pa.default_memory_pool().release_unused()
 
 
 def _eligible(answers: object, metric: Metric) -> bool:

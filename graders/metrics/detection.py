@@ -14,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.metrics import average_precision_score
 
 from pytest_mlebench.graders.boxes import Detections, as_boxes, confidence_order, match_greedy
 from pytest_mlebench.graders.errors import GraderError
@@ -129,6 +128,9 @@ def box_map_sklearn(y_true: Columns, y_pred: Columns, iou_threshold: float = 0.5
     ``(0, 0)``; scikit-learn's ``average_precision_score`` of the pooled pairs is the label's AP
     (no precision envelope; the fillers and the score-0 misses sit at the curve's end).
     """
+    # Imported here: scikit-learn (with SciPy) adds about 110 MB to every grading process.
+    from sklearn.metrics import average_precision_score
+
     require_same_shape(y_true, y_pred, "box-map")
     truths = _parsed(y_true.arrays[0], "answer")
     preds = _parsed(y_pred.arrays[0], "prediction")
