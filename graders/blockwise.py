@@ -2,8 +2,7 @@
 
 The fast path of :func:`graders.validation.align_submission` for the common large case: answers
 in a CSV file, a numeric metric, ids of at most 8 bytes (event ids, most numeric ids). Both files
-are streamed at once (one in a second thread, so that two CPUs parse them side by side) in
-record batches of about a megabyte (:func:`graders.reading.read_batches`), so no
+are streamed in record batches of about a megabyte (:func:`graders.reading.read_batches`), so no
 text outlives its batch: each batch's values go through the same value checks as on the
 whole-file path and are written to one column-major matrix per file, and each id becomes an
 exact 64-bit key. The keys of each side are sorted with their row numbers in 12 bytes a row
@@ -24,7 +23,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -84,30 +82,20 @@ def align_in_blocks(
     """
     if not _eligible(answers, metric):
         return None
-    answers_path = Path(str(answers))
-    try:
-        answers_bytes = answers_path.stat().st_size
-    except OSError:
-        return None
-    # The two files are read at once, one in a second thread: Arrow's parser and numpy release
-    # the GIL, so on two CPUs the reading takes about the time of the larger file.
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        pending = pool.submit(_read_answers, answers_path, spec)
-        try:
-            read = _read_submission(submission, spec, metric, answers_bytes, max_bytes)
-            rejection = None
-        except SubmissionRejected as error:
-            read, rejection = None, error
-        truth = pending.result()
-    _release_read_buffers()  # the parsed batches of both files
+    truth = _read_answers(Path(str(answers)), spec)
+    _release_read_buffers()  # the answers' parsed batches
     if truth is None:
-        return None  # the answers come first: the whole-file path explains their problem
-    if rejection is not None:
-        raise rejection
+        return None
+    y_true, answer_keys, answers_bytes = truth
+    del truth  # the keys go as soon as the rows are paired
+    text = open_text(submission, max_bytes(answers_bytes), expected_bytes=answers_bytes)
+    required = (spec.id_column, *spec.target_columns)
+    position = locate_columns(text.header, required, spec.extra_columns, spec.original_columns)
+    targets = spec.target_columns
+    read = _read_rows(text, position, spec.id_column, targets, metric.value_kind, y_true.rows)
+    _release_read_buffers()  # the submission's parsed batches
     if read is None:
         return None
-    y_true, answer_keys, _ = truth
-    del truth  # the keys go as soon as the rows are paired
     keys, values = read
     del read
     submission_keys = SortedKeys.of(keys)
@@ -116,7 +104,7 @@ def align_in_blocks(
     del answer_keys, submission_keys
     if rows is None:
         return None
-    y_pred = Columns.of_matrix(spec.target_columns, _taken(values, rows))
+    y_pred = Columns.of_matrix(targets, _taken(values, rows))
     del values, rows
     release_free_memory()
     if metric.rows_sum_to_one and not _rows_sum_to_one(y_pred.floats()):
@@ -124,26 +112,6 @@ def align_in_blocks(
     if metric.check_predictions is not None:
         metric.check_predictions(y_pred)
     return y_true, y_pred
-
-
-def _read_submission(
-    submission: Path,
-    spec: SubmissionSpec,
-    metric: Metric,
-    answers_bytes: int,
-    max_bytes: Callable[[int], int],
-) -> tuple[UInt64Array, FloatArray] | None:
-    """The submission's id keys and checked target values, in file order (see _read_rows).
-
-    Raises:
-        SubmissionRejected: The file checks (size, text, header, columns) fail.
-    """
-    limit = max_bytes(answers_bytes)
-    text = open_text(submission, limit, expected_bytes=answers_bytes)
-    required = (spec.id_column, *spec.target_columns)
-    position = locate_columns(text.header, required, spec.extra_columns, spec.original_columns)
-    targets = spec.target_columns
-    return _read_rows(text, position, spec.id_column, targets, metric.value_kind, None)
 
 
 def _release_read_buffers() -> None:
