@@ -1,6 +1,6 @@
 """Prepare speed and memory of cdiscount's BSON streaming on a generated file (on demand).
 
-    .venv/bin/python bench/cdiscount_bson.py [--megabytes 500] [--rounds 3] [--workdir DIR]
+    .venv/bin/python bench/cdiscount_bson.py [--megabytes 500] [--rounds 3] [--workdir DIR] [--cold]
 
 Writes ``raw/train.bson`` shaped like cdiscount-image-classification-challenge's (one document per
 product: an integer ``_id``, ``imgs`` with one to four ``{"picture": <bytes>}``, ``category_id``;
@@ -15,7 +15,10 @@ peak resident memory (``ru_maxrss`` of the child):
   (labels, then the split files), writing ``train.bson``, ``test.bson``, ``train_example.bson``,
   the sample submission and the answers.
 
-The file is read once before the first round so that every step finds it in the page cache.
+The file is read once before the first round so that every step finds it in the page cache;
+``--cold`` instead empties the page cache before every step (``sync``, then
+``/proc/sys/vm/drop_caches``: root only), so that each step reads the file from disk, as a
+58 GB file that does not fit the page cache is read.
 Prints the median of each (for prepare also the time of the ``prepare()`` call alone, without
 the interpreter's start and the imports of pandas and scikit-learn), the ratio of the call to
 read once, and the throughput in MB/s. Every
@@ -25,6 +28,7 @@ generated file is deleted at the end (``--keep`` keeps them).
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import shutil
 import statistics
@@ -103,6 +107,12 @@ print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN).
 """
 
 
+def drop_page_cache() -> None:
+    """Write dirty pages back and empty the page cache (root only)."""
+    os.sync()
+    Path("/proc/sys/vm/drop_caches").write_text("3\n")
+
+
 def measure(script: str, *args: str) -> tuple[float, float, float]:
     """Wall seconds, peak RSS (MB) and the script's own last printed number (seconds) or 0.
 
@@ -124,6 +134,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--workdir", type=Path, default=None)
     parser.add_argument("--keep", action="store_true")
+    parser.add_argument("--cold", action="store_true", help="empty the page cache before each step")
     options = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="cdiscount-bench-", dir=options.workdir))
     raw = work / "raw"
@@ -132,12 +143,19 @@ def main() -> None:
         products = write_train_bson(raw / "train.bson", options.megabytes * 10**6)
         write_category_names(raw / "category_names.csv")
         size = (raw / "train.bson").stat().st_size / 10**6
-        print(f"train.bson: {size:.0f} MB, {products:,} products; {platform.python_version()}")
-        measure(READ_ONCE, str(raw / "train.bson"))  # warm the page cache
+        print(f"train.bson: {size:.0f} MB, {products:,} products; {platform.python_version()}; "
+              f"{'cold (page cache emptied before each step)' if options.cold else 'cached'}; "
+              f"load average {os.getloadavg()[0]:.1f}")  # fmt: skip
+        if not options.cold:
+            measure(READ_ONCE, str(raw / "train.bson"))  # warm the page cache
         reads, prepares = [], []
         for round_number in range(options.rounds):
+            if options.cold:
+                drop_page_cache()
             reads.append(measure(READ_ONCE, str(raw / "train.bson")))
             out = work / f"round-{round_number}"
+            if options.cold:
+                drop_page_cache()
             prepares.append(measure(PREPARE, str(raw), str(out), str(COMPETITION)))
             shutil.rmtree(out)
             print(f"round {round_number + 1}: read once {reads[-1][0]:.2f} s "
@@ -150,7 +168,7 @@ def main() -> None:
         print(f"median: read once {read_s:.2f} s ({size / read_s:.0f} MB/s); prepare process "
               f"{prep_s:.2f} s ({size / prep_s:.0f} MB/s); the prepare call {call_s:.2f} s "
               f"({size / call_s:.0f} MB/s), {call_s / read_s:.1f}x read once; "
-              f"prepare peak RSS {peak:.0f} MB")  # fmt: skip
+              f"prepare peak RSS {peak:.0f} MB; load average {os.getloadavg()[0]:.1f}")  # fmt: skip
     finally:
         if not options.keep:
             shutil.rmtree(work)

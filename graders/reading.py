@@ -5,6 +5,8 @@ chunks to check that it is UTF-8 text (no NUL bytes) and parses the header with 
 module; :func:`read_columns` then lets ``pyarrow.csv`` parse the rows after the header with
 explicit column types — the fast path. A value that does not convert makes the reader parse again
 with every requested column as text, so that :mod:`graders.values` can say which value is wrong.
+:func:`read_batches` parses the same rows with the same types as a stream of record batches of
+bounded size, for a caller that works block by block (:mod:`graders.blockwise`).
 
 Every problem raises :class:`~graders.errors.SubmissionRejected`; the answers loader re-raises it
 as a :class:`~graders.errors.GraderError`.
@@ -16,7 +18,7 @@ import codecs
 import csv
 import io
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -232,6 +234,49 @@ def _read_typed(
 
 def _block(block_size: int | None) -> dict[str, int]:
     return {} if block_size is None else {"block_size": block_size}
+
+
+BATCH_BYTES = 1 << 20
+"""Bytes of CSV text per record batch of :func:`read_batches`."""
+
+
+def read_batches(
+    text: CsvText, types: Mapping[int, pa.DataType], *, block_bytes: int = BATCH_BYTES
+) -> Iterator[dict[int, pa.Array]]:
+    """Parse the data rows as a stream of record batches, each about ``block_bytes`` of text.
+
+    The types, the options and the rows are those of :func:`read_columns`; only the columns at
+    the given header positions are converted. Arrow's threads parse the next blocks while the
+    caller works on this one, so memory stays bounded by a few blocks, whatever the file's size.
+
+    Raises:
+        SubmissionRejected: The file cannot be read, a row is not well-formed CSV, or a value
+            does not convert to its column's type (the message then says only that; the caller
+            that needs to name the value reads the file with :func:`read_columns`).
+    """
+    names = [f"c{position}" for position in range(len(text.header))]
+    wanted = {f"c{position}": kind for position, kind in types.items()}
+    try:
+        with pa.OSFile(str(text.path)) as stream:
+            stream.seek(text.data_offset)
+            reader = pa_csv.open_csv(
+                stream,
+                read_options=pa_csv.ReadOptions(
+                    column_names=names, use_threads=True, block_size=block_bytes
+                ),
+                convert_options=pa_csv.ConvertOptions(
+                    column_types=wanted, include_columns=list(wanted), check_utf8=False
+                ),
+                memory_pool=MEMORY_POOL,
+            )
+            for batch in reader:
+                yield {position: batch.column(f"c{position}") for position in types}
+    except pa.ArrowInvalid as error:
+        if "Empty CSV file" in str(error):
+            raise SubmissionRejected(_NO_ROWS) from error
+        raise SubmissionRejected(_parse_error(error)) from error
+    except (pa.ArrowException, OSError) as error:
+        raise SubmissionRejected(f"cannot read {text.path}: {error}") from error
 
 
 # The single-threaded reader prefixes the row number (``Row #2: ``); the row is quoted instead.

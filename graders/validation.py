@@ -18,6 +18,7 @@ import numpy as np
 import pyarrow as pa
 
 from pytest_mlebench.graders.answers import load_answers
+from pytest_mlebench.graders.blockwise import align_in_blocks
 from pytest_mlebench.graders.columns import locate_columns
 from pytest_mlebench.graders.composite_keys import match_rows, row_keys
 from pytest_mlebench.graders.errors import GraderError, SubmissionRejected
@@ -124,6 +125,9 @@ def align_submission(
         GraderError: The spec or the answers are broken.
     """
     metric = check_spec(spec)
+    in_blocks = align_in_blocks(Path(submission), answers, spec, metric, max_submission_bytes)
+    if in_blocks is not None:  # the bounded-memory path accepts only valid submissions
+        return AlignedSubmission(metric, *in_blocks)
     truth = load_answers(answers, spec, metric)
     y_true, answer_ids = truth.columns, truth.ids
     release_free_memory()  # what parsing the answers left in the allocator's free lists

@@ -3,14 +3,17 @@
 Kaggle's test products were never labelled in public, so the labelled products of
 ``train.bson`` (7,069,896 products, 58.2 GB) are split again, as MLE-bench does: scikit-learn's
 ``train_test_split(test_size=0.1, random_state=0)`` over the products in file order (the split
-depends only on their number). The file is streamed twice with pymongo's ``bson`` package and
-never held in memory:
+depends only on their number). The file is gone through twice and never held in memory:
 
-1. each product is read as an undecoded document, and only its size is kept (8 bytes a product);
+1. the products are counted by their framing alone: a BSON document starts with its length (a
+   little-endian int32) and ends with a zero byte, so the first pass reads those five bytes of
+   each product and hops to the next — no product is parsed, and the pictures between are
+   never copied into the process (8 bytes a product are kept);
 2. every maximal run of consecutive train products is copied to ``public/train.bson`` as one
    byte range (``os.copy_file_range``: in the kernel, no Python per product), and every run of
-   test products is decoded, its ``category_id`` kept for the answers and dropped from the
-   product, and encoded again into ``public/test.bson``.
+   test products is decoded with pymongo's ``bson``, its ``category_id`` kept for the answers
+   and dropped from the product, and encoded again into ``public/test.bson``; train products
+   are never decoded.
 
 ``public/train_example.bson`` is the first 100 products of the new ``train.bson``. Each file is
 written under a temporary name and renamed when whole. Kaggle's ``_id`` values are kept; answers
@@ -23,17 +26,16 @@ from __future__ import annotations
 import itertools
 import os
 import shutil
+import struct
 from array import array
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import BinaryIO
 
 import bson
 import numpy as np
 import pandas as pd
-from bson.codec_options import CodecOptions
 from bson.errors import BSONError
-from bson.raw_bson import RawBSONDocument
 from sklearn.model_selection import train_test_split
 
 from pytest_mlebench.embedded import check_answers, raw_file, require, write_csv
@@ -45,8 +47,12 @@ TEST_FRACTION = 0.1
 SEED = 0
 SAMPLE_CATEGORY = 1000010653
 EXAMPLE_ROWS = 100
-RAW: CodecOptions[Any] = CodecOptions(document_class=RawBSONDocument)
 BUFFER = 1 << 20
+_LENGTH = struct.Struct("<i")
+_SMALLEST = 5
+"""The smallest BSON document: its int32 length and the final zero byte."""
+_READ_AHEAD = 64 << 20
+"""Bytes the kernel is asked to read ahead of the first pass at a time."""
 NAMES = ("train.bson", "test.bson", "train_example.bson")
 
 
@@ -68,23 +74,45 @@ def prepare(raw: Path, public: Path, private: Path) -> None:
     write_csv(answers, private / "answers.csv")
 
 
-def products(handle: BinaryIO, source: Path) -> Iterator[RawBSONDocument]:
-    """Each product of an open BSON file, undecoded; a damaged file is a clear error."""
-    try:
-        yield from bson.decode_file_iter(handle, codec_options=RAW)
-    except BSONError as exc:
-        raise PrepareError(
-            f"{source} is not a readable BSON file ({exc}); download it again"
-        ) from None
-
-
 def _offsets(source: Path) -> np.ndarray:
-    """Where each product starts, and the end of the last (``count + 1`` offsets)."""
-    sizes = array("q", [0])
-    with source.open("rb", buffering=BUFFER) as handle:
-        for product in products(handle, source):
-            sizes.append(len(product.raw))
-    return np.cumsum(np.frombuffer(sizes, dtype=np.int64))
+    """Where each product starts, and the end of the last (``count + 1`` offsets).
+
+    Only each document's length prefix and final zero byte are read: one ``pread`` of five
+    bytes a product (the zero that ends it and the length of the next), with the kernel asked
+    to read ahead window by window (``posix_fadvise``), so a file on disk streams in large
+    reads and nothing between the prefixes is copied into the process. A length that runs
+    past the end of the file, or a document without its final zero, is a damaged file.
+    """
+    offsets = array("q", [0])
+    with source.open("rb") as handle:
+        descriptor = handle.fileno()
+        size = os.fstat(descriptor).st_size
+        read_length = _LENGTH.unpack_from
+        position, ahead = 0, 0
+        frame = os.pread(descriptor, 4, 0)
+        while position < size:
+            if position >= ahead and hasattr(os, "posix_fadvise"):
+                os.posix_fadvise(descriptor, position, _READ_AHEAD, os.POSIX_FADV_WILLNEED)
+                ahead = position + _READ_AHEAD // 2
+            if len(frame) < 4:
+                raise _damaged(source, position)
+            (length,) = read_length(frame, len(frame) - 4)
+            end = position + length
+            if length < _SMALLEST or end > size:
+                raise _damaged(source, position)
+            frame = os.pread(descriptor, 5, end - 1)  # this one's last byte, the next's length
+            if frame[0] != 0:
+                raise _damaged(source, position)
+            offsets.append(end)
+            position = end
+    return np.frombuffer(offsets, dtype=np.int64)
+
+
+def _damaged(source: Path, position: int) -> PrepareError:
+    return PrepareError(
+        f"{source} is not a readable BSON file (a product at byte {position} is cut or "
+        "malformed); download it again"
+    )
 
 
 def _runs(is_test: np.ndarray) -> Iterator[tuple[int, int, bool]]:
