@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import time
 import uuid
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from filelock import FileLock
 
+from pytest_mlebench.agents import load_agent
 from pytest_mlebench.agents.protocol import Agent
 from pytest_mlebench.eng.evidence import (
     audit_check,
@@ -89,6 +90,8 @@ class EngineeringRun:
         self.gateway: Gateway | None = None
         self.record: RunRecord | None = None
         self.start_ns = time.time_ns()
+        # the case's own agent ('cheat:*' gives each cheat a case), else the session's
+        self.agent = mle_session.agent if case.agent is None else load_agent(case.agent)
 
     @property
     def time_limit(self) -> int:
@@ -110,9 +113,9 @@ class EngineeringRun:
 
         self.run_dir.mkdir(parents=True, exist_ok=True)
         self._resolve_images()
-        integrity = IntegrityRun(self.run_dir, self.mle_session.agent)
+        integrity = IntegrityRun(self.run_dir, self.agent)
         try:
-            outcome = self._agent_phase(self.mle_session.agent, integrity)
+            outcome = self._agent_phase(self.agent, integrity)
             if outcome.evidence is not None:
                 integrity.evidence = outcome.evidence
             report = integrity.check(outcome.calls, self._check_context(), None)
@@ -302,6 +305,7 @@ class EngineeringRun:
         return eng_record(
             self.mle_session,
             self.task,
+            self.case.agent,
             test_id=self.test_id,
             seed=self.case.seed,
             outcome=result,
@@ -360,6 +364,12 @@ def hidden_task_folders(mle_session: MLEBenchSession) -> list[Path]:
     return folders + sorted(prepared.glob("*/s*/private"))
 
 
-def eng_record(mle_session: MLEBenchSession, task: EngTask, **facts: Any) -> RunRecord:
-    """A record of a run of ``task`` (a skip too), with the session's facts."""
-    return make_record(run_context(mle_session), task, **facts)
+def eng_record(
+    mle_session: MLEBenchSession, task: EngTask, agent: str | None = None, **facts: Any
+) -> RunRecord:
+    """A record of a run of ``task`` (a skip too), with the session's facts; ``agent`` names the
+    run's own agent where it is not the session's (``--mle-agent 'cheat:*'``)."""
+    context = run_context(mle_session)
+    if agent is not None:
+        context = replace(context, agent=agent)
+    return make_record(context, task, **facts)

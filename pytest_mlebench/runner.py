@@ -51,13 +51,19 @@ from pytest_mlebench.values.time_limit import run_time_limit
 
 @dataclass(frozen=True)
 class RunCase:
-    """One parametrisation of the benchmark test: a competition and a seed."""
+    """One parametrisation of the benchmark test: a competition (or task) and a seed.
+
+    ``agent`` names the run's own agent where one session runs several: ``--mle-agent 'cheat:*'``
+    gives each known cheat of an engineering task its own case (``docs/engineering.md``).
+    """
 
     competition_id: str
     seed: int
+    agent: str | None = None
 
     def test_id(self, seeds: int) -> str:
-        return self.competition_id if seeds == 1 else f"{self.competition_id}-s{self.seed}"
+        base = self.competition_id if seeds == 1 else f"{self.competition_id}-s{self.seed}"
+        return base if self.agent is None else f"{base}-{self.agent}"
 
 
 class BenchmarkRun:

@@ -11,6 +11,7 @@ CI: the oracle scores at least 0.95 with every gate passed, ``noop`` fails, each
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 from pytest_mlebench.agents.protocol import AgentTask
@@ -21,7 +22,8 @@ TaskScriptKind = Literal["oracle", "noop", "cheat"]
 TASK_AGENTS = {
     "oracle": "an engineering task's own solution (solution/solve.sh): the score to reach",
     "noop": "does nothing (an engineering task's do-nothing run, which must fail)",
-    "cheat": "cheat:NAME runs an engineering task's known hack cheats/NAME.sh (must be caught)",
+    "cheat": "cheat:NAME runs an engineering task's known hack cheats/NAME.sh (must be caught); "
+    "'cheat:*' runs every known hack of each task, one test each",
 }
 RUN_IN_WORKSPACE = 'cd "$WORK_DIR" && exec bash "$0"'
 
@@ -60,6 +62,14 @@ class TaskScriptAgent:
             timeout=task.time_limit,
             log_path=task.log_path,
         )
+
+
+EVERY_CHEAT = "cheat:*"  # one case per known cheat of each task, in one session
+
+
+def task_cheats(task_folder: Path) -> list[str]:
+    """``cheat:NAME`` for each ``cheats/NAME.sh`` of the task in ``task_folder``."""
+    return [f"cheat:{path.stem}" for path in sorted((task_folder / "cheats").glob("*.sh"))]
 
 
 def load_task_agent(name: str) -> TaskScriptAgent | None:

@@ -1,12 +1,11 @@
-"""Every shipped engineering task proves itself through the real plugin, in Docker.
-
-For the tasks of ``engineering/`` (the ``core`` split): the oracle passes every task with a task
-score of at least 0.95 and every gate; the do-nothing agent fails every task, its score recorded;
-and each known hack (``cheats/*.sh``) is caught — its run fails a gate. Each case is one pytest
-session in a subprocess, as a user runs it (``pytest -m engineering --mle-agent …``); the cheats
-are grouped by name, one session per name over the tasks that ship it. The eng image is built
-once if it is missing (the verifier's image: ``mlebench sandbox build --profile eng``); without a
-Docker engine the module is skipped with the reason.
+"""Every shipped engineering task proves itself through the real plugin, in Docker. For the tasks of
+``engineering/`` (the ``core`` split): the oracle passes every task with a task score of at least
+0.95 and every gate; the do-nothing agent fails every task, its score recorded; and each known hack
+(``cheats/*.sh``) is caught — its run fails a gate. Each is one pytest session in a subprocess, as
+a user runs it (``pytest -m engineering --mle-agent …``); the cheats run in one session with
+``--mle-agent 'cheat:*'`` (a test per task and cheat). The eng image is built once if it is missing
+(the verifier's image: ``mlebench sandbox build --profile eng``); without a Docker engine the
+module is skipped with the reason.
 """
 
 from __future__ import annotations
@@ -50,7 +49,9 @@ def eng_image() -> str:
     return ensure_profile("eng", progress=lambda line: print(line, flush=True))
 
 
-def run_session(tmp_path: Path, agent: str, tasks: list[str]) -> list[dict[str, Any]]:
+def run_session(
+    tmp_path: Path, agent: str, tasks: list[str], expected: list[tuple[str, str]] | None = None
+) -> list[dict[str, Any]]:
     """``pytest -m engineering --mle-agent AGENT`` over ``tasks`` in Docker; its records."""
     results = tmp_path / "reports" / "results.jsonl"
     command = [
@@ -58,13 +59,14 @@ def run_session(tmp_path: Path, agent: str, tasks: list[str]) -> list[dict[str, 
         "-m", "engineering", "-k", " or ".join(tasks),
         "-p", "no:randomly", "-p", "no:cacheprovider",
         "--mle-agent", agent, "--mle-sandbox", "docker", "--mle-results", str(results),
-        "--mle-data-dir", str(tmp_path / "data"), "-q",
+        "--mle-data-dir", str(tmp_path / "data"), "-q", "-n", "2",
     ]  # fmt: skip
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=tmp_path)
     assert results.is_file(), done.stdout[-3000:] + done.stderr[-3000:]
     records = [json.loads(line) for line in results.read_text().splitlines() if line.strip()]
-    assert sorted(r["competition_id"] for r in records) == sorted(tasks), done.stdout[-3000:]
+    runs = sorted((r["competition_id"], r["agent"]) for r in records)
+    assert runs == sorted(expected or [(task, agent) for task in tasks]), done.stdout[-3000:]
     return records
 
 
@@ -86,9 +88,11 @@ def test_doing_nothing_fails_every_task_with_its_score_recorded(
         assert block["failed_gates"] and 0.0 <= block["score"] < 0.95, record["competition_id"]
 
 
-@pytest.mark.parametrize("cheat", list(cheats_by_name()))
-def test_every_cheat_is_caught(eng_image: str, tmp_path: Path, cheat: str) -> None:
-    tasks = cheats_by_name()[cheat]
-    for record in run_session(tmp_path, f"cheat:{cheat}", tasks):
+def test_every_cheat_is_caught(eng_image: str, tmp_path: Path) -> None:
+    expected = [
+        (task, f"cheat:{name}") for name, tasks in cheats_by_name().items() for task in tasks
+    ]
+    records = run_session(tmp_path, "cheat:*", shipped_tasks(), expected)
+    for record in records:
         caught = record["engineering"]["failed_gates"]
-        assert record["outcome"] == "failed" and caught, (record["competition_id"], cheat)
+        assert record["outcome"] == "failed" and caught, (record["competition_id"], record["agent"])
