@@ -163,7 +163,12 @@ def prepared_digest(task_dir: Path, seed: int) -> str:
         env = run_prepare(task_dir, work, private, seed)
         digest = hashlib.sha256(json.dumps(env, sort_keys=True).encode())
         for root in (work, private):
+            if (root / ".git").is_dir():  # history by its commits; git's index caches file times
+                log = ["git", "-C", str(root), "log", "--all", "--format=%H %T %an %ad"]
+                digest.update(subprocess.run(log, capture_output=True, check=True).stdout)
             for path in sorted(p for p in root.rglob("*") if p.is_file()):
+                if ".git" in path.relative_to(root).parts:
+                    continue
                 digest.update(str(path.relative_to(root.parent)).encode())
                 digest.update(path.read_bytes())
         return digest.hexdigest()

@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 
+from tests.eng.conftest import eng_image
+
 REPO = Path(__file__).resolve().parents[2]
 TASKS = REPO / "engineering"
 
@@ -37,16 +39,8 @@ def cheats_by_name() -> dict[str, list[str]]:
 
 
 @pytest.fixture(scope="module")
-def eng_image() -> str:
-    """The eng profile's tag, built now when it is missing (once per test process)."""
-    from pytest_mlebench.sandbox import docker_status
-
-    available, why = docker_status()
-    if not available:
-        pytest.skip(f"no Docker engine: {why}")
-    from pytest_mlebench.sandbox.docker.profiles import ensure_profile
-
-    return ensure_profile("eng", progress=lambda line: print(line, flush=True))
+def eng_tag() -> str:
+    return eng_image()
 
 
 def run_session(
@@ -70,7 +64,7 @@ def run_session(
     return records
 
 
-def test_the_oracle_passes_every_task(eng_image: str, tmp_path: Path) -> None:
+def test_the_oracle_passes_every_task(eng_tag: str, tmp_path: Path) -> None:
     records = run_session(tmp_path, "oracle", shipped_tasks())
     for record in records:
         block = record["engineering"]
@@ -79,7 +73,7 @@ def test_the_oracle_passes_every_task(eng_image: str, tmp_path: Path) -> None:
 
 
 def test_doing_nothing_fails_every_task_with_its_score_recorded(
-    eng_image: str, tmp_path: Path
+    eng_tag: str, tmp_path: Path
 ) -> None:
     records = run_session(tmp_path, "noop", shipped_tasks())
     for record in records:
@@ -88,7 +82,7 @@ def test_doing_nothing_fails_every_task_with_its_score_recorded(
         assert block["failed_gates"] and 0.0 <= block["score"] < 0.95, record["competition_id"]
 
 
-def test_every_cheat_is_caught(eng_image: str, tmp_path: Path) -> None:
+def test_every_cheat_is_caught(eng_tag: str, tmp_path: Path) -> None:
     expected = [
         (task, f"cheat:{name}") for name, tasks in cheats_by_name().items() for task in tasks
     ]

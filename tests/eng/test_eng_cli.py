@@ -15,7 +15,9 @@ TASKS = Path(__file__).parent / "tasks"
 def test_list_shows_the_tasks(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["list", "--kind", "engineering", "--engineering-dir", str(TASKS)]) == 0
     out = capsys.readouterr().out
-    assert "echo-service  serving   low         base   4       2      60 s" in out
+    row = next(line for line in out.splitlines() if line.startswith("echo-service "))
+    assert row.split() == ["echo-service", "serving", "low", "base", "4", "2", "60", "s"]
+    assert "9 engineering tasks" in out  # the 8 shipped ones and the fixture task
     assert "split core:" in out
 
 

@@ -2,8 +2,8 @@
 
 The oracle passes with S ≥ 0.95, the do-nothing agent fails, a cheat that edits the visible tests
 and one that writes a fake ``checks.json`` are caught, and a broken verifier is an error. The
-Docker variant needs the eng image (the verifier's image; `mlebench sandbox build --profile eng`)
-and is skipped without it.
+Docker variant builds the eng image when it is missing (the verifier's image) and is skipped
+without a Docker engine.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.eng.conftest import eng_image
 
 TASKS = Path(__file__).parent / "tasks"
 
@@ -43,6 +45,8 @@ class EngProject:
             agent,
             "-m",
             "engineering",
+            "-k",
+            "echo-service",  # the fixture task only, not the shipped ones
             "-p",
             "no:randomly",
             "--ignore",
@@ -55,32 +59,10 @@ class EngProject:
         return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
-def _docker_skip() -> str | None:
-    from pytest_mlebench.sandbox import docker_status
-
-    available, why = docker_status()
-    if not available:
-        return f"no Docker engine: {why}"
-    from pytest_mlebench.sandbox.docker.engine import docker_client
-    from pytest_mlebench.sandbox.docker.profiles import profile_tag
-    from pytest_mlebench.sandbox.docker.recipe import image_exists
-
-    client = docker_client()
-    try:
-        tag = profile_tag("eng")
-        if not image_exists(client, tag):
-            return f"the eng image {tag} is not built: mlebench sandbox build --profile eng"
-    finally:
-        client.close()
-    return None
-
-
 @pytest.fixture(params=["local", "docker"])
 def project(request: pytest.FixtureRequest, pytester: pytest.Pytester) -> EngProject:
     if request.param == "docker":
-        reason = _docker_skip()
-        if reason:
-            pytest.skip(reason)
+        eng_image()
     return EngProject(pytester, request.param)
 
 
@@ -118,7 +100,7 @@ def test_noop_fails_its_gates_with_its_score_recorded(project: EngProject) -> No
     result.assert_outcomes(failed=1)
     (record,) = project.records()
     assert record["outcome"] == "failed"
-    assert "gate check(s) failed: F1, F2" in record["reason"]
+    assert "gate check(s) failed: F1 [functional], F2 [functional]" in record["reason"]
     assert _checks(record)["F1"] == 0.0 and record["engineering"]["score"] < 0.5
 
 

@@ -7,14 +7,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from pytest_mlebench.sandbox.docker.task_inventory import (
     SCAN,
     findings,
     hidden_files,
     scan_environment,
 )
+from tests.eng.conftest import eng_image
 
 SECRET = "def test_hidden():\n    assert open('answer').read() == '42'\n"
 
@@ -45,22 +44,9 @@ def test_a_hidden_file_copied_anywhere_is_found(tmp_path: Path) -> None:
 
 
 def test_the_eng_image_holds_no_hidden_file_of_the_fixture_task() -> None:
-    from pytest_mlebench.sandbox import docker_status
-
-    if not docker_status()[0]:
-        pytest.skip("no Docker engine")
-    from pytest_mlebench.sandbox.docker.engine import docker_client
-    from pytest_mlebench.sandbox.docker.profiles import profile_tag
-    from pytest_mlebench.sandbox.docker.recipe import image_exists
     from pytest_mlebench.sandbox.docker.task_inventory import image_findings
 
-    tag = profile_tag("eng")
-    client = docker_client()
-    try:
-        if not image_exists(client, tag):
-            pytest.skip(f"the eng image {tag} is not built: mlebench sandbox build --profile eng")
-    finally:
-        client.close()
+    tag = eng_image()
     task = Path(__file__).parent / "tasks" / "echo-service"
     hidden = hidden_files([task / "verify", task / "solution", task / "cheats"])
     assert hidden and image_findings(tag, hidden) == []

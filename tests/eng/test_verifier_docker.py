@@ -11,27 +11,13 @@ from pathlib import Path
 import pytest
 
 from pytest_mlebench.sandbox.verifier_phase import VerifierError, VerifierJob
+from tests.eng.conftest import eng_image
 from tests.eng.test_verifier_local import VERIFY
 from tests.eng.test_verifier_local import _job as local_job
 
 
 def _engine_and_image() -> str:
-    from pytest_mlebench.sandbox import docker_status
-
-    if not docker_status()[0]:
-        pytest.skip("no Docker engine")
-    from pytest_mlebench.sandbox.docker.engine import docker_client
-    from pytest_mlebench.sandbox.docker.profiles import profile_tag
-    from pytest_mlebench.sandbox.docker.recipe import image_exists
-
-    tag = profile_tag("eng")
-    client = docker_client()
-    try:
-        if not image_exists(client, tag):
-            pytest.skip(f"the eng image {tag} is not built: mlebench sandbox build --profile eng")
-    finally:
-        client.close()
-    return tag
+    return eng_image()
 
 
 def _job(tmp_path: Path, image: str, verify: str = VERIFY) -> VerifierJob:

@@ -18,14 +18,16 @@ The contract a task's ``verify/test_*.py`` follows (see ``docs/engineering.md``)
   paths and the run's seed; ``free_port`` picks an unused TCP port on localhost.
 
 The results go to ``$VERIFY_OUT/checks.json`` at the end of the session, written atomically.
-The harness reads that file through the engine after the verifier has exited; no agent process
-is alive by then, and none ever had ``$VERIFY_OUT``.
+In a verifier container, every other process is killed first — whatever the agent's own code
+left running there (a daemonised server, a background writer) — so none is alive when the file is
+written, and the harness reads it through the engine after the container has exited.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import time
 from collections.abc import Callable, Generator
@@ -36,6 +38,7 @@ import pytest
 
 FORMAT_VERSION = 1
 MARK = "check"
+MODULE = "mlebench_verify"
 _RESULTS: dict[str, dict[str, Any]] = {}
 _METRICS: dict[str, float] = {}
 _STARTED = time.monotonic()
@@ -193,10 +196,41 @@ def results(exit_status: int) -> dict[str, Any]:
     }
 
 
+def in_verifier_container() -> bool:
+    """True only when PID 1 is the verifier's own command (a fresh verifier container): on the
+    local backend no process is ever touched."""
+    try:
+        return MODULE.encode() in Path("/proc/1/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+def reap_other_processes() -> int:
+    """Kill every process but this one, its ancestors and PID 1; how many were signalled."""
+    keep, pid = {os.getpid(), 1}, os.getpid()
+    while pid > 1:
+        try:
+            pid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            break
+        keep.add(pid)
+    killed = 0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) not in keep:
+            try:
+                os.kill(int(entry.name), signal.SIGKILL)
+                killed += 1
+            except OSError:
+                pass
+    return killed
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     out = os.environ.get("VERIFY_OUT")
     if not out:
         return
+    if in_verifier_container():
+        reap_other_processes()
     target = Path(out) / "checks.json"
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_suffix(".json.partial")
