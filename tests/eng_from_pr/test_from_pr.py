@@ -108,7 +108,7 @@ def test_summary_names_the_task_and_the_command(task: Path) -> None:
     assert "## Engineering task from a pull request: calc-pr" in summary
     assert "**2** fail-to-pass, **3** pass-to-pass" in summary
     assert (
-        f"-m engineering --mle-engineering-dir {task.parent}" in summary and "-k calc-pr" in summary
+        f"-m engineering --mle-engineering-dir={task.parent}" in summary and "-k calc-pr" in summary
     )
 
 

@@ -215,7 +215,7 @@ def _write(path: Path, text: str) -> None:
 
 
 def run_command(out: Path, task_id: str) -> str:
-    return (f"pytest --pyargs pytest_mlebench.benchmark -m engineering --mle-engineering-dir {out} "
+    return (f"pytest --pyargs pytest_mlebench.benchmark -m engineering --mle-engineering-dir={out} "
             f"--mle-agent <your agent> -k {task_id}")  # fmt: skip
 
 
