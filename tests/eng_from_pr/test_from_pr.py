@@ -9,6 +9,7 @@ cheat (caught).
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import shutil
@@ -418,3 +419,29 @@ def test_an_agents_virtualenv_is_not_test_tampering(
     document = run_verifier(task, pristine, work, tmp_path / "out")
     assert results(document) == {"F1": 1.0, "R1": 1.0, "S1": 0.0}
     assert document["checks"]["S1"]["evidence"] == ["added: tests/conftest.py"]  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("agent", "outcome"), [("oracle", "passed"), ("cheat:edit-tests", "failed")]
+)
+def test_the_task_runs_through_the_plugin(
+    task: Path, tmp_path: Path, agent: str, outcome: str
+) -> None:
+    """The generated folder is a task the engine runs as it is (local backend): the oracle's
+    patch passes it, a cheat that edits the failing test is caught."""
+    results = tmp_path / "results.jsonl"
+    command = [
+        sys.executable, "-m", "pytest", "--pyargs", "pytest_mlebench.benchmark",
+        "-m", "engineering", f"--mle-engineering-dir={task.parent}", "-k", "calc-pr",
+        "--mle-agent", agent, "--mle-sandbox", "local", f"--mle-results={results}",
+        f"--mle-data-dir={tmp_path / 'data'}", "-p", "no:randomly", "-p", "no:cacheprovider", "-q",
+    ]  # fmt: skip
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_DISABLE_PLUGIN_AUTOLOAD"}
+    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert results.is_file(), done.stdout[-2000:] + done.stderr[-2000:]
+    records = [json.loads(line) for line in results.read_text().splitlines() if line.strip()]
+    assert [r["outcome"] for r in records] == [outcome], done.stdout[-2000:]
+    if outcome == "passed":
+        assert records[0]["engineering"]["score"] >= 0.95
+    else:
+        assert "F1" in records[0]["engineering"]["failed_gates"]
