@@ -201,7 +201,7 @@ def reap_containers(older_than_session: str | None = None, *, include_live: bool
     """
     client = docker_client()
     try:
-        found = client.containers.list(all=True, filters={"label": MANAGED_LABEL})
+        found = managed_containers(client)
         stale = [c for c in found if include_live or _abandoned(c, older_than_session)]
         for container in stale:
             log.info("removing leftover sandbox container %s", container.name)
@@ -210,6 +210,19 @@ def reap_containers(older_than_session: str | None = None, *, include_live: bool
         client.close()
     reap_networks()  # egress networks of dead owners, once their containers are gone
     return len(stale)
+
+
+def managed_containers(client: Any, attempts: int = 5) -> list[Any]:
+    """Every container with the harness's label. Listing inspects each one, so a container that
+    another session removes meanwhile (its own run ending) makes the engine answer 404: list
+    again, as that container is gone for good."""
+    not_found = import_docker().errors.NotFound
+    for _ in range(attempts - 1):
+        try:
+            return list(client.containers.list(all=True, filters={"label": MANAGED_LABEL}))
+        except not_found:
+            continue
+    return list(client.containers.list(all=True, filters={"label": MANAGED_LABEL}))
 
 
 def reap_networks() -> int:
