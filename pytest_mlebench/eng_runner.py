@@ -41,13 +41,13 @@ from pytest_mlebench.eng.scoring import (
 )
 from pytest_mlebench.eng.task import EngTask
 from pytest_mlebench.errors import AgentError, MLEBenchError, SandboxError
-from pytest_mlebench.gateway import Budget, Gateway, load_price_table
+from pytest_mlebench.gateway import Gateway
 from pytest_mlebench.graders import SubmissionSpec
 from pytest_mlebench.integrity.checks import CheckContext
 from pytest_mlebench.records.build import exit_note, keep_run_files, make_record
 from pytest_mlebench.records.run_record import Outcome, RunRecord
 from pytest_mlebench.records.verdict import IntegrityReport
-from pytest_mlebench.runner import RunCase, run_context
+from pytest_mlebench.runner import RunCase, run_context, run_gateway
 from pytest_mlebench.sandbox.interface import ResourceGrant, SandboxFacts, SandboxSpec
 from pytest_mlebench.sandbox.verifier_phase import VerifierJob, VerifierResult, run_local_verifier
 from pytest_mlebench.sandbox_phase import Instructions, SandboxJob, SandboxOutcome
@@ -232,16 +232,7 @@ class EngineeringRun:
         )
 
     def _make_gateway(self, agent: Agent) -> Gateway | None:
-        config = getattr(agent, "gateway", None)
-        if config is None or not config.providers:
-            return None
-        settings = self.mle_session.settings
-        return Gateway(
-            config.with_upstreams(dict(settings.gateway_upstreams)),
-            load_price_table(settings.price_table),
-            self.run_dir / "gateway.jsonl",
-            budget=Budget(tokens=settings.token_budget, cost_usd=settings.cost_budget),
-        )
+        return run_gateway(agent, self.mle_session, self.run_dir)
 
     def _check_context(self) -> CheckContext:
         options = self.mle_session.integrity

@@ -150,17 +150,7 @@ class BenchmarkRun:
         return "LLM budget exhausted (budget_exhausted); the submission so far was graded"
 
     def _make_gateway(self, agent: Agent) -> Gateway | None:
-        """The run's LLM gateway when the agent names providers (not started yet)."""
-        config = getattr(agent, "gateway", None)
-        if config is None or not config.providers:
-            return None
-        settings = self.mle_session.settings
-        return Gateway(
-            config.with_upstreams(dict(settings.gateway_upstreams)),
-            load_price_table(settings.price_table),
-            self.run_dir / "gateway.jsonl",
-            budget=Budget(tokens=settings.token_budget, cost_usd=settings.cost_budget),
-        )
+        return run_gateway(agent, self.mle_session, self.run_dir)
 
     def _spec(self) -> SandboxSpec:
         """The run's sandbox as this machine sees it (the executor adds GPUs and the validator)."""
@@ -255,6 +245,21 @@ class BenchmarkRun:
         self.record = record
         self.hooks.pytest_mlebench_graded(record=record)
         keep_run_files(record, self.run_dir, self.mle_session.settings.results_path)
+
+
+def run_gateway(agent: Agent, mle_session: MLEBenchSession, run_dir: Path) -> Gateway | None:
+    """A run's LLM gateway when ``agent`` names providers (not started yet), its transcript in
+    ``run_dir``; shared by competition and engineering runs."""
+    config = getattr(agent, "gateway", None)
+    if config is None or not config.providers:
+        return None
+    settings = mle_session.settings
+    return Gateway(
+        config.with_upstreams(dict(settings.gateway_upstreams)),
+        load_price_table(settings.price_table),
+        run_dir / "gateway.jsonl",
+        budget=Budget(tokens=settings.token_budget, cost_usd=settings.cost_budget),
+    )
 
 
 def make_record(mle_session: MLEBenchSession, competition: Competition, **facts: Any) -> RunRecord:
