@@ -188,11 +188,16 @@ class Exchange:
             )
             return
         status = int(answer.status if hasattr(answer, "status") else answer.code)
+        costs: list[float | None] = []
+
+        def charge(usage: Usage) -> None:
+            costs.append(self.ledger.charge(usage, model, status))
+
         with answer:
             usage, logged, broken = pass_through(
-                request, status, answer.headers, answer, rewrite if status == 200 else None
+                request, status, answer.headers, answer, charge, rewrite if status == 200 else None
             )
-        cost = self.ledger.charge(usage, model, status)
+        cost = costs[0] if costs else self.ledger.charge(usage, model, status)
         if broken:
             entry["error"] = {"type": "stream_broken", "message": broken}
         entry.update(

@@ -1,5 +1,10 @@
 """The agent's side of one call: read its request body, send an answer back, and pass an upstream
-answer through as it arrives (server-sent events chunk by chunk), counting its token usage."""
+answer through as it arrives (server-sent events chunk by chunk), counting its token usage.
+
+The usage is booked (``charge``) *before* the agent receives the answer's last bytes: an agent
+that calls again the moment an answer is complete must meet a ledger that already holds that
+answer, or a spent budget would let one more call through. A whole answer is charged before it
+is sent; a stream holds its last chunk back until the usage it carries has been charged."""
 
 from __future__ import annotations
 
@@ -46,9 +51,11 @@ def pass_through(
     status: int,
     headers: Any,
     answer: IO[bytes],
+    charge: Callable[[Usage], None],
     rewrite: Callable[[bytes], bytes] | None = None,
 ) -> tuple[Usage, Any, str | None]:
-    """Send the upstream answer to the agent as it arrives; a whole (not streamed) answer goes
+    """Send the upstream answer to the agent as it arrives, calling ``charge`` with its usage
+    before the agent has the answer's end (module docstring); a whole (not streamed) answer goes
     through ``rewrite`` first when one is given (a capability bridge's answer).
 
     Returns:
@@ -62,7 +69,7 @@ def pass_through(
     }
     streaming = str(headers.get("Content-Type", "")).startswith("text/event-stream")
     if not streaming:
-        return _pass_whole(request, status, kept, answer, rewrite)
+        return _pass_whole(request, status, kept, answer, charge, rewrite)
     request.send_response(status)
     for name, value in kept.items():
         request.send_header(name, value)
@@ -70,15 +77,27 @@ def pass_through(
     request.end_headers()
     reader, events = StreamUsage(), bytearray()
     read = getattr(answer, "read1", answer.read)
+    held = b""  # the latest chunk, sent on once the next one (or the end) has come
     try:
         while chunk := read(CHUNK):
             reader.feed(chunk)
             events += chunk
-            request.wfile.write(chunk)
-            request.wfile.flush()
+            if held:
+                request.wfile.write(held)
+                request.wfile.flush()
+            held = chunk
     except OSError as exc:
-        return reader.finish(), body_for_log(bytes(events)), f"the stream broke off: {exc}"
-    return reader.finish(), body_for_log(bytes(events)), None
+        usage = reader.finish()
+        charge(usage)
+        return usage, body_for_log(bytes(events)), f"the stream broke off: {exc}"
+    usage = reader.finish()
+    charge(usage)
+    try:
+        request.wfile.write(held)
+        request.wfile.flush()
+    except OSError as exc:
+        return usage, body_for_log(bytes(events)), f"the stream broke off: {exc}"
+    return usage, body_for_log(bytes(events)), None
 
 
 def _pass_whole(
@@ -86,22 +105,26 @@ def _pass_whole(
     status: int,
     kept: Mapping[str, str],
     answer: IO[bytes],
+    charge: Callable[[Usage], None],
     rewrite: Callable[[bytes], bytes] | None,
 ) -> tuple[Usage, Any, str | None]:
-    """An answer that is not a stream: read it whole, then send it on."""
+    """An answer that is not a stream: read it whole, charge it, then send it on."""
     try:
         body = answer.read()
     except OSError as exc:
         message = f"the upstream answer broke off: {exc}"
+        charge(Usage())
         send(request, 502, {"Content-Type": "text/plain"}, message.encode())
         return Usage(), None, message
     if rewrite is not None:
         body = rewrite(body)
+    usage = usage_of(json_or_none(body))
+    charge(usage)
     try:
         send(request, status, kept, body)
     except OSError as exc:
-        return usage_of(json_or_none(body)), body_for_log(body), f"the agent went away: {exc}"
-    return usage_of(json_or_none(body)), body_for_log(body), None
+        return usage, body_for_log(body), f"the agent went away: {exc}"
+    return usage, body_for_log(body), None
 
 
 def send(request: Request, status: int, headers: Mapping[str, str], body: bytes) -> None:
