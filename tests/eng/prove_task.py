@@ -1,7 +1,8 @@
 """Prove an engineering task folder by hand: prepare, an agent script, the hidden verifier.
 
 This is the manual proof of a task in ``engineering/<id>/`` before the engine runs it through
-pytest. It follows the contract of ``/work/wt/ENG.md``'s "run of a task" with plain ``docker run``:
+pytest. It follows the run that ``docs/engineering.md`` describes ("The run"), with plain
+``docker run``:
 
 1. a copy of ``workspace/`` is prepared with the task's ``prepare(workspace, private, seed)``;
 2. the agent phase runs ``solution/solve.sh`` (``oracle``), nothing (``noop``) or
@@ -10,8 +11,8 @@ pytest. It follows the contract of ``/work/wt/ENG.md``'s "run of a task" with pl
 3. the verifier runs in a FRESH container: ``/verify`` (ro), ``/private`` (ro), ``/work`` (a copy
    of the agent's workspace with every pristine ``tests/`` file restored), ``/pristine`` (ro),
    ``/out``, the plugin on ``PYTHONPATH``, ``--network none``;
-4. ``/out/checks.json`` is read back and scored the way ENG.md's step 4 describes (harness
-   ``H-`` checks left out: they need the harness).
+4. ``/out/checks.json`` is read back and scored the way ``docs/engineering.md`` ("Scoring")
+   describes (harness ``H-`` checks left out: they need the harness).
 
 Usage (from the repository root)::
 
@@ -20,8 +21,8 @@ Usage (from the repository root)::
 
 ``--all`` runs the oracle, the noop agent and every cheat and checks the task's promises: the oracle
 passes every gate with a score of at least 0.95, the noop agent and every cheat fail a gate.
-Before any run the folder is linted against ENG.md's loader rules (``lint``). With
-``PROVE_DURATIONS=1`` the verifier's pytest also prints its slowest tests.
+Before any run the folder is linted against the loader's rules (``docs/engineering.md``, ``lint``).
+With ``PROVE_DURATIONS=1`` the verifier's pytest also prints its slowest tests.
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ def verifier_check_ids(verify_dir: Path) -> set[str]:
 
 
 def lint(task_dir: Path) -> list[str]:
-    """ENG.md's loader rules for one task folder: the problems found (empty when it is sound)."""
+    """The loader's rules for one task folder: the problems found (empty when it is sound)."""
     config = load_config(task_dir)
     problems = [
         f"missing {name}"
@@ -310,7 +311,8 @@ def run_verifier(
 def score(
     config: dict[str, Any], checks: dict[str, Any]
 ) -> tuple[dict[str, float], list[str], float]:
-    """Check results, failed gates and the task score of ENG.md step 4 (no ``H-`` checks)."""
+    """Check results, failed gates and the task score as ``docs/engineering.md``'s Scoring has
+    them (no ``H-`` checks)."""
     metrics = config.get("metrics") or {}
     measured = checks.get("metrics", {})
     results: dict[str, float] = {}

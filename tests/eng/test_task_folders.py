@@ -1,4 +1,5 @@
-"""The engineering task folders are sound: ENG.md's loader rules, deterministic prepare(), proofs.
+"""The engineering task folders are sound: the loader's rules (docs/engineering.md), a
+deterministic prepare(), proofs.
 
 The lint and the determinism run everywhere (stdlib + numpy, no Docker). The full proof — oracle
 passes every gate with a score of at least 0.95, the noop agent and every cheat fail a gate, each
