@@ -43,8 +43,22 @@ def eng_tag() -> str:
     return eng_image()
 
 
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One data folder for the three sessions, also across xdist workers (the parent of each
+    worker's base folder is the run's): each task × seed is prepared once (file-locked), not once
+    per session — memory-bounded-aggregation writes 1.5 GB."""
+    folder = tmp_path_factory.getbasetemp().parent / "eng-data"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
 def run_session(
-    tmp_path: Path, agent: str, tasks: list[str], expected: list[tuple[str, str]] | None = None
+    tmp_path: Path,
+    data_dir: Path,
+    agent: str,
+    tasks: list[str],
+    expected: list[tuple[str, str]] | None = None,
 ) -> list[dict[str, Any]]:
     """``pytest -m engineering --mle-agent AGENT`` over ``tasks`` in Docker; its records."""
     results = tmp_path / "reports" / "results.jsonl"
@@ -53,7 +67,7 @@ def run_session(
         "-m", "engineering", "-k", " or ".join(tasks),
         "-p", "no:randomly", "-p", "no:cacheprovider",
         "--mle-agent", agent, "--mle-sandbox", "docker", "--mle-results", str(results),
-        "--mle-data-dir", str(tmp_path / "data"), "-q", "-n", "2",
+        f"--mle-data-dir={data_dir}", "-q", "-n", "2",
     ]  # fmt: skip
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=tmp_path)
@@ -64,8 +78,8 @@ def run_session(
     return records
 
 
-def test_the_oracle_passes_every_task(eng_tag: str, tmp_path: Path) -> None:
-    records = run_session(tmp_path, "oracle", shipped_tasks())
+def test_the_oracle_passes_every_task(eng_tag: str, tmp_path: Path, data_dir: Path) -> None:
+    records = run_session(tmp_path, data_dir, "oracle", shipped_tasks())
     for record in records:
         block = record["engineering"]
         assert record["outcome"] == "passed", (record["competition_id"], record["reason"])
@@ -73,20 +87,20 @@ def test_the_oracle_passes_every_task(eng_tag: str, tmp_path: Path) -> None:
 
 
 def test_doing_nothing_fails_every_task_with_its_score_recorded(
-    eng_tag: str, tmp_path: Path
+    eng_tag: str, tmp_path: Path, data_dir: Path
 ) -> None:
-    records = run_session(tmp_path, "noop", shipped_tasks())
+    records = run_session(tmp_path, data_dir, "noop", shipped_tasks())
     for record in records:
         block = record["engineering"]
         assert record["outcome"] == "failed", record["competition_id"]
         assert block["failed_gates"] and 0.0 <= block["score"] < 0.95, record["competition_id"]
 
 
-def test_every_cheat_is_caught(eng_tag: str, tmp_path: Path) -> None:
+def test_every_cheat_is_caught(eng_tag: str, tmp_path: Path, data_dir: Path) -> None:
     expected = [
         (task, f"cheat:{name}") for name, tasks in cheats_by_name().items() for task in tasks
     ]
-    records = run_session(tmp_path, "cheat:*", shipped_tasks(), expected)
+    records = run_session(tmp_path, data_dir, "cheat:*", shipped_tasks(), expected)
     for record in records:
         caught = record["engineering"]["failed_gates"]
         assert record["outcome"] == "failed" and caught, (record["competition_id"], record["agent"])

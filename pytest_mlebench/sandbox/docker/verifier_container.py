@@ -11,6 +11,7 @@ there). ``/out`` is a folder of the container itself: the harness reads ``/out/c
 from __future__ import annotations
 
 import io
+import os
 import shlex
 import shutil
 import tarfile
@@ -91,11 +92,24 @@ def stage_hidden(job: VerifierJob, staging: Path) -> dict[str, Path]:
     staged = {}
     for name, source in (("verify", job.verify_dir), ("private", job.private_dir)):
         target = staging / name
-        shutil.copytree(source, target, symlinks=True)
+        shutil.copytree(source, target, symlinks=True, copy_function=link_or_copy)
         for folder in [target, *(p for p in target.rglob("*") if p.is_dir())]:
             folder.chmod(0o700)
         staged[name] = target
     return staged
+
+
+def link_or_copy(source: str, target: str) -> None:
+    """A hard link where the file system allows one, else a copy.
+
+    A task's private files can be large (memory-bounded-aggregation's input is 1.5 GB): a link
+    costs nothing, and it gives the verifier no more than a copy would — the mount is read-only,
+    and the folders above it are root's alone (``0700``), which is what keeps the agent's code
+    out, not the file's own mode."""
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
 
 
 def _create(client: Any, docker: Any, job: VerifierJob, work: Path, hidden: dict[str, Path]) -> Any:
