@@ -26,14 +26,17 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 
 
-def session(agent: str, workers: int, folder: Path) -> tuple[float, list[dict[str, Any]]]:
-    """Wall seconds of one session and its records."""
+def session(
+    agent: str, workers: int, folder: Path, data: Path
+) -> tuple[float, list[dict[str, Any]]]:
+    """Wall seconds of one session and its records; ``data`` is shared by the sessions, as in
+    CI, so each task is prepared once (the first session pays for it)."""
     results = folder / "results.jsonl"
     command = [
         sys.executable, "-m", "pytest", str(REPO / "benchmarks" / "test_engineering.py"),
         "-m", "engineering", "-p", "no:randomly", "-p", "no:cacheprovider", "-q",
         "--mle-agent", agent, "--mle-sandbox", "docker", "--mle-results", str(results),
-        "--mle-data-dir", str(folder / "data"), "-n", str(workers),
+        f"--mle-data-dir={data}", "-n", str(workers),
     ]  # fmt: skip
     started = time.monotonic()
     subprocess.run(
@@ -50,9 +53,10 @@ def main() -> None:
     parser.add_argument("--agents", nargs="+", default=["oracle", "noop", "cheat:*"])
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.1f}")
+    shared = tempfile.TemporaryDirectory(prefix="mlebench-eng-bench-data-")
     for agent in args.agents:
         with tempfile.TemporaryDirectory(prefix="mlebench-eng-bench-") as tmp:
-            wall, records = session(agent, args.workers, Path(tmp))
+            wall, records = session(agent, args.workers, Path(tmp), Path(shared.name))
         verifier = [
             float((r.get("engineering") or {}).get("verifier", {}).get("wall_s") or 0)
             for r in records
@@ -70,6 +74,7 @@ def main() -> None:
                 f"{float(block.get('verifier', {}).get('wall_s') or 0):5.1f} s"
             )
     print(f"load average after: {os.getloadavg()[0]:.1f}")
+    shared.cleanup()
 
 
 if __name__ == "__main__":
