@@ -1,0 +1,1 @@
+"""datakit: small data-preparation helpers (sampling, vocabularies, a tokenizer registry)."""
