@@ -41,23 +41,28 @@ def blocks(stream: BinaryIO) -> Iterator[bytes]:
         yield rest + b"\n"
 
 
-PAD = 16  # zero bytes after a block, so that reading up to 16 bytes past a start stays inside
+PAD = 16  # zero bytes after a block: reading a few bytes past a field's start stays inside
+MAX_QTY_DIGITS = 6  # quantities are small counts; a longer one is rejected as malformed
+MAX_PRICE_CHARS = 10  # up to 9999999.99
 
 
-def gather(padded: np.ndarray, starts: np.ndarray, width: int) -> np.ndarray:
-    """``width`` (at most :data:`PAD`) bytes from each start, one row per start."""
-    return padded[starts[:, None] + np.arange(width)]
+def number(padded: np.ndarray, starts: np.ndarray, length: np.ndarray, width: int,
+           skip: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """The integer spelt by the ``length`` bytes at each start (``skip``: a position per row
+    left out, e.g. a decimal point), and whether they are all digits (and 1..width long).
 
-
-def digits_value(chars: np.ndarray, length: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The integer each row's first ``length`` chars spell, and whether they are all digits."""
-    width = chars.shape[1]
-    exponent = length[:, None] - 1 - np.arange(width)  # of each char's place; < 0: not used
-    used = exponent >= 0
-    digit = chars.astype(np.int64) - ZERO
-    ok = np.all(((digit >= 0) & (digit <= 9)) | ~used, axis=1) & (length > 0) & (length <= width)
-    place = np.where(used, 10 ** np.maximum(exponent, 0), 0)
-    return np.einsum("ij,ij->i", digit, place), ok
+    One column at a time: each step is a few operations on one array per line, never a
+    lines × width array."""
+    value = np.zeros(len(starts), np.int64)
+    ok = (length > 0) & (length <= width)
+    for j in range(width):
+        inside = j < length
+        if skip is not None:
+            inside &= j != skip
+        digit = padded[starts + j] - np.uint8(ZERO)  # wraps: a non-digit becomes > 9
+        ok &= ~inside | (digit <= 9)
+        value = np.where(inside, value * 10 + digit, value)
+    return value, ok
 
 
 def add_block(block: bytes, totals: Totals) -> tuple[int, int]:
@@ -67,53 +72,55 @@ def add_block(block: bytes, totals: Totals) -> tuple[int, int]:
     ends = np.flatnonzero(data == NEWLINE)
     starts = np.concatenate(([0], ends[:-1] + 1))
     commas = np.flatnonzero(data == COMMA)
+    if len(commas) < 6:
+        return 0, len(ends)
     first = np.searchsorted(commas, starts)
     ok = first + 5 < len(commas)
-    at = np.minimum(first, max(len(commas) - 6, 0))
-    c = [commas[at + i] if len(commas) >= 6 else starts for i in range(6)]
+    at = np.minimum(first, len(commas) - 6)
+    c = [commas[at + i] for i in range(6)]
     ok &= c[5] < ends  # six commas before the line's end: all seven fields are there
 
-    day = gather(padded, starts, 10)
-    day_digits = np.delete(day, [4, 7], axis=1)
-    ok &= (c[0] - starts == 10) & (day[:, 4] == DASH) & (day[:, 7] == DASH)
-    ok &= np.all((day_digits >= ZERO) & (day_digits <= ZERO + 9), axis=1)
+    ok &= c[0] - starts == 10
+    ok &= (padded[starts + 4] == DASH) & (padded[starts + 7] == DASH)
+    # the day's digits: positions 0-3, 5-6, 8-9 (the dashes were checked above)
+    day = np.zeros(len(starts), np.int64)
+    for j in (0, 1, 2, 3, 5, 6, 8, 9):
+        digit = padded[starts + j] - np.uint8(ZERO)
+        ok &= digit <= 9
+        day = day * 10 + digit
 
     store_len = c[1] - c[0] - 1
-    store = gather(padded, c[0] + 1, MAX_STORE)
-    store = np.where(np.arange(MAX_STORE) < store_len[:, None], store, 0).astype(np.uint8)
     ok &= (store_len > 0) & (store_len <= MAX_STORE)
+    store = np.zeros(len(starts), np.uint64)
+    for j in range(MAX_STORE):  # packed big-endian, so the order of the ids is kept
+        byte = np.where(j < store_len, padded[c[0] + 1 + j], 0).astype(np.uint64)
+        store = (store << np.uint64(8)) | byte
 
-    qty, qty_ok = digits_value(gather(padded, c[2] + 1, 9), c[3] - c[2] - 1)
+    qty, qty_ok = number(padded, c[2] + 1, c[3] - c[2] - 1, MAX_QTY_DIGITS)
     ok &= qty_ok & (qty > 0)
 
     price_len = c[4] - c[3] - 1
-    price = gather(padded, c[3] + 1, 12)
-    dot = price_len - 3
-    has_dot = price[np.arange(len(price)), np.clip(dot, 0, 11)] == DOT
-    price = np.where(np.arange(12) == dot[:, None], ZERO, price)  # the dot read as a 0 ...
-    value, price_ok = digits_value(price, price_len)
-    cents = value // 1000 * 100 + value % 100  # ... and dropped: "179016" -> 17916 cents
-    ok &= has_dot & (dot > 0) & price_ok & (cents > 0)
+    dot = price_len - 3  # "179.16": digits, a dot, two decimals
+    ok &= (dot > 0) & (padded[np.maximum(c[3] + 1 + dot, 0)] == DOT)
+    cents, price_ok = number(padded, c[3] + 1, price_len, MAX_PRICE_CHARS, skip=dot)
+    ok &= price_ok & (cents > 0)
 
-    day_number = (day_digits[ok].astype(np.int64) - ZERO) @ 10 ** np.arange(7, -1, -1)
-    store_number = np.ascontiguousarray(store[ok]).view(">u8").reshape(-1)  # keeps the order
-    units, revenue = qty[ok], qty[ok] * cents[ok]
+    units = qty[ok]
     if len(units):
-        days, day_code = np.unique(day_number, return_inverse=True)
-        stores, store_code = np.unique(store_number, return_inverse=True)
+        days, day_code = np.unique(day[ok], return_inverse=True)
+        stores, store_code = np.unique(store[ok], return_inverse=True)
         codes = day_code.reshape(-1) * len(stores) + store_code.reshape(-1)
         size = len(days) * len(stores)
-        sums = (np.bincount(codes, weights=w, minlength=size) for w in (units, revenue))
+        sum_units = np.bincount(codes, weights=units, minlength=size)
+        sum_cents = np.bincount(codes, weights=units * cents[ok], minlength=size)
         counts = np.bincount(codes, minlength=size)
-        for code, (u, r, n) in enumerate(zip(*sums, counts, strict=True)):
-            if n:
-                d = int(days[code // len(stores)])
-                name = int(stores[code % len(stores)]).to_bytes(8, "big").rstrip(b"\0")
-                entry = totals[(f"{d // 10000:04d}-{d // 100 % 100:02d}-{d % 100:02d}",
-                                name.decode())]  # fmt: skip
-                entry[0] += int(u)
-                entry[1] += int(r)
-                entry[2] += int(n)
+        for code in np.flatnonzero(counts).tolist():
+            d = int(days[code // len(stores)])
+            name = int(stores[code % len(stores)]).to_bytes(8, "big").rstrip(b"\0").decode()
+            entry = totals[(f"{d // 10000:04d}-{d // 100 % 100:02d}-{d % 100:02d}", name)]
+            entry[0] += int(sum_units[code])
+            entry[1] += int(sum_cents[code])
+            entry[2] += int(counts[code])
     accepted = int(ok.sum())
     return accepted, len(ends) - accepted
 
