@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pytest_mlebench.sandbox.docker.expiry import LEASE_FILE
 from pytest_mlebench.sandbox.interface import ContractPaths, Sandbox
 
 SCRIPT = Path(__file__).with_name("inventory_script.py")
@@ -34,7 +35,10 @@ DOCKER_EXCLUDE = ("/proc", "/sys", "/dev", "/run", "/home/data", "/home/submissi
 SCRATCH = ("/tmp", "/var/tmp", "/run/mlebench")
 TOOL_CACHE = re.compile(r"/(root|home/[^/]+)/\.cache(/|$)")
 INVENTORY_NAME = ".mlebench-inventory.py"
-ENGINE_FILES = frozenset({"/usr/sbin/docker-init"})  # the init the engine adds (init=True)
+# The init the engine adds (init=True) and the files of the lease keeper (docker.expiry).
+ENGINE_FILES = frozenset(
+    {"/usr/sbin/docker-init", *(LEASE_FILE + end for end in ("", ".pid", ".taken", ".tmp"))}
+)
 
 
 def search_roots(sandbox: Sandbox) -> tuple[list[str], list[str]]:

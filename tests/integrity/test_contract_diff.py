@@ -27,6 +27,9 @@ HARNESS = diff(
     ("/home/agent/solution/solve.sh", ADDED),
     ("/tmp/mle-bench-start.time", ADDED),
     ("/usr/sbin/docker-init", ADDED),
+    ("/run", CHANGED),
+    ("/run/mlebench-lease.pid", ADDED),
+    ("/run/mlebench-lease.taken", ADDED),
 )
 
 
