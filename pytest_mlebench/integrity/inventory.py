@@ -56,7 +56,7 @@ def take_inventory(sandbox: Sandbox, run_dir: Path) -> dict[str, Any]:
     args = {
         "submission": paths.submission_file,
         "code": paths.code,
-        "work": paths.work,
+        "work": paths.work if sandbox.spec.workspace else "",
         "roots": roots,
         "exclude": exclude,
         "budget": BUDGET_SECONDS,
@@ -81,7 +81,8 @@ def files_outside_contract(sandbox: Sandbox, limit: int = 50) -> dict[str, Any] 
     container = getattr(sandbox, "container", None)
     if sandbox.backend != "docker" or container is None:
         return None
-    return outside_contract(container.diff() or [], contract_paths(sandbox.paths), limit)
+    contract = contract_paths(sandbox.paths, workspace=sandbox.spec.workspace)
+    return outside_contract(container.diff() or [], contract, limit)
 
 
 def outside_contract(
@@ -116,13 +117,14 @@ class Contract:
         )
 
 
-def contract_paths(paths: ContractPaths) -> Contract:
+def contract_paths(paths: ContractPaths, *, workspace: bool) -> Contract:
     """A competition run may write anywhere under ``/home`` and in the scratch folders. An
-    engineering run (one with ``WORK_DIR``) only in its workspace, its logs and the scratch
-    folders; the agent folder, the instructions and the inventory script are the harness's, and
-    the contract's empty folders are made by it. Anything else it writes (into ``/home/code``,
-    the home's dotfiles, ``/etc``) is outside."""
-    if not paths.work:
+    engineering run (``workspace``: its sandbox has a ``WORK_DIR``; every Docker sandbox names
+    the path) only in its workspace, its logs and the scratch folders; the agent folder, the
+    instructions and the inventory script are the harness's, and the contract's empty folders
+    are made by it. Anything else it writes (into ``/home/code``, the home's dotfiles, ``/etc``)
+    is outside."""
+    if not workspace:
         return Contract(("/home", *SCRATCH))
     made = (paths.home, paths.data, paths.submission, paths.code, paths.instructions)
     harness = (paths.agent, f"{paths.home}/{INVENTORY_NAME}")

@@ -6,8 +6,6 @@ in ``WORK_DIR``, ``LOGS_DIR``, the scratch folders and what the harness writes i
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from pytest_mlebench.integrity.inventory import contract_paths, outside_contract
 from pytest_mlebench.sandbox.docker.sandbox import PATHS
 
@@ -41,7 +39,10 @@ def test_an_engineering_run_may_write_its_workspace_logs_and_scratch() -> None:
         ("/home/nonroot/.cache/pip/wheel", ADDED),
         ("/etc/passwd", 2),  # deleted: not a write
     )
-    assert outside_contract(changes, contract_paths(PATHS)) == {"count": 0, "paths": []}
+    assert outside_contract(changes, contract_paths(PATHS, workspace=True)) == {
+        "count": 0,
+        "paths": [],
+    }
 
 
 def test_an_engineering_run_writing_elsewhere_is_outside() -> None:
@@ -52,7 +53,7 @@ def test_an_engineering_run_writing_elsewhere_is_outside() -> None:
         ("/etc/hosts.bak", ADDED),
         ("/home/workshop/x", ADDED),  # a neighbour of WORK_DIR, not inside it
     )
-    found = outside_contract(changes, contract_paths(PATHS))
+    found = outside_contract(changes, contract_paths(PATHS, workspace=True))
     assert found["paths"] == [
         "/etc/hosts.bak",
         "/home/code/copy.py",
@@ -62,9 +63,8 @@ def test_an_engineering_run_writing_elsewhere_is_outside() -> None:
 
 
 def test_a_competition_run_keeps_all_of_home() -> None:
-    competition = replace(PATHS, work="")
     changes = HARNESS + diff(("/home/code/train.py", ADDED), ("/opt/model.bin", ADDED))
-    assert outside_contract(changes, contract_paths(competition)) == {
+    assert outside_contract(changes, contract_paths(PATHS, workspace=False)) == {
         "count": 1,
         "paths": ["/opt/model.bin"],
     }
