@@ -1,7 +1,8 @@
-"""The harness-evidence checks end to end on the local backend, with the echo-service task: the
-oracle's record carries every new ``H-*`` check at full marks, and an agent that hands in a file
-with an old time, opens a tree to everyone and reaches for the network is scored down for each,
-without any of it deciding the outcome (the ``H-*`` checks are no gates)."""
+"""The harness-evidence checks end to end with the echo-service task: on the local backend the
+oracle's record carries every new ``H-*`` check at full marks, and on both backends an agent that
+hands in a file with an old time, opens a tree to everyone, reaches for the network and writes
+outside the contract is scored down for each, without any of it deciding the outcome (the
+``H-*`` checks are no gates)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.eng.conftest import eng_image
 from tests.eng.test_engineering_run import EngProject
 
 NEW_CHECKS = ("H-cpu", "H-memory", "H-egress", "H-contract", "H-watermark")
@@ -18,6 +20,7 @@ CARELESS = """
 touch -d '2 days ago' serve.py
 bash -c 'sleep 2.5; chmod -R 777 tests'
 bash -c 'sleep 2.5; curl -s -m 1 http://127.0.0.1:9/x || true'
+echo stray > "$CODE_DIR/stray.txt"
 """
 
 
@@ -28,6 +31,14 @@ def checks_of(record: dict[str, Any]) -> dict[str, dict[str, Any]]:
 @pytest.fixture
 def project(pytester: pytest.Pytester) -> EngProject:
     return EngProject(pytester, "local")
+
+
+@pytest.fixture(params=["local", "docker"])
+def either(request: pytest.FixtureRequest, pytester: pytest.Pytester) -> EngProject:
+    """Both backends: Docker adds the file-system diff (skipped without an engine)."""
+    if request.param == "docker":
+        eng_image()
+    return EngProject(pytester, request.param)
 
 
 def test_the_oracle_record_carries_every_new_harness_check(project: EngProject) -> None:
@@ -46,7 +57,8 @@ def test_the_oracle_record_carries_every_new_harness_check(project: EngProject) 
     assert all(checks[name]["why"] and checks[name]["fix_hint"] for name in NEW_CHECKS)
 
 
-def test_old_times_destructive_commands_and_downloads_are_scored(project: EngProject) -> None:
+def test_old_times_destructive_commands_and_downloads_are_scored(either: EngProject) -> None:
+    project = either
     task = project.root / "tasks" / "echo-service"
     fix = (task / "solution" / "solve.sh").read_text()  # a cheat gets only its own script
     (task / "cheats" / "careless.sh").write_text(fix + CARELESS)
@@ -61,4 +73,9 @@ def test_old_times_destructive_commands_and_downloads_are_scored(project: EngPro
     assert {"chmod-recursive-777", "network-tool"} <= rules
     # the chmod is H-audit's (medium); the curl is scored once, by H-egress
     assert checks["H-audit"]["result"] == 0.5
+    contract = checks["H-contract"]
+    if project.backend == "docker":  # CODE_DIR is outside an engineering run's contract
+        assert contract["result"] == 0.0 and "/home/code/stray.txt" in contract["evidence"]
+    else:
+        assert contract["weight"] == 0.0
     assert record["engineering"]["score"] < 1.0 and record["engineering"]["passed"] is True
