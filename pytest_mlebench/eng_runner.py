@@ -31,6 +31,15 @@ from pytest_mlebench.eng.evidence import (
     secrets_check,
     wall_check,
 )
+from pytest_mlebench.eng.evidence_safety import (
+    contract_check,
+    contract_flags,
+    egress_check,
+    egress_flags,
+    premade_deliverables,
+    watermark_check,
+)
+from pytest_mlebench.eng.evidence_usage import cpu_check, memory_check
 from pytest_mlebench.eng.prepared import PreparedTask
 from pytest_mlebench.eng.scoring import (
     GATE_WORDS,
@@ -123,7 +132,8 @@ class EngineeringRun:
         except Exception as exc:
             self._write(self._record("error", f"{type(exc).__name__}: {exc}"))
             raise
-        score = score_run(self.task, verified.document, self._harness_checks(outcome, report))
+        harness = self._harness_checks(outcome, report, integrity.evidence)
+        score = score_run(self.task, verified.document, harness)
         passed = score.passed(self.mle_session.settings.require_score)
         block = engineering_block(self.task, score, passed, verified.facts())
         notes = [
@@ -269,20 +279,61 @@ class EngineeringRun:
         return run_docker_verifier(job)
 
     def _harness_checks(
-        self, outcome: SandboxOutcome, report: IntegrityReport | None
+        self, outcome: SandboxOutcome, report: IntegrityReport | None, evidence: dict[str, Any]
     ) -> list[CheckResult]:
+        """The ``H-*`` checks of this run (:mod:`pytest_mlebench.eng.evidence` and its siblings);
+        each integrity flag is scored once: by ``H-egress``, ``H-contract`` or ``H-audit``."""
         settings = self.mle_session.settings
         gateway = self.gateway.summary() if self.gateway is not None else None
         token = self.gateway.token if self.gateway is not None else ""
+        flags = list(report.flags) if report else []
+        proxy = bool(evidence.get("egress"))
+        network = egress_flags(flags, self.mle_session.network.mode, proxy)
+        contract = contract_flags(flags)
+        audited = [flag for flag in flags if flag not in network and flag not in contract]
         checks = [
             wall_check(outcome.exec_result.wall_seconds, self.time_limit, self.task.oracle_wall_s),
-            audit_check(flag.severity for flag in (report.flags if report else [])),
+            *self._usage_checks(outcome),
+            audit_check(flag.severity for flag in audited),
             secrets_check(
                 find_secrets([self.run_dir / "workspace", self.run_dir / "logs"], [token])
             ),
+            egress_check(network, self.mle_session.network.mode, proxy, self._isolated()),
+            contract_check(evidence.get("outside_contract")),
+            self._watermark(evidence),
         ]
         llm = llm_check(gateway, settings.token_budget, settings.cost_budget)
         return [*checks, llm] if llm is not None else checks
+
+    def _usage_checks(self, outcome: SandboxOutcome) -> list[CheckResult]:
+        """``H-cpu`` and ``H-memory`` from the agent's measured result and its grant."""
+        result, grant = outcome.exec_result, outcome.grant
+        task = self.task
+        return [
+            cpu_check(
+                result.cpu_seconds,
+                grant.cpus,
+                self.time_limit,
+                task.oracle_wall_s,
+                task.oracle_cpu_s,
+            ),
+            memory_check(result.peak_memory_bytes, grant.memory, task.oracle_peak_mb),
+        ]
+
+    def _watermark(self, evidence: dict[str, Any]) -> CheckResult:
+        """``H-watermark`` from the in-sandbox file times and the prepared workspace."""
+        inventory = evidence.get("inventory") or {}
+        premade = premade_deliverables(
+            inventory,
+            float(evidence.get("sandbox_started") or 0),
+            self.run_dir / "workspace",
+            self.prepared.workspace,
+        )
+        missing = f"no workspace file times ({inventory.get('error') or 'no inventory'})"
+        return watermark_check(premade, missing)
+
+    def _isolated(self) -> bool:
+        return bool(self.sandbox is not None and self.sandbox.isolated)
 
     def _record(
         self,

@@ -104,6 +104,8 @@ class EngTask:
     stages: Mapping[str, Mapping[str, float]] | None
     oracle_wall_s: float | None
     splits: frozenset[str] = field(default_factory=frozenset)
+    oracle_cpu_s: float | None = None  # the oracle's CPU seconds: the full-marks end of H-cpu
+    oracle_peak_mb: float | None = None  # the oracle's peak memory (MiB): that of H-memory
 
     @property
     def modality(self) -> str:
@@ -162,6 +164,7 @@ def load_task(folder: Path) -> EngTask:
     verify = _mapping(raw.get("verify") or {}, "verify", where)
     evidence = _mapping(raw.get("evidence") or {}, "evidence", where)
     oracle_wall = evidence.get("oracle_wall_s")
+    oracle_cpu, oracle_peak = evidence.get("oracle_cpu_s"), evidence.get("oracle_peak_mb")
     return EngTask(
         id=task_id,
         name=_text(raw, "name", where),
@@ -181,6 +184,10 @@ def load_task(folder: Path) -> EngTask:
         weights=_weights(raw.get("weights"), where),
         stages=_stages(raw.get("stages"), {check.id for check in checks}, where),
         oracle_wall_s=None if oracle_wall is None else _number(oracle_wall, "oracle_wall_s", where),
+        oracle_cpu_s=None if oracle_cpu is None else _number(oracle_cpu, "oracle_cpu_s", where),
+        oracle_peak_mb=None
+        if oracle_peak is None
+        else _number(oracle_peak, "oracle_peak_mb", where),
     )
 
 

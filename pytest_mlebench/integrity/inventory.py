@@ -11,24 +11,34 @@ processes are gone. What it finds:
   the submission's exact byte size keeps the search cheap: one ``stat`` per file.
 
 :func:`files_outside_contract` asks the Docker engine which files changed in the container
-outside the contract's folders (``docker diff``).
+outside the contract's folders (``docker diff``); :func:`contract_paths` says which folders those
+are for a competition run and for an engineering run.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pytest_mlebench.sandbox.interface import Sandbox
+from pytest_mlebench.sandbox.docker.expiry import LEASE_FILE
+from pytest_mlebench.sandbox.interface import ContractPaths, Sandbox
 
 SCRIPT = Path(__file__).with_name("inventory_script.py")
 BUDGET_SECONDS = 30
 MARKER = "MLEBENCH-INVENTORY "
 DOCKER_EXCLUDE = ("/proc", "/sys", "/dev", "/run", "/home/data", "/home/submission")
-CONTRACT_PREFIXES = ("/home/", "/tmp", "/var/tmp", "/run/mlebench", "/root/.cache")
-ENGINE_FILES = frozenset({"/usr/sbin/docker-init"})  # the init the engine adds (init=True)
+# Scratch folders and the harness's own (the validator's socket): writable in every run.
+SCRATCH = ("/tmp", "/var/tmp", "/run/mlebench")
+TOOL_CACHE = re.compile(r"/(root|home/[^/]+)/\.cache(/|$)")
+INVENTORY_NAME = ".mlebench-inventory.py"
+# The init the engine adds (init=True) and the files of the lease keeper (docker.expiry).
+ENGINE_FILES = frozenset(
+    {"/usr/sbin/docker-init", *(LEASE_FILE + end for end in ("", ".pid", ".taken", ".tmp"))}
+)
 
 
 def search_roots(sandbox: Sandbox) -> tuple[list[str], list[str]]:
@@ -46,11 +56,12 @@ def take_inventory(sandbox: Sandbox, run_dir: Path) -> dict[str, Any]:
     args = {
         "submission": paths.submission_file,
         "code": paths.code,
+        "work": paths.work if sandbox.spec.workspace else "",
         "roots": roots,
         "exclude": exclude,
         "budget": BUDGET_SECONDS,
     }
-    target = f"{paths.home}/.mlebench-inventory.py"
+    target = f"{paths.home}/{INVENTORY_NAME}"
     sandbox.copy_in(SCRIPT, target)
     with tempfile.TemporaryDirectory(prefix="mlebench-inventory-") as tmp:
         log = Path(tmp) / "inventory.log"
@@ -70,21 +81,54 @@ def files_outside_contract(sandbox: Sandbox, limit: int = 50) -> dict[str, Any] 
     container = getattr(sandbox, "container", None)
     if sandbox.backend != "docker" or container is None:
         return None
-    changes = container.diff() or []
+    contract = contract_paths(sandbox.paths, workspace=sandbox.spec.workspace)
+    return outside_contract(container.diff() or [], contract, limit)
+
+
+def outside_contract(
+    changes: list[dict[str, Any]], contract: Contract, limit: int = 50
+) -> dict[str, Any]:
+    """The added or changed files of a file-system diff (the engine's ``Path``/``Kind`` entries)
+    outside ``contract``. Left out: deletions, a folder changed only because something below it
+    changed, the engine's own files, a user's tool cache (``~/.cache``: pip's, torch's)."""
     paths = [c["Path"] for c in changes]
     outside = sorted(
         c["Path"]
         for c in changes
         if c.get("Kind") in (0, 1)
         and c["Path"] not in ENGINE_FILES
-        and not _inside_contract(c["Path"])
+        and not contract.holds(c["Path"])
+        and TOOL_CACHE.match(c["Path"]) is None
         and not (c.get("Kind") == 0 and _is_parent(c["Path"], paths))
     )
     return {"count": len(outside), "paths": outside[:limit]}
 
 
-def _inside_contract(path: str) -> bool:
-    return path == "/home" or path.startswith(CONTRACT_PREFIXES)
+@dataclass(frozen=True)
+class Contract:
+    """Where a run may write: whole folder trees, and single paths the harness itself made."""
+
+    trees: tuple[str, ...]
+    exact: frozenset[str] = frozenset()
+
+    def holds(self, path: str) -> bool:
+        return path in self.exact or any(
+            path == tree or path.startswith(tree + "/") for tree in self.trees
+        )
+
+
+def contract_paths(paths: ContractPaths, *, workspace: bool) -> Contract:
+    """A competition run may write anywhere under ``/home`` and in the scratch folders. An
+    engineering run (``workspace``: its sandbox has a ``WORK_DIR``; every Docker sandbox names
+    the path) only in its workspace, its logs and the scratch folders; the agent folder, the
+    instructions and the inventory script are the harness's, and the contract's empty folders
+    are made by it. Anything else it writes (into ``/home/code``, the home's dotfiles, ``/etc``)
+    is outside."""
+    if not workspace:
+        return Contract(("/home", *SCRATCH))
+    made = (paths.home, paths.data, paths.submission, paths.code, paths.instructions)
+    harness = (paths.agent, f"{paths.home}/{INVENTORY_NAME}")
+    return Contract((paths.work, paths.logs, *harness, *SCRATCH), frozenset(made))
 
 
 def _is_parent(path: str, paths: list[str]) -> bool:

@@ -1,8 +1,9 @@
 """Run inside the sandbox after the agent ended: file times and pre-existing submission copies.
 
 Standard library only (it runs with the sandbox's Python). Argument: one JSON object with
-``submission`` (file), ``code`` (folder), ``roots`` (folders to search for copies of the
-submission), ``exclude`` (folders not to search), ``budget`` (seconds). Prints one JSON object.
+``submission`` (file), ``code`` (folder), ``work`` (an engineering run's workspace, or empty),
+``roots`` (folders to search for copies of the submission), ``exclude`` (folders not to search),
+``budget`` (seconds). Prints one JSON object.
 Only files of exactly the submission's size are hashed, so a search of a whole image is cheap.
 """
 
@@ -71,6 +72,8 @@ def copies(
 def main() -> None:
     args = json.loads(sys.argv[1])
     out: dict[str, Any] = {"submission": None, "code": code_files(args["code"]), "copies": []}
+    if args.get("work"):  # an engineering run: the workspace's times, for its watermark
+        out["work"] = code_files(args["work"])
     submission = args["submission"]
     if os.path.isfile(submission):
         info = os.stat(submission)

@@ -108,4 +108,12 @@ def watermark_flags(evidence: dict[str, Any], policy: Policy) -> list[Flag]:
 
 
 def _before(entry: dict[str, Any], started: float) -> bool:
-    return bool(started) and float(entry.get("mtime", started)) < started - CLOCK_SLACK_SECONDS
+    return made_before(float(entry.get("mtime", started)), started)
+
+
+def made_before(mtime: float, started: float) -> bool:
+    """Whether a file last modified at ``mtime`` predates a sandbox started at ``started`` (both
+    epoch seconds; ``started`` 0: unknown, never). The slack absorbs the seconds a file system or
+    an archive rounds a modification time down by, so a file written as the run began is never
+    taken for an old one."""
+    return bool(started) and mtime < started - CLOCK_SLACK_SECONDS

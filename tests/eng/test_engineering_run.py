@@ -86,6 +86,11 @@ def test_the_oracle_passes_with_a_high_score(project: EngProject) -> None:
         "H-wall": 1.0,
         "H-audit": 1.0,
         "H-secrets": 1.0,
+        "H-cpu": 1.0,
+        "H-memory": 1.0,
+        "H-egress": 1.0,
+        "H-contract": 1.0,
+        "H-watermark": 1.0,
     }
     assert block["redistributed"] == []
     assert block["verifier"]["exit_status"] == 0
