@@ -144,6 +144,7 @@ def _write_expected(path: Path, result: Totals) -> None:
 
 def _sample(rng: np.random.Generator, folder: Path) -> None:
     """The workspace's small input (with malformed lines) and its expected output."""
+    folder.mkdir(exist_ok=True)  # an empty folder is not in the repository
     base, totals = _base_block(rng, SAMPLE_LINES // SAMPLE_DAYS)
     blocks = [(day, 0) for day in _days(rng, SAMPLE_DAYS)]
     _write(folder / "sample.csv", blocks, [base], rng, 4)

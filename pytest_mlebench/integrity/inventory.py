@@ -10,8 +10,9 @@ processes are gone. What it finds:
   folders). A copy last modified before the sandbox started was pre-made. Hashing only files of
   the submission's exact byte size keeps the search cheap: one ``stat`` per file.
 
-:func:`files_outside_contract` asks the Docker engine which files changed in the container
-outside the contract's folders (``docker diff``); :func:`contract_paths` says which folders those
+:func:`files_outside_contract` lists the files that changed in the container outside the
+contract's folders (the container's overlay layer, or the engine's ``docker diff``:
+:mod:`pytest_mlebench.sandbox.docker.changes`); :func:`contract_paths` says which folders those
 are for a competition run and for an engineering run.
 """
 
@@ -81,8 +82,10 @@ def files_outside_contract(sandbox: Sandbox, limit: int = 50) -> dict[str, Any] 
     container = getattr(sandbox, "container", None)
     if sandbox.backend != "docker" or container is None:
         return None
+    from pytest_mlebench.sandbox.docker.changes import container_changes
+
     contract = contract_paths(sandbox.paths, workspace=sandbox.spec.workspace)
-    return outside_contract(container.diff() or [], contract, limit)
+    return outside_contract(container_changes(container), contract, limit)
 
 
 def outside_contract(
