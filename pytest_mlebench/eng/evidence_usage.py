@@ -17,8 +17,8 @@ was set to compare with. Pure functions.
 from __future__ import annotations
 
 from pytest_mlebench.cluster.connection import size_in_bytes
-from pytest_mlebench.eng.evidence import omitted
-from pytest_mlebench.eng.scoring import CheckResult, clip
+from pytest_mlebench.eng.evidence import omitted, share_left
+from pytest_mlebench.eng.scoring import CheckResult
 from pytest_mlebench.errors import SandboxError
 
 FREE_MEMORY_SHARE = 0.75
@@ -41,13 +41,13 @@ def cpu_check(
         return omitted("H-cpu", "efficiency", "no CPU grant to compare with", CPU_WHY)
     limit = cpus * time_limit
     oracle = oracle_cpu_s if oracle_cpu_s is not None else cpus * (oracle_wall_s or 0.0)
-    reference = min(oracle, limit * 0.999)
+    result, reference = share_left(used, limit, oracle)
     return CheckResult(
         id="H-cpu",
         dimension="efficiency",
         weight=1.0,
         gate=False,
-        result=clip((limit - used) / (limit - reference)),
+        result=result,
         evidence=(
             f"agent CPU time {used:.1f} s of {limit:.0f} s ({cpus:g} CPUs × {time_limit:.0f} s; "
             f"oracle {reference:.1f} s)"
@@ -67,13 +67,14 @@ def memory_check(
     if not grant:
         return omitted("H-memory", "efficiency", "no memory grant to compare with", MEMORY_WHY)
     free = grant * FREE_MEMORY_SHARE
-    reference = min(oracle_peak_mb * MIB if oracle_peak_mb is not None else free, grant * 0.999)
+    oracle = oracle_peak_mb * MIB if oracle_peak_mb is not None else free
+    result, reference = share_left(peak_bytes, grant, oracle)
     return CheckResult(
         id="H-memory",
         dimension="efficiency",
         weight=1.0,
         gate=False,
-        result=clip((grant - peak_bytes) / (grant - reference)),
+        result=result,
         evidence=(
             f"peak memory {peak_bytes / MIB:.0f} MiB of a {grant / MIB:.0f} MiB grant "
             f"(full marks up to {reference / MIB:.0f} MiB)"
