@@ -16,11 +16,9 @@ from __future__ import annotations
 import time
 import uuid
 from dataclasses import asdict, replace
-from pathlib import Path
 from typing import Any
 
 import pytest
-from filelock import FileLock
 
 from pytest_mlebench.agents import load_agent
 from pytest_mlebench.agents.protocol import Agent
@@ -49,7 +47,8 @@ from pytest_mlebench.eng.scoring import (
     score_run,
 )
 from pytest_mlebench.eng.task import EngTask
-from pytest_mlebench.errors import AgentError, MLEBenchError, SandboxError
+from pytest_mlebench.eng_images import HiddenFilesInImage, session_profile_image
+from pytest_mlebench.errors import AgentError, SandboxError
 from pytest_mlebench.gateway import Gateway
 from pytest_mlebench.graders import SubmissionSpec
 from pytest_mlebench.integrity.checks import CheckContext
@@ -67,11 +66,6 @@ from pytest_mlebench.timestamps import utc_timestamp
 # An engineering run has no submission; the job's validator fields stay unused.
 NO_SUBMISSION = SubmissionSpec(id_column="id", target_columns=("value",), metric="accuracy")
 VERIFIER_PROFILE = "eng"
-IMAGE_LOCK_TIMEOUT_SECONDS = 3 * 3600
-
-
-class HiddenFilesInImage(MLEBenchError):
-    """A profile image holds a task's hidden files: no run may use it (outcome ``error``)."""
 
 
 class EngineeringRun:
@@ -369,41 +363,6 @@ class EngineeringRun:
         self.record = record
         self.hooks.pytest_mlebench_graded(record=record)
         keep_run_files(record, self.run_dir, self.mle_session.settings.results_path)
-
-
-def session_profile_image(mle_session: MLEBenchSession, profile: str) -> str:
-    """The tag of image ``profile``, built once per session (file-locked, like the agent image)
-    and proven free of every task's hidden files (:class:`HiddenFilesInImage` otherwise);
-    :class:`SandboxError` when it cannot be built."""
-    from pytest_mlebench.sandbox.docker.profiles import ensure_profile
-    from pytest_mlebench.sandbox.docker.task_inventory import hidden_files, image_findings
-
-    shared = Path(mle_session.plan.shared_dir or ".")
-    shared.mkdir(parents=True, exist_ok=True)
-    ready = shared / f"profile-{profile}.txt"
-    with FileLock(str(shared / f"profile-{profile}.lock"), timeout=IMAGE_LOCK_TIMEOUT_SECONDS):
-        if ready.is_file():
-            return ready.read_text("utf-8").strip()
-        wheels = Path(mle_session.plan.wheelhouse) if mle_session.plan.wheelhouse else None
-        tag = ensure_profile(profile, wheels_from=wheels, progress=lambda _line: None)
-        found = image_findings(tag, hidden_files(hidden_task_folders(mle_session)))
-        if found:
-            raise HiddenFilesInImage(
-                f"image {tag} holds hidden files of engineering tasks: {'; '.join(found[:5])}"
-            )
-        ready.write_text(tag, "utf-8")
-    return tag
-
-
-def hidden_task_folders(mle_session: MLEBenchSession) -> list[Path]:
-    """Every task's ``verify/``, ``solution/``, ``cheats/`` and prepared ``private/`` folders."""
-    prepared = mle_session.settings.data_dir / "engineering"
-    folders = [
-        folder
-        for task in mle_session.tasks
-        for folder in (task.verify_dir, task.solution_dir, task.cheats_dir)
-    ]
-    return folders + sorted(prepared.glob("*/s*/private"))
 
 
 def eng_record(

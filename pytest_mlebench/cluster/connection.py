@@ -8,7 +8,6 @@ batch against an unreachable cluster fails each run at once instead of waiting a
 from __future__ import annotations
 
 import logging
-import re
 import socket
 from collections.abc import Mapping
 from typing import Any
@@ -27,7 +26,6 @@ DOCKER_NODE_HINT = (
     "`ray start --address HEAD:6379 --resources='{\"mlebench_docker\": 4}'`"
 )
 CONNECT_TIMEOUT_SECONDS = 10
-_UNITS = {"": 1, "b": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}
 _failed: dict[str, str] = {}
 
 
@@ -66,14 +64,6 @@ def _check_reachable(address: str) -> None:
     host, _, port = address.rpartition(":")
     with socket.create_connection((host, int(port)), timeout=CONNECT_TIMEOUT_SECONDS):
         pass
-
-
-def size_in_bytes(size: str) -> int:
-    """``4g`` → bytes (Docker's units, powers of 1024)."""
-    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([bkmgt]?)b?\s*", size.lower())
-    if match is None:
-        raise SandboxError(f"cannot read the memory size {size!r}; write it like 4g or 512m")
-    return int(float(match.group(1)) * _UNITS[match.group(2)])
 
 
 def check_fits(ray: Any, wanted: Mapping[str, float], competition_id: str) -> None:

@@ -21,13 +21,13 @@ from pytest_mlebench.cluster.connection import (
     DOCKER_RESOURCE,
     check_fits,
     join_cluster,
-    size_in_bytes,
 )
 from pytest_mlebench.cluster.desk import controller_desk
 from pytest_mlebench.cluster.node import NodeJob, NodeResult, remove_run_containers, run_job
 from pytest_mlebench.cluster.publish import publish_public
 from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.sandbox.docker.cleanup import RUN_ID_LABEL, SESSION_LABEL
+from pytest_mlebench.sandbox.memory_sizes import size_in_bytes
 
 log = logging.getLogger(__name__)
 

@@ -16,10 +16,10 @@ was set to compare with. Pure functions.
 
 from __future__ import annotations
 
-from pytest_mlebench.cluster.connection import size_in_bytes
 from pytest_mlebench.eng.evidence import omitted, share_left
 from pytest_mlebench.eng.scoring import CheckResult
 from pytest_mlebench.errors import SandboxError
+from pytest_mlebench.sandbox.memory_sizes import size_in_bytes
 
 FREE_MEMORY_SHARE = 0.75
 MIB = 1024**2
