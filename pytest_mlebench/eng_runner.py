@@ -244,7 +244,7 @@ class EngineeringRun:
             policy=options.policy,
             mode=options.mode,
             network=options.network,
-            isolated=bool(self.sandbox is not None and self.sandbox.isolated),
+            isolated=self._isolated(),
         )
 
     def _verify(self, integrity: Any) -> VerifierResult:
