@@ -1,13 +1,14 @@
-"""The engineering track's cost: each task's verifier, and the oracle, noop and cheat sessions.
+"""The engineering track's cost: each task's verifier, and the session that proves the tasks.
 
-Runs, in Docker, the three sessions the CI proof of the shipped tasks runs
-(``tests/eng/test_core_tasks.py``): ``--mle-agent oracle``, ``noop`` and ``'cheat:*'`` over every
-task of ``engineering/``, each with ``-n WORKERS``; prints each session's wall time and, per run,
-the agent phase's and the verifier's wall time from the records. The eng image must be built
-(``mlebench sandbox build --profile eng``).
+Runs, in Docker, the session the CI proof of the shipped tasks runs
+(``tests/eng/test_core_tasks.py``): ``--mle-agent 'oracle,noop,cheat:*'`` over every task of
+``engineering/`` with ``-n WORKERS``; or one session per ``--agents`` value (``oracle noop
+'cheat:*'`` runs the three apart, sharing one data folder). Prints each session's wall time, the
+verifier's median per agent kind and, per run, the agent phase's and the verifier's wall time
+from the records. The eng image must be built (``mlebench sandbox build --profile eng``).
 
     PYTHONPATH=$PWD .venv/bin/python bench/engineering_track.py [--workers 2]
-        [--agents oracle noop 'cheat:*']
+        [--agents 'oracle,noop,cheat:*']
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def session(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--agents", nargs="+", default=["oracle", "noop", "cheat:*"])
+    parser.add_argument("--agents", nargs="+", default=["oracle,noop,cheat:*"])
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.1f}")
     shared = tempfile.TemporaryDirectory(prefix="mlebench-eng-bench-data-")
@@ -66,6 +67,14 @@ def main() -> None:
             f"median {statistics.median(verifier):.1f} s, max {max(verifier):.1f} s, "
             f"total {sum(verifier):.1f} s"
         )
+        kinds = sorted({str(r["agent"]).partition(":")[0] for r in records})
+        for kind in kinds:
+            times = [
+                float((r.get("engineering") or {}).get("verifier", {}).get("wall_s") or 0)
+                for r in records
+                if str(r["agent"]).partition(":")[0] == kind
+            ]
+            print(f"  {kind}: {len(times)} runs, verifier median {statistics.median(times):.1f} s")
         for record in sorted(records, key=lambda r: (str(r["competition_id"]), str(r["agent"]))):
             block = record.get("engineering") or {}
             print(

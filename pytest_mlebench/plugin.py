@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from pytest_mlebench import hookspecs
-from pytest_mlebench.agents.task_scripts import EVERY_CHEAT, task_cheats
+from pytest_mlebench.agents.task_scripts import case_agents
 from pytest_mlebench.eng.task import EngTask
 from pytest_mlebench.eng.task_registry import load_eng_registry
 from pytest_mlebench.errors import MLEBenchError
@@ -187,7 +187,6 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 def _parametrize_tasks(metafunc: pytest.Metafunc) -> None:
     mle_session = get_session(metafunc.config)
     seeds = mle_session.settings.seeds
-    every_cheat = mle_session.agent.name == EVERY_CHEAT
     params = [
         pytest.param(
             RunCase(task.id, seed, agent),
@@ -195,7 +194,7 @@ def _parametrize_tasks(metafunc: pytest.Metafunc) -> None:
             marks=task_marks(task, mle_session.settings.time_limit),
         )
         for task in mle_session.tasks
-        for agent in (task_cheats(task.folder) if every_cheat else [None])
+        for agent in case_agents(mle_session.agent, task.folder)
         for seed in range(seeds)
     ]
     metafunc.parametrize("mle_eng_case", params, indirect=True)

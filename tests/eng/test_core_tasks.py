@@ -1,9 +1,10 @@
 """Every shipped engineering task proves itself through the real plugin, in Docker. For the tasks of
 ``engineering/`` (the ``core`` split): the oracle passes every task with a task score of at least
 0.95 and every gate; the do-nothing agent fails every task, its score recorded; and each known hack
-(``cheats/*.sh``) is caught — its run fails a gate. Each is one pytest session in a subprocess, as
-a user runs it (``pytest -m engineering --mle-agent …``); the cheats run in one session with
-``--mle-agent 'cheat:*'`` (a test per task and cheat). The eng image is built once if it is missing
+(``cheats/*.sh``) is caught — its run fails a gate. All of it is one pytest session in a
+subprocess, as a task author runs it (``pytest -m engineering --mle-agent 'oracle,noop,cheat:*'``,
+a test per task and agent): one session start and one prepare of each task instead of three, and
+its two workers kept busy to the end. The eng image is built once if it is missing
 (the verifier's image: ``mlebench sandbox build --profile eng``); without a Docker engine the
 module is skipped with the reason.
 """
@@ -30,77 +31,71 @@ def shipped_tasks() -> list[str]:
     return sorted(p.name for p in TASKS.iterdir() if (p / "config.yaml").is_file())
 
 
-def cheats_by_name() -> dict[str, list[str]]:
-    found: dict[str, list[str]] = defaultdict(list)
-    for task in shipped_tasks():
-        for script in sorted((TASKS / task / "cheats").glob("*.sh")):
-            found[script.stem].append(task)
-    return dict(sorted(found.items()))
-
-
 @pytest.fixture(scope="module")
 def eng_tag() -> str:
     return eng_image()
 
 
+AGENTS = "oracle,noop,cheat:*"
+Records = dict[str, list[dict[str, Any]]]
+pytestmark = pytest.mark.xdist_group("eng-core-tasks")  # one worker runs the session once
+
+
 @pytest.fixture(scope="module")
-def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One data folder for the three sessions, also across xdist workers (the parent of each
-    worker's base folder is the run's): each task × seed is prepared once (file-locked), not once
-    per session — memory-bounded-aggregation writes 1.5 GB."""
-    folder = tmp_path_factory.getbasetemp().parent / "eng-data"
-    folder.mkdir(exist_ok=True)
-    return folder
-
-
-def run_session(
-    tmp_path: Path,
-    data_dir: Path,
-    agent: str,
-    tasks: list[str],
-    expected: list[tuple[str, str]] | None = None,
-) -> list[dict[str, Any]]:
-    """``pytest -m engineering --mle-agent AGENT`` over ``tasks`` in Docker; its records."""
-    results = tmp_path / "reports" / "results.jsonl"
+def records(eng_tag: str, tmp_path_factory: pytest.TempPathFactory) -> Records:
+    """``pytest -m engineering --mle-agent 'oracle,noop,cheat:*'`` over every shipped task in
+    Docker, as a task author runs it: one session, a test per task and agent; its records by
+    agent (``cheat`` for every cheat)."""
+    folder = tmp_path_factory.mktemp("core-tasks")
+    results = folder / "reports" / "results.jsonl"
     command = [
         sys.executable, "-m", "pytest", str(REPO / "benchmarks" / "test_engineering.py"),
-        "-m", "engineering", "-k", " or ".join(tasks),
+        "-m", "engineering", "-k", " or ".join(shipped_tasks()),
         "-p", "no:randomly", "-p", "no:cacheprovider",
-        "--mle-agent", agent, "--mle-sandbox", "docker", "--mle-results", str(results),
-        f"--mle-data-dir={data_dir}", "-q", "-n", "2",
+        "--mle-agent", AGENTS, "--mle-sandbox", "docker", "--mle-results", str(results),
+        f"--mle-data-dir={folder / 'data'}", "-q", "-n", "2",
     ]  # fmt: skip
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=tmp_path)
-    assert results.is_file(), done.stdout[-3000:] + done.stderr[-3000:]
-    records = [json.loads(line) for line in results.read_text().splitlines() if line.strip()]
-    runs = sorted((r["competition_id"], r["agent"]) for r in records)
-    assert runs == sorted(expected or [(task, agent) for task in tasks]), done.stdout[-3000:]
-    return records
+    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=folder)
+    tail = done.stdout[-3000:] + done.stderr[-3000:]
+    assert results.is_file(), tail
+    found = [json.loads(line) for line in results.read_text().splitlines() if line.strip()]
+    expected = [
+        (task, agent)
+        for task in shipped_tasks()
+        for agent in ["oracle", "noop", *(f"cheat:{name}" for name in task_cheat_names(task))]
+    ]
+    assert sorted((r["competition_id"], r["agent"]) for r in found) == sorted(expected), tail
+    by_agent: Records = defaultdict(list)
+    for record in found:
+        by_agent[record["agent"].partition(":")[0]].append(record)
+    return by_agent
 
 
-def test_the_oracle_passes_every_task(eng_tag: str, tmp_path: Path, data_dir: Path) -> None:
-    records = run_session(tmp_path, data_dir, "oracle", shipped_tasks())
-    for record in records:
+def task_cheat_names(task: str) -> list[str]:
+    return [script.stem for script in sorted((TASKS / task / "cheats").glob("*.sh"))]
+
+
+def test_the_oracle_passes_every_task(records: Records) -> None:
+    assert len(records["oracle"]) == len(shipped_tasks())
+    for record in records["oracle"]:
         block = record["engineering"]
         assert record["outcome"] == "passed", (record["competition_id"], record["reason"])
         assert block["score"] >= 0.95 and not block["failed_gates"], record["competition_id"]
 
 
 def test_doing_nothing_fails_every_task_with_its_score_recorded(
-    eng_tag: str, tmp_path: Path, data_dir: Path
+    records: Records,
 ) -> None:
-    records = run_session(tmp_path, data_dir, "noop", shipped_tasks())
-    for record in records:
+    assert len(records["noop"]) == len(shipped_tasks())
+    for record in records["noop"]:
         block = record["engineering"]
         assert record["outcome"] == "failed", record["competition_id"]
         assert block["failed_gates"] and 0.0 <= block["score"] < 0.95, record["competition_id"]
 
 
-def test_every_cheat_is_caught(eng_tag: str, tmp_path: Path, data_dir: Path) -> None:
-    expected = [
-        (task, f"cheat:{name}") for name, tasks in cheats_by_name().items() for task in tasks
-    ]
-    records = run_session(tmp_path, data_dir, "cheat:*", shipped_tasks(), expected)
-    for record in records:
+def test_every_cheat_is_caught(records: Records) -> None:
+    assert len(records["cheat"]) == sum(len(task_cheat_names(t)) for t in shipped_tasks()) > 0
+    for record in records["cheat"]:
         caught = record["engineering"]["failed_gates"]
         assert record["outcome"] == "failed" and caught, (record["competition_id"], record["agent"])

@@ -9,7 +9,7 @@ import pytest
 
 from pytest_mlebench.agents import load_agent
 from pytest_mlebench.agents.protocol import AgentTask
-from pytest_mlebench.agents.task_scripts import TaskScriptAgent
+from pytest_mlebench.agents.task_scripts import TaskScriptAgent, case_agents
 from pytest_mlebench.eng.prepared import prepare_task
 from pytest_mlebench.eng.task import load_task
 from pytest_mlebench.errors import AgentError, PrepareError
@@ -72,6 +72,41 @@ def test_the_task_agents_have_their_names() -> None:
     assert load_agent("cheat:edit-tests").name == "cheat:edit-tests"
     with pytest.raises(AgentError, match="name the cheat"):
         load_agent("cheat:")
+
+
+def test_a_list_of_task_agents_gives_each_task_a_case_per_agent(tmp_path: Path) -> None:
+    folder = write_task(tmp_path)
+    for name in ("edit-tests", "fake-report"):
+        (folder / "cheats" / f"{name}.sh").write_text("true\n")
+    listed = load_agent("oracle, noop,cheat:*")
+    assert listed.name == "oracle,noop,cheat:*"
+    assert case_agents(listed, folder) == [
+        "oracle",
+        "noop",
+        "cheat:edit-tests",
+        "cheat:fake-report",
+    ]
+    assert case_agents(load_agent("cheat:*"), folder) == ["cheat:edit-tests", "cheat:fake-report"]
+    assert case_agents(load_agent("oracle"), folder) == [None]
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [("oracle,random", "takes only oracle, noop"), ("noop,noop", "names an agent twice"),
+     ("oracle,cheat:", "name the cheat")],
+)  # fmt: skip
+def test_a_bad_list_of_task_agents_says_what_a_list_takes(name: str, problem: str) -> None:
+    with pytest.raises(AgentError, match=problem):
+        load_agent(name)
+
+
+def test_a_list_of_task_agents_refuses_to_run_itself(tmp_path: Path) -> None:
+    sandbox = LocalSandbox(
+        SandboxSpec(run_id="r", competition_id="c", seed=0, public_dir=tmp_path, time_limit=5)
+    )
+    task = AgentTask("tiny-task", 0, 5, tmp_path / "a.log", task_dir=write_task(tmp_path))
+    with pytest.raises(AgentError, match="names several agents: each runs as a test"):
+        load_agent("oracle,noop").run(sandbox, task)
 
 
 def test_a_task_agent_refuses_a_competition(tmp_path: Path) -> None:
