@@ -97,5 +97,9 @@ def test_doing_nothing_fails_every_task_with_its_score_recorded(
 def test_every_cheat_is_caught(records: Records) -> None:
     assert len(records["cheat"]) == sum(len(task_cheat_names(t)) for t in shipped_tasks()) > 0
     for record in records["cheat"]:
-        caught = record["engineering"]["failed_gates"]
-        assert record["outcome"] == "failed" and caught, (record["competition_id"], record["agent"])
+        caught = (record.get("engineering") or {}).get("failed_gates")
+        assert record["outcome"] == "failed" and caught, (
+            record["competition_id"],
+            record["agent"],
+            record.get("reason"),
+        )

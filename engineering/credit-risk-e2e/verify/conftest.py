@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import os
 import resource
 import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -17,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
+from mlebench_agent_code import agent_env, agent_module, agent_scratch, as_agent_user
 
 REPRODUCE_TIMEOUT_S = 120
 OUTPUTS = ["predictions.csv", "validation_predictions.csv", "report.json"]
@@ -34,8 +33,16 @@ class Reproduction:
         before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         started = time.monotonic()
         try:
-            done = subprocess.run(["bash", "reproduce.sh"], cwd=target, capture_output=True,
-                                  text=True, timeout=REPRODUCE_TIMEOUT_S, check=False)  # fmt: skip
+            done = subprocess.run(
+                ["bash", "reproduce.sh"],
+                cwd=target,
+                capture_output=True,
+                text=True,
+                timeout=REPRODUCE_TIMEOUT_S,
+                check=False,
+                env=agent_env(PYTHONPATH=""),
+                **as_agent_user(target),
+            )
             self.returncode, self.log = done.returncode, (done.stdout + done.stderr)[-600:]
         except (subprocess.TimeoutExpired, FileNotFoundError) as error:
             self.returncode, self.log = -1, str(error)
@@ -62,8 +69,8 @@ def report(work: Path) -> dict[str, Any]:
 
 
 @pytest.fixture(scope="session")
-def reproductions(work: Path, tmp_path_factory: pytest.TempPathFactory) -> list[Reproduction]:
-    base = tmp_path_factory.mktemp("reproduce")
+def reproductions(work: Path) -> list[Reproduction]:
+    base = agent_scratch("reproduce-")  # not pytest's basetemp: the verifier's root alone
     return [Reproduction(work, base / f"run{n}") for n in (1, 2)]
 
 
@@ -84,9 +91,8 @@ def validation_ids(pristine_data: Path) -> list[int]:
 
 @pytest.fixture(scope="session")
 def pipeline(work: Path) -> Any:
-    sys.path.insert(0, str(work))
-    os.chdir(work)
-    return importlib.import_module("pipeline")
+    """The agent's ``pipeline`` module, imported in a child process as another user."""
+    return agent_module("pipeline", work)
 
 
 @pytest.fixture(scope="session")

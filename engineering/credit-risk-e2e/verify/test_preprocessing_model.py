@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import feature_names, scores, truth
+from mlebench_agent_code import agent_module, agent_scratch, type_name
 from sklearn.impute import SimpleImputer
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
@@ -33,24 +34,22 @@ MAX_PEAK_MB = 1024
 
 
 @pytest.mark.check("PP1")
-def test_test_rows_do_not_change_the_fit(
-    pipeline, labelled, pristine_data, tmp_path, evidence
-) -> None:  # type: ignore[no-untyped-def]
+def test_test_rows_do_not_change_the_fit(  # type: ignore[no-untyped-def]
+    pipeline, labelled, work, pristine_data, evidence
+) -> None:
     """Extreme values in data/test.csv must not move anything fit() learns."""
     probe = labelled.head(200)
     plain = scores(pipeline.fit(labelled.copy()), probe)
-    sentinel_dir = tmp_path / "w"
-    shutil.copytree(os.getcwd(), sentinel_dir, ignore=shutil.ignore_patterns("__pycache__"))
+    sentinel_dir = agent_scratch("sentinel-")
+    shutil.copytree(
+        work, sentinel_dir, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__")
+    )
     test = pd.read_csv(pristine_data / "test.csv")
     for column in ["Income", "Assets", "Debt", "Amount", "Price", "Expenses"]:
         test[column] = 1e7
     test.to_csv(sentinel_dir / "data" / "test.csv", index=False)
-    here = os.getcwd()
-    os.chdir(sentinel_dir)
-    try:
-        moved = scores(pipeline.fit(labelled.copy()), probe)
-    finally:
-        os.chdir(here)
+    moved_pipeline = agent_module("pipeline", sentinel_dir, writable=(sentinel_dir,))
+    moved = scores(moved_pipeline.fit(labelled.copy()), probe)
     delta = float(np.max(np.abs(plain - moved)))
     evidence(f"max |Δ| {delta:.2e} with sentinel test rows")
     assert delta <= 1e-9
@@ -82,10 +81,10 @@ def test_duplicates_removed(pipeline, labelled, evidence) -> None:  # type: igno
 def _imputers(estimator, columns=None):  # type: ignore[no-untyped-def]
     """{column: strategy} of every SimpleImputer inside ``estimator``."""
     found = {}
-    if isinstance(estimator, SimpleImputer):
+    if type_name(estimator) == "SimpleImputer":
         for column in columns or []:
             found[column] = estimator.strategy
-    if isinstance(estimator, Pipeline):
+    if type_name(estimator) == "Pipeline":
         for _, step in estimator.steps:
             found.update(_imputers(step, columns))
     for _, inner, cols in getattr(estimator, "transformers_", []):
@@ -159,6 +158,6 @@ def test_reruns_identical(reproductions, evidence) -> None:  # type: ignore[no-u
 
 @pytest.mark.check("M4")
 def test_model_class_allowed(full_model, evidence) -> None:  # type: ignore[no-untyped-def]
-    name = type(full_model[-1]).__name__
+    name = type_name(full_model[-1])
     evidence(f"final estimator {name}")
     assert name in ALLOWED

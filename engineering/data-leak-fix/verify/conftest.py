@@ -2,22 +2,19 @@
 
 from __future__ import annotations
 
-import importlib
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 import pytest
+from mlebench_agent_code import agent_module
 
 
 @pytest.fixture(scope="session")
 def pipeline() -> Any:
-    work = Path(os.environ["WORK_DIR"])
-    sys.path.insert(0, str(work))
-    os.chdir(work)
-    return importlib.import_module("pipeline")
+    """The agent's ``pipeline`` module, imported in a child process as another user."""
+    return agent_module("pipeline", Path(os.environ["WORK_DIR"]))
 
 
 @pytest.fixture(scope="session")

@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mlebench_agent_code import as_agent_user
 
 RUNS = 30
 SESSIONS = 3  # runs per process: 10 hash seeds, 30 orders
 MUTANTS = ("bootstrap", "ties", "register", "transform")
 RUN_TIMEOUT_S = 30
-AGENT_UID = 65534  # "nobody": the agent's code never runs as the verifier's root
 HERE = Path(__file__).resolve().parent
 RNG = random.Random()  # fresh draws per verifier run: nothing to learn from earlier runs
 
@@ -54,16 +54,6 @@ class Run:
 
     def label(self) -> str:
         return f"PYTHONHASHSEED={self.hash_seed} order seed {self.order_seed}"
-
-
-def as_agent_user(*writable: Path) -> dict[str, Any]:
-    """Popen arguments that run the agent's code unprivileged when the verifier is root (in its
-    container), after handing it ``writable``. Not root (the local backend): nothing."""
-    if os.geteuid() != 0:
-        return {}
-    for path in writable:
-        subprocess.run(["chown", "-R", f"{AGENT_UID}:{AGENT_UID}", str(path)], check=True)
-    return {"user": AGENT_UID, "group": AGENT_UID, "extra_groups": []}
 
 
 @dataclass

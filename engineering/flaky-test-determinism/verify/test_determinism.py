@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import RNG, RUNS, Run, as_agent_user
+from conftest import RNG, RUNS, Run
+from mlebench_agent_code import as_agent_user
 
 NOT_RUN = {"skipped", "xfailed", "xpassed"}
 WORDS = ["ash", "bay", "cob", "dew", "elm", "fig", "gum", "hop", "ivy", "jam", "kit", "lea"]

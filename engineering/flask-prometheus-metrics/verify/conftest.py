@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mlebench_agent_code import as_agent_user
 from prometheus_client.parser import text_string_to_metric_families
 
 READY_WITHIN_S = 30.0
-AGENT_UID = 65534  # "nobody": the agent's code never runs as the verifier's root
 REQUESTS = "http_requests_total"
 ERRORS = "http_request_errors_total"
 LATENCY = "http_request_duration_seconds"
@@ -96,17 +96,6 @@ def pick_buckets(avoid: list[list[float]]) -> list[float]:
         chosen = sorted(low + high)
         if chosen not in avoid:
             return chosen
-
-
-def as_agent_user(*writable: Path) -> dict[str, Any]:
-    """Popen arguments that run the agent's code unprivileged when the verifier is root (in its
-    container), after handing it ``writable``: /private stays unreadable to it. Not root (the
-    local backend): nothing changes."""
-    if os.geteuid() != 0:
-        return {}
-    for path in writable:
-        subprocess.run(["chown", "-R", f"{AGENT_UID}:{AGENT_UID}", str(path)], check=True)
-    return {"user": AGENT_UID, "group": AGENT_UID, "extra_groups": []}
 
 
 @dataclass

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mlebench_agent_code import as_agent_user
 
 READY_WITHIN_S = 30.0
 
@@ -97,20 +98,6 @@ def pick_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
-
-
-AGENT_UID = 65534  # "nobody": the agent's code never runs as the verifier's root
-
-
-def as_agent_user(*writable: Path) -> dict[str, Any]:
-    """Popen arguments that run the agent's code as an unprivileged user when the verifier is
-    root (in its container), after handing it ``writable``; the harness keeps /private readable
-    by root only, so that code cannot read the hidden answers. Not root (local backend): nothing."""
-    if os.geteuid() != 0:
-        return {}
-    for path in writable:
-        subprocess.run(["chown", "-R", f"{AGENT_UID}:{AGENT_UID}", str(path)], check=True)
-    return {"user": AGENT_UID, "group": AGENT_UID, "extra_groups": []}
 
 
 def start_service(work: Path) -> Service:

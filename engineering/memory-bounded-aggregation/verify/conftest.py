@@ -26,8 +26,8 @@ from typing import Any
 
 import psutil
 import pytest
+from mlebench_agent_code import as_agent_user
 
-AGENT_UID = 65534  # "nobody": the agent's code never runs as the verifier's root
 RUN_TIMEOUT_S = 420  # one run: the oracle takes ~17 s alone, 5 times that on a loaded machine
 MEMORY_BOUND_MB = 512
 COPY_BYTES = 1 << 20
@@ -96,19 +96,12 @@ def _tree_rss_mb(process: psutil.Process) -> float:
     return total / 1024**2
 
 
-def _as_agent(folder: Path) -> dict[str, Any]:
-    if os.geteuid() != 0:
-        return {}
-    subprocess.run(["chown", "-R", f"{AGENT_UID}:{AGENT_UID}", str(folder)], check=True)
-    return {"user": AGENT_UID, "group": AGENT_UID, "extra_groups": []}
-
-
 def run_aggregate(work: Path, parts: list[Part], scratch: Path) -> Run:
     """Stream ``parts`` through a pipe into ``python3 aggregate.py PIPE OUT`` and measure it."""
     scratch.mkdir(parents=True, exist_ok=True)
     pipe, output, log = scratch / "input.csv", scratch / "out.csv", scratch / "program.log"
     os.mkfifo(pipe)
-    privileges = _as_agent(scratch)
+    privileges = as_agent_user(scratch)
     done = threading.Event()
     feeder = threading.Thread(target=_feed, args=(pipe, parts, done), daemon=True)
     feeder.start()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -23,20 +22,6 @@ TOLERANCE = 1e-5
 def env_path(name: str) -> Path:
     """A verifier path for session-scoped fixtures (the plugin's path fixtures are per test)."""
     return Path(os.environ[name])
-
-
-AGENT_UID = 65534  # "nobody": the agent's code never runs as the verifier's root
-
-
-def as_agent_user(*writable: Path) -> dict[str, Any]:
-    """Popen arguments that run the agent's code as an unprivileged user when the verifier is
-    root (in its container), after handing it ``writable``; the harness keeps /private readable
-    by root only, so that code cannot read the hidden answers. Not root (local backend): nothing."""
-    if os.geteuid() != 0:
-        return {}
-    for path in writable:
-        subprocess.run(["chown", "-R", f"{AGENT_UID}:{AGENT_UID}", str(path)], check=True)
-    return {"user": AGENT_UID, "group": AGENT_UID, "extra_groups": []}
 
 
 def load_pristine_model(pristine: Path) -> Any:

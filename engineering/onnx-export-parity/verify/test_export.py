@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import TOLERANCE, as_agent_user, make_session, run_session
+from conftest import TOLERANCE, make_session, run_session
+from mlebench_agent_code import as_agent_user
 
 MODEL_FILES = ("model.py", "weights.npz", "model_config.json")
 

@@ -10,14 +10,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mlebench_agent_code import agent_env, agent_module, as_agent_user
 
 GIT_ENV = {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "safe.directory", "GIT_CONFIG_VALUE_0": "*"}
 
 
 def git(work: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """git as the agent's user: the repository's own config (hooks, ``core.fsmonitor``) is the
+    agent's, so whatever it makes git run never runs as the verifier."""
     return subprocess.run(
-        ["git", *args], cwd=work, env={**os.environ, **GIT_ENV},
-        capture_output=True, text=True, check=False,
+        ["git", *args], cwd=work, env=agent_env(**GIT_ENV),
+        capture_output=True, text=True, check=False, **as_agent_user(work),
     )  # fmt: skip
 
 
@@ -25,7 +28,7 @@ def visible_tests(work: Path, *node_ids: str) -> subprocess.CompletedProcess[str
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *node_ids],
         cwd=work, capture_output=True, text=True, timeout=60, check=False,
-        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+        env=agent_env(PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=""), **as_agent_user(work),
     )  # fmt: skip
 
 
@@ -39,8 +42,5 @@ def facts() -> dict[str, Any]:
 
 @pytest.fixture(scope="session")
 def intervals() -> Any:
-    work = Path(os.environ["WORK_DIR"])
-    sys.path.insert(0, str(work))
-    import intervals as module
-
-    return module
+    """The agent's ``intervals`` module, imported in a child process as another user."""
+    return agent_module("intervals", Path(os.environ["WORK_DIR"]))

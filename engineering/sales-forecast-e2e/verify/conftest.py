@@ -24,12 +24,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
-from mlebench_verify import in_verifier_container
+from mlebench_agent_code import as_agent_user
 
 RUN_TIMEOUT_S = 60
 KEYS = ["date", "store", "item"]
 OUTPUTS = ["forecast.csv", "report.json", "__pycache__"]
-AGENT_UID = 65534  # "nobody"
 RUNNER = r"""
 import json, os, runpy, socket, sys
 attempts = []
@@ -65,16 +64,6 @@ class Run:
         if self.forecast is None:
             pytest.fail(f"forecast.py failed (exit {self.returncode}): {self.log}")
         return self.forecast
-
-
-def as_agent_user(path: Path) -> dict[str, Any]:
-    """Popen arguments for running the agent's code as ``nobody`` in the verifier's container,
-    where the verifier is root and /private is readable by root only. On the local backend the
-    code runs as the harness's user (its Python may not be reachable by ``nobody``)."""
-    if os.geteuid() != 0 or not in_verifier_container():
-        return {}
-    subprocess.run(["chown", "-R", f"{AGENT_UID}:{AGENT_UID}", str(path)], check=True)
-    return {"user": AGENT_UID, "group": AGENT_UID, "extra_groups": []}
 
 
 def read_forecast(path: Path) -> pd.DataFrame | None:

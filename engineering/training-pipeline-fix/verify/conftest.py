@@ -1,8 +1,11 @@
-"""Shared fixtures of training-pipeline-fix's verifier: train once per problem, import predict."""
+"""Shared fixtures of training-pipeline-fix's verifier: train once per problem, import predict.
+
+The agent's code (``train.py``, ``predict.py``) runs as another user, out of the verifier's
+process (``mlebench_agent_code``): it reads copies of the data, never ``/private``.
+"""
 
 from __future__ import annotations
 
-import importlib
 import os
 import shutil
 import subprocess
@@ -11,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from mlebench_agent_code import agent_env, agent_module, agent_scratch, as_agent_user
 
 TRAIN_TIMEOUT_S = 60
 
@@ -25,6 +29,7 @@ class Run:
                 [sys.executable, "train.py", "--data-dir", str(data_dir), "--out-dir", str(out_dir),
                  "--seed", str(seed)],
                 cwd=work, capture_output=True, text=True, timeout=TRAIN_TIMEOUT_S, check=False,
+                env=agent_env(PYTHONPATH=""), **as_agent_user(work, data_dir, out_dir.parent),
             )  # fmt: skip
             self.returncode = done.returncode
             self.log = (done.stdout + done.stderr)[-800:]
@@ -36,15 +41,13 @@ class Run:
 
 @pytest.fixture(scope="session")
 def work() -> Path:
-    path = Path(os.environ["WORK_DIR"])
-    if str(path) not in sys.path:
-        sys.path.insert(0, str(path))
-    return path
+    return Path(os.environ["WORK_DIR"])
 
 
 @pytest.fixture(scope="session")
-def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("runs")
+def scratch() -> Path:
+    """Where the runs write (not under pytest's basetemp: the verifier's root alone)."""
+    return agent_scratch("runs-")
 
 
 @pytest.fixture(scope="session")
@@ -56,9 +59,13 @@ def main_run(work: Path, scratch: Path) -> Run:
 
 @pytest.fixture(scope="session")
 def alt_run(work: Path, scratch: Path) -> Run:
-    return Run(work, Path(os.environ["PRIVATE_DIR"]) / "alt", scratch / "alt", 12345)
+    data = scratch / "alt-data"  # the other problem's training rows only, not its hidden rows
+    data.mkdir()
+    shutil.copy2(Path(os.environ["PRIVATE_DIR"]) / "alt" / "train.npz", data / "train.npz")
+    return Run(work, data, scratch / "alt", 12345)
 
 
 @pytest.fixture(scope="session")
-def predict_module(work: Path):  # type: ignore[no-untyped-def]
-    return importlib.import_module("predict")
+def predict_module(work: Path, scratch: Path):  # type: ignore[no-untyped-def]
+    """The agent's ``predict`` module, imported in a child process as another user."""
+    return agent_module("predict", work, writable=(scratch,))

@@ -33,16 +33,14 @@ def test_training_ends_with_finite_losses(main_run, evidence) -> None:  # type: 
 
 
 @pytest.mark.check("F1")
-def test_saved_model_has_finite_loss(main_run, work, evidence) -> None:  # type: ignore[no-untyped-def]
+def test_saved_model_has_finite_loss(main_run, work, predict_module, evidence) -> None:  # type: ignore[no-untyped-def]
     """The verifier's own cross-entropy of the saved model on the training data: finite, low."""
-    import predict as predict_module
-
     model, mean, std = predict_module.load_model(main_run.out_dir)
     model.eval()
     data = np.load(work / "data" / "train.npz")
-    inputs = torch.tensor((data["X"] - mean) / std, dtype=torch.float32)
-    with torch.no_grad():
-        loss = float(nn.CrossEntropyLoss()(model(inputs), torch.tensor(data["y"]).long()))
+    inputs = torch.tensor((data["X"] - np.asarray(mean)) / np.asarray(std), dtype=torch.float32)
+    logits = torch.from_numpy(np.asarray(model(inputs), dtype=np.float32))
+    loss = float(nn.CrossEntropyLoss()(logits, torch.tensor(data["y"]).long()))
     evidence(f"verifier's training loss {loss:.4f} (chance: {math.log(3):.4f})")
     assert math.isfinite(loss) and loss < 0.9 * math.log(3)
 

@@ -14,7 +14,11 @@ When the task was made with a wheelhouse, ``wheelhouse/`` beside this file holds
 dependencies; they are installed offline (``pip --no-index --target``) into the scratch folder and
 put on the suite's ``PYTHONPATH`` before it runs.
 
-Only the standard library, pytest and ``_suite_results`` (copied beside this file) are imported.
+The suite is the agent's code: it runs in its own process, as the unprivileged user and without
+the hidden folders' variables (``mlebench_agent_code``, the verifier's door to the agent's code).
+
+Only the standard library, pytest, ``mlebench_agent_code`` (on the verifier's ``PYTHONPATH``) and
+``_suite_results`` (copied beside this file) are imported.
 """
 
 from __future__ import annotations
@@ -39,9 +43,9 @@ from _suite_results import (  # type: ignore[import-not-found]
     module_of,
     read_junit,
 )
+from mlebench_agent_code import agent_env, agent_scratch, as_agent_user
 
 IDS = json.loads(Path(__file__).with_name("ids.json").read_text("utf-8"))
-HIDDEN_ENV = ("VERIFY_OUT", "PRIVATE_DIR", "PRISTINE_DIR")
 NONE = "(no pass-to-pass test)"
 
 
@@ -88,19 +92,20 @@ def restore_tests(tree: Path, pristine: Path) -> tuple[str, ...]:
 
 
 @pytest.fixture(scope="module")
-def suite(tmp_path_factory: pytest.TempPathFactory) -> Suite:
+def suite() -> Suite:
     work, pristine = Path(os.environ["WORK_DIR"]), Path(os.environ["PRISTINE_DIR"])
-    tree = tmp_path_factory.mktemp("change") / "repo"
+    tree = agent_scratch("change-") / "repo"
     shutil.copytree(work, tree, symlinks=True, ignore=shutil.ignore_patterns(".git"))
     tampering = restore_tests(tree, pristine)
     files = sorted({test.split("::", 1)[0] for test in IDS["fail_to_pass"] + IDS["pass_to_pass"]})
     junit = tree.parent / "junit.xml"
-    env = {name: value for name, value in os.environ.items() if name not in HIDDEN_ENV}
+    env = agent_env()
     install_log = install_dependencies(tree, env)
     command = [sys.executable, "-m", "pytest", *PYTEST_OPTIONS, f"--junitxml={junit}", *files]
+    user = as_agent_user(tree.parent)
     try:
         done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True,
-                              timeout=float(IDS["timeout_s"]))  # fmt: skip
+                              timeout=float(IDS["timeout_s"]), **user)  # fmt: skip
         log = install_log + (done.stdout + done.stderr)[-2000:]
     except subprocess.TimeoutExpired:
         log = f"the test suite ran past {IDS['timeout_s']} s"

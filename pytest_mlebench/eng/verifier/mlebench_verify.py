@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from mlebench_agent_code import in_verifier_container
 
 FORMAT_VERSION = 1
 MARK = "check"
@@ -194,15 +195,6 @@ def results(exit_status: int) -> dict[str, Any]:
         "checks": checks,
         "metrics": dict(sorted(_METRICS.items())),
     }
-
-
-def in_verifier_container() -> bool:
-    """True only when PID 1 is the verifier's own command (a fresh verifier container): on the
-    local backend no process is ever touched."""
-    try:
-        return MODULE.encode() in Path("/proc/1/cmdline").read_bytes()
-    except OSError:
-        return False
 
 
 def reap_other_processes() -> int:

@@ -1,0 +1,392 @@
+"""The agent's Python code, run out of the verifier's reach: a child process, as another user.
+
+A verifier that ``import``s the agent's module runs the agent's code inside the process that
+counts the checks: a module-level ``sys.modules["mlebench_verify"].results = ...`` would then
+rewrite the results. :func:`agent_module` instead imports the module in a **child process**,
+started as the unprivileged user ``nobody`` when the verifier is root (always, in its container),
+with the hidden folders' variables removed from its environment. The child cannot write the
+verifier's output folder, signal or trace the verifier, or read ``/private`` (root only).
+
+The verifier drives the module through a proxy (:class:`Remote`): attribute reads, calls, item
+access, ``len``, iteration and ``numpy.asarray`` are requests over a pipe pair. Values go to the
+child pickled (the verifier is trusted); values come back in a **data-only** encoding
+(:mod:`mlebench_agent_values`), so nothing the child sends can run code in the verifier. Any other
+object (a fitted model, a torch module) stays in the child and comes back as a :class:`Remote`
+handle. An exception in the agent's code is raised in the verifier as :class:`AgentCodeError` (and,
+where the child raised a built-in exception such as ``AttributeError``, as that type too, so
+``getattr(remote, "x", default)`` behaves). A call that runs past its timeout kills the child.
+
+This file imports only the standard library at module level (numpy and pandas where values need
+them), so the child starts fast and any verifier image can load it from ``$PYTHONPATH``.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import os
+import pickle
+import select
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import traceback
+import weakref
+from pathlib import Path
+from typing import Any
+
+from mlebench_agent_values import decode, encode
+
+VERIFIER_PLUGIN = "mlebench_verify"  # the verifier container's PID 1 runs pytest with it
+AGENT_UID = 65534  # "nobody": the agent's code never runs as the verifier's root
+HIDDEN_ENV = ("PRIVATE_DIR", "PRISTINE_DIR", "VERIFY_OUT")
+DEFAULT_TIMEOUT_S = 120.0
+MAX_FRAME = 1 << 31
+_HEADER = struct.Struct(">Q")
+
+
+class AgentCodeError(Exception):
+    """The agent's code raised, hung or died in its child process (a failed check, never an
+    error of the verifier)."""
+
+    type_name = "AgentCodeError"
+
+
+def in_verifier_container() -> bool:
+    """True only when PID 1 is the verifier's own command (a fresh verifier container): on the
+    local backend no process is ever touched."""
+    try:
+        return VERIFIER_PLUGIN.encode() in Path("/proc/1/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+def as_agent_user(*writable: Path) -> dict[str, Any]:
+    """``subprocess`` arguments that run the agent's code as ``nobody`` when the verifier is root
+    in its container, after handing it ``writable``; the harness keeps /private readable by root
+    only, so that code cannot read the hidden answers. Elsewhere (the local backend, which is no
+    sandbox: its interpreter may not even be reachable by ``nobody``): nothing."""
+    if os.geteuid() != 0 or not in_verifier_container():
+        return {}
+    for path in writable:
+        subprocess.run(["chown", "-R", f"{AGENT_UID}:{AGENT_UID}", str(path)], check=True)
+    return {"user": AGENT_UID, "group": AGENT_UID, "extra_groups": []}
+
+
+def agent_scratch(prefix: str) -> Path:
+    """A fresh folder under the system's temporary folder that the agent's code may use (pytest's
+    own temporary folders are the verifier's root alone): owned by the agent user when root."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    as_agent_user(folder)
+    return folder
+
+
+def agent_env(**extra: str) -> dict[str, str]:
+    """The verifier's environment without the hidden folders' variables, plus ``extra``."""
+    env = {key: value for key, value in os.environ.items() if key not in HIDDEN_ENV}
+    env.update(extra)
+    return env
+
+
+def agent_module(
+    name: str,
+    work_dir: Path | str,
+    *,
+    timeout_s: float = DEFAULT_TIMEOUT_S,
+    writable: tuple[Path, ...] = (),
+) -> Remote:
+    """The agent's module ``name`` (found in ``work_dir``), imported in a child process; the
+    child's output goes to ``<tmp>/agent-<name>.log`` (its tail is in every error)."""
+    root: Remote = _Link(name, Path(work_dir), timeout_s, writable).root
+    return root
+
+
+def type_name(value: Any) -> str:
+    """The class name of ``value``, whether it lives here or in the agent's child."""
+    if isinstance(value, Remote):
+        return str(object.__getattribute__(value, "_type"))
+    return type(value).__name__
+
+
+class Remote:
+    """An object of the agent's child process; every use is a request to the child."""
+
+    __slots__ = ("__weakref__", "_id", "_link", "_type")
+
+    def __init__(self, link: _Link, ref: int, kind: str) -> None:
+        object.__setattr__(self, "_link", link)
+        object.__setattr__(self, "_id", ref)
+        object.__setattr__(self, "_type", kind)
+
+    def _ask(self, op: str, payload: Any = None) -> Any:
+        link: _Link = object.__getattribute__(self, "_link")
+        return link.request(op, object.__getattribute__(self, "_id"), payload)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)
+        return self._ask("getattr", name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("objects of the agent's code are read through the verifier's proxy")
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._ask("call", (args, kwargs))
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._ask("getitem", key)
+
+    def __len__(self) -> int:
+        return int(self._ask("len"))
+
+    def __iter__(self) -> Any:
+        return iter(self._ask("list"))
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> Any:
+        import numpy as np
+
+        value = np.asarray(self._ask("array"))
+        return value if dtype is None else value.astype(dtype)
+
+    def __str__(self) -> str:
+        return str(self._ask("str"))
+
+    def __repr__(self) -> str:
+        kind = object.__getattribute__(self, "_type")
+        return f"<agent {kind} #{object.__getattribute__(self, '_id')}>"
+
+    def __reduce__(self) -> Any:
+        return (_Ref, (object.__getattribute__(self, "_id"),))
+
+
+class _Ref:
+    """A :class:`Remote` as it travels to the child: the id of an object the child holds."""
+
+    def __init__(self, ref: int) -> None:
+        self.ref = ref
+
+
+class _Link:
+    """The verifier's end: the child process, its pipes, the request/response loop."""
+
+    def __init__(self, name: str, work: Path, timeout_s: float, writable: tuple[Path, ...]) -> None:
+        self.name, self.timeout_s, self.dead = name, timeout_s, ""
+        self.log_path = Path(tempfile.mkdtemp(prefix="agent-code-")) / f"agent-{name}.log"
+        to_child_r, self.to_child = os.pipe()
+        self.from_child, from_child_w = os.pipe()
+        user = as_agent_user(work, self.log_path.parent, *writable)
+        boot = (
+            f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); "
+            f"import mlebench_agent_code as m; m.serve({to_child_r}, {from_child_w})"
+        )
+        env = agent_env(HOME=str(self.log_path.parent), PYTHONPATH="")
+        with open(self.log_path, "wb") as sink:
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", boot, name, str(work)], cwd=work, env=env,
+                stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT,
+                pass_fds=(to_child_r, from_child_w), start_new_session=True, **user,
+            )  # fmt: skip
+        os.close(to_child_r)
+        os.close(from_child_w)
+        weakref.finalize(self, _stop, self.process, self.to_child, self.from_child)
+        self.root = self._decode(self._receive("import"))
+
+    def request(self, op: str, ref: int, payload: Any) -> Any:
+        if self.dead:
+            raise AgentCodeError(self.dead)
+        frame = pickle.dumps((op, ref, payload), protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            os.write(self.to_child, _HEADER.pack(len(frame)))
+            _write_all(self.to_child, frame)
+        except OSError:
+            self._fail(f"the agent's process for {self.name!r} has exited")
+        return self._decode(self._receive(op))
+
+    def _receive(self, op: str) -> dict[str, Any]:
+        try:
+            header = json.loads(self._frame(op))
+            blobs = [self._frame(op) for _ in range(int(header.get("blobs", 0)))]
+        except AgentCodeError:
+            raise
+        except (ValueError, TypeError, AttributeError):
+            self._fail(f"the agent's process for {self.name!r} sent an unreadable answer")
+        if not isinstance(header, dict):
+            self._fail(f"the agent's process for {self.name!r} sent an unreadable answer")
+        header["_blobs"] = blobs
+        answer: dict[str, Any] = header
+        return answer
+
+    def _frame(self, op: str) -> bytes:
+        size = _HEADER.unpack(self._read(_HEADER.size, op))[0]
+        if size > MAX_FRAME:
+            self._fail(f"the agent's process for {self.name!r} sent an answer over 2 GiB")
+        return self._read(size, op)
+
+    def _read(self, size: int, op: str) -> bytes:
+        chunks, left = [], size
+        while left:
+            ready, _, _ = select.select([self.from_child], [], [], self.timeout_s)
+            if not ready:
+                self._fail(
+                    f"the agent's code ran past {self.timeout_s:.0f} s ({op} in {self.name!r})"
+                )
+            chunk = os.read(self.from_child, min(left, 1 << 20))
+            if not chunk:
+                self.process.wait(timeout=5)
+                self._fail(
+                    f"the agent's process for {self.name!r} exited ({self.process.returncode})"
+                )
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+
+    def _fail(self, message: str) -> Any:
+        _stop(self.process, None, None)
+        self.dead = f"{message}; its output ends: {self._log_tail()}"
+        raise AgentCodeError(self.dead)
+
+    def _log_tail(self) -> str:
+        try:
+            return self.log_path.read_text("utf-8", "replace")[-600:].strip() or "(nothing)"
+        except OSError:
+            return "(no log)"
+
+    def _remote(self, ref: int, kind: str) -> Remote:
+        return Remote(self, ref, kind)
+
+    def _decode(self, header: dict[str, Any]) -> Any:
+        if header.get("t") == "raise":
+            raise _error(str(header.get("type", "")), str(header.get("message", ""))[:2000])
+        try:
+            return decode(header.get("value"), header["_blobs"], self._remote)
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+            self._fail(f"the agent's process for {self.name!r} sent a malformed value ({exc})")
+
+
+_MIXED: dict[str, type[AgentCodeError]] = {}
+
+
+def _error(kind: str, message: str) -> AgentCodeError:
+    """The agent's exception as :class:`AgentCodeError`, mixed with its built-in type if it has
+    one; one mixed class per type, so equal failures compare equal (hypothesis relies on it)."""
+    base = getattr(builtins, kind, None)
+    text = f"{kind} in the agent's code: {message}"
+    if isinstance(base, type) and issubclass(base, Exception) and base is not AgentCodeError:
+        if kind not in _MIXED:
+            _MIXED[kind] = type(kind, (AgentCodeError, base), {"type_name": kind})
+        return _MIXED[kind](text)
+    error = AgentCodeError(text)
+    error.type_name = kind
+    return error
+
+
+def _stop(process: subprocess.Popen[bytes], *fds: int | None) -> None:
+    if process.poll() is None:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except OSError:
+            process.kill()
+        process.wait(timeout=10)
+    for fd in fds:
+        if fd is not None:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+# -- the child's end -------------------------------------------------------------------------
+
+
+def serve(read_fd: int, write_fd: int) -> None:
+    """The child: import ``sys.argv[1]`` from ``sys.argv[2]``, then answer requests until EOF."""
+    name, work = sys.argv[1], sys.argv[2]
+    sys.argv = [name]
+    sys.path.insert(0, work)
+    keep: dict[int, Any] = {}
+    try:
+        import importlib
+
+        keep[0] = importlib.import_module(name)
+        _answer(write_fd, {"t": "ok", "value": {"t": "ref", "id": 0, "type": "module"}}, [])
+    except BaseException as exc:  # reported to the verifier, then the child ends
+        _raise(write_fd, exc)
+        return
+    while True:
+        size = _read_exact(read_fd, _HEADER.size)
+        if size is None:
+            return
+        frame = _read_exact(read_fd, _HEADER.unpack(size)[0])
+        if frame is None:
+            return
+        op, ref, payload = pickle.loads(frame)  # from the verifier: trusted
+        try:
+            value = _perform(op, keep[ref], _resolve(payload, keep))
+            blobs: list[bytes] = []
+            _answer(write_fd, {"t": "ok", "value": encode(value, blobs, keep)}, blobs)
+        except BaseException as exc:  # the agent's exception, reported
+            _raise(write_fd, exc)
+
+
+def _perform(op: str, target: Any, payload: Any) -> Any:
+    if op == "getattr":
+        return getattr(target, payload)
+    if op == "call":
+        args, kwargs = payload
+        return target(*args, **kwargs)
+    if op == "getitem":
+        return target[payload]
+    if op == "len":
+        return len(target)
+    if op == "list":
+        return list(target)
+    if op == "str":
+        return str(target)
+    if op == "array":
+        import numpy
+
+        detach = getattr(target, "detach", None)  # a torch tensor that requires grad
+        return numpy.asarray(detach() if callable(detach) else target)
+    raise ValueError(f"unknown request {op!r}")
+
+
+def _resolve(value: Any, keep: dict[int, Any]) -> Any:
+    if isinstance(value, _Ref):
+        return keep[value.ref]
+    if isinstance(value, list):
+        return [_resolve(item, keep) for item in value]
+    if isinstance(value, tuple):
+        return tuple(_resolve(item, keep) for item in value)
+    if isinstance(value, dict):
+        return {key: _resolve(item, keep) for key, item in value.items()}
+    return value
+
+
+def _raise(write_fd: int, exc: BaseException) -> None:
+    message = f"{exc}\n{''.join(traceback.format_exception(exc)[-3:])}"
+    _answer(write_fd, {"t": "raise", "type": type(exc).__name__, "message": message[-2000:]}, [])
+
+
+def _answer(write_fd: int, header: dict[str, Any], blobs: list[bytes]) -> None:
+    header["blobs"] = len(blobs)
+    for frame in (json.dumps(header).encode(), *blobs):
+        _write_all(write_fd, _HEADER.pack(len(frame)) + frame)
+
+
+def _read_exact(fd: int, size: int) -> bytes | None:
+    chunks, left = [], size
+    while left:
+        chunk = os.read(fd, min(left, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
