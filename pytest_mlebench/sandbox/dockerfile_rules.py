@@ -11,7 +11,10 @@ engine does, since the agent can pass no build argument) and returns one line pe
 - ``COPY --from`` / ``RUN --mount ...from=`` naming an image instead of an earlier stage;
 - ``ADD`` of a URL or a git repository;
 - ``RUN --mount`` of type ``bind``, ``ssh`` or ``secret`` and ``RUN --network`` / ``--security``
-  (the BuildKit flags that reach past the context or the sandbox).
+  (the BuildKit flags that reach past the context or the sandbox);
+- ``ONBUILD`` (a trigger that would run when a later stage starts from this one).
+
+``ENV`` values count in the substitution too: the engine substitutes them in ``ADD``.
 
 Pure functions over text; no engine.
 """
@@ -139,8 +142,16 @@ def read_dockerfile(text: str, allowed: Collection[str]) -> tuple[list[str], lis
     for item in found:
         where = f"line {item.line}"
         if item.keyword == "ARG":
-            name, _, default = item.text.partition("=")
-            args[name.strip()] = substitute(default.strip().strip('"').strip("'"), args)
+            name, equals, default = item.text.partition("=")
+            name = name.strip()
+            if equals:
+                args[name] = substitute(default.strip().strip('"').strip("'"), args)
+            else:  # a stage's bare ARG takes the global default, as in the engine
+                args[name] = global_args.get(name, args.get(name, ""))
+        elif item.keyword == "ENV":
+            args.update(_env_values(item.text, args))  # ENV values are substituted in ADD
+        elif item.keyword == "ONBUILD":
+            refusals.append(f"line {item.line}: ONBUILD is refused (a trigger runs unread)")
         elif item.keyword == "FROM":
             refusals += _check_from(item, global_args, stages, allowed_refs, where, used)
             args = dict(global_args)
@@ -149,6 +160,21 @@ def read_dockerfile(text: str, allowed: Collection[str]) -> tuple[list[str], lis
         elif item.keyword == "RUN":
             refusals += _check_run(item, args, stages, allowed_refs, where, used)
     return refusals, sorted(set(used))
+
+
+def _env_values(text: str, args: Mapping[str, str]) -> dict[str, str]:
+    """``ENV k=v k2=v2`` or the legacy ``ENV k v``, values substituted."""
+    try:
+        words = shlex.split(text, posix=True)
+    except ValueError:
+        words = text.split()
+    if words and "=" not in words[0]:
+        return {words[0]: substitute(" ".join(words[1:]), args)}
+    values = {}
+    for word in words:
+        name, _, value = word.partition("=")
+        values[name] = substitute(value, args)
+    return values
 
 
 def _check_from(

@@ -147,7 +147,11 @@ def run_image(
         (out / "run.log").write_text(text, "utf-8")
         shutil.copytree(staging / "output", out / "run", symlinks=True)
         user = (container.attrs.get("Config") or {}).get("User") or ""
-        facts = {"exit_code": status, "timed_out": timed_out, "wall_s": round(wall, 3)}
+        facts: dict[str, Any] = {
+            "exit_code": status,
+            "timed_out": timed_out,
+            "wall_s": round(wall, 3),
+        }
         facts |= {"user": user, "args": list(recipe.args)}
         _write_json(out / "run.json", facts)
         return facts
