@@ -47,6 +47,7 @@ from pytest_mlebench.eng.scoring import (
     score_run,
 )
 from pytest_mlebench.eng.task import EngTask
+from pytest_mlebench.eng_builds import TaskBuilds
 from pytest_mlebench.eng_images import HiddenFilesInImage, session_profile_image
 from pytest_mlebench.errors import AgentError, SandboxError
 from pytest_mlebench.gateway import Gateway
@@ -95,6 +96,7 @@ class EngineeringRun:
         self.start_ns = time.time_ns()
         # the case's own agent ('cheat:*' gives each cheat a case), else the session's
         self.agent = mle_session.agent if case.agent is None else load_agent(case.agent)
+        self.builds = TaskBuilds(task.builder, self.run_id, self._labels())
 
     @property
     def time_limit(self) -> int:
@@ -130,6 +132,7 @@ class EngineeringRun:
         score = score_run(self.task, verified.document, harness)
         passed = score.passed(self.mle_session.settings.require_score)
         block = engineering_block(self.task, score, passed, verified.facts())
+        block["builds"] = self.builds.record(outcome.evidence)
         notes = [
             f"timeout after {self.time_limit} s" if outcome.exec_result.timed_out else None,
             exit_note(outcome.exec_result),
@@ -205,7 +208,10 @@ class EngineeringRun:
             task_dir=self.task.folder,
             image=self.agent_image,
         )
-        outcome = self.mle_session.executor(self.hooks).run(job)
+        try:
+            outcome = self.mle_session.executor(self.hooks).run(job)
+        finally:
+            self.builds.remove_agent_images()
         self.sandbox, self.gateway = outcome.sandbox, outcome.gateway
         return outcome
 
@@ -226,14 +232,20 @@ class EngineeringRun:
             gateway=self.gateway,
             log_dir=self.run_dir,
             env={"TASK_ID": self.task.id, **self.prepared.env, **integrity_env},
-            labels={
-                "pytest-mlebench.session": self.mle_session.session_id,
-                "pytest-mlebench.worker": self.mle_session.worker,
-            },
+            labels=self._labels(),
             hidden_paths=hidden_paths(self.mle_session.settings.data_dir),
             expiry_grace=self.mle_session.settings.sandbox_grace,
             workspace=True,
+            builder=self.builds.endpoint(),
+            builder_interval=self.task.builder.interval_s if self.task.builder else 5.0,
         )
+
+    def _labels(self) -> dict[str, str]:
+        session = self.mle_session
+        return {
+            "pytest-mlebench.session": session.session_id,
+            "pytest-mlebench.worker": session.worker,
+        }
 
     def _make_gateway(self, agent: Agent) -> Gateway | None:
         return run_gateway(agent, self.mle_session, self.run_dir)
@@ -249,6 +261,10 @@ class EngineeringRun:
 
     def _verify(self, integrity: Any) -> VerifierResult:
         docker = self.mle_session.backend == "docker"
+        prepared, work = self.prepared, self.run_dir / "workspace"
+        build_dir = self.builds.verify_side(
+            work, prepared.workspace, prepared.private, self.run_dir / "build"
+        )
         job = VerifierJob(
             task_id=self.task.id,
             seed=self.case.seed,
@@ -265,6 +281,7 @@ class EngineeringRun:
             ),
             image=self.verifier_image,
             labels={"pytest-mlebench.session": self.mle_session.session_id},
+            build_dir=build_dir,
         )
         if not docker:
             return run_local_verifier(job)

@@ -223,6 +223,9 @@ def run_in_sandbox(
                 job.agent, sandbox, task, run_dir, workspace=job.workspace is not None
             )
         calls = [asdict(call) for call in sandbox.validation_calls]
+        if sandbox.spec.builder is not None:
+            watch.evidence["build_calls"] = [asdict(call) for call in sandbox.build_calls]
+            watch.evidence["build_refused"] = sandbox.build_refused
     return result, calls, watch.evidence
 
 

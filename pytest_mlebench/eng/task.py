@@ -18,6 +18,7 @@ from typing import Any, Literal, cast
 
 import yaml
 
+from pytest_mlebench.eng.builder_spec import BuilderSpec, parse_builder
 from pytest_mlebench.eng.lint import checks_in_verify
 from pytest_mlebench.errors import ConfigError
 
@@ -106,6 +107,7 @@ class EngTask:
     splits: frozenset[str] = field(default_factory=frozenset)
     oracle_cpu_s: float | None = None  # the oracle's CPU seconds: the full-marks end of H-cpu
     oracle_peak_mb: float | None = None  # the oracle's peak memory (MiB): that of H-memory
+    builder: BuilderSpec | None = None  # the images the harness builds for the task
 
     @property
     def modality(self) -> str:
@@ -188,6 +190,7 @@ def load_task(folder: Path) -> EngTask:
         oracle_peak_mb=None
         if oracle_peak is None
         else _number(oracle_peak, "oracle_peak_mb", where),
+        builder=parse_builder(raw.get("builder"), where),
     )
 
 

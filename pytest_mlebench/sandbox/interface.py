@@ -19,6 +19,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
+from pytest_mlebench.sandbox.build_endpoint import BuildCall, BuildServer, ContextBuild
 from pytest_mlebench.sandbox.validator import SubmissionValidator, ValidationCall, ValidatorServer
 from pytest_mlebench.values.time_limit import DEFAULT_SANDBOX_GRACE
 
@@ -93,6 +94,9 @@ class SandboxSpec:
         workspace: Whether the sandbox has an engineering task's workspace: an empty folder at
             ``paths.work`` the agent may write, made by :meth:`Sandbox.start`, named by
             ``WORK_DIR``; ``{WORK_DIR}`` in an ``env`` value stands for that folder.
+        builder: The harness's image builder behind ``build_image.sh`` (a task whose
+            ``config.yaml`` declares ``builder:``; Docker only, :mod:`.build_endpoint`).
+        builder_interval: Seconds between two answered build requests (the rate limit).
     """
 
     run_id: str
@@ -112,6 +116,8 @@ class SandboxSpec:
     validator_interval: float = 1.0
     expiry_grace: float = float(DEFAULT_SANDBOX_GRACE)
     workspace: bool = False
+    builder: ContextBuild | None = None
+    builder_interval: float = 5.0
 
 
 @dataclass(frozen=True)
@@ -156,6 +162,7 @@ class Sandbox(ABC):
     def __init__(self, spec: SandboxSpec) -> None:
         self.spec = spec
         self._validator: ValidatorServer | None = None
+        self._builder: BuildServer | None = None
 
     @property
     @abstractmethod
@@ -232,6 +239,49 @@ class Sandbox(ABC):
         if self._validator is not None:
             self._validator.stop()
 
+    @property
+    def build_calls(self) -> list[BuildCall]:
+        """Calls the agent made to ``build_image.sh`` so far (kept after :meth:`stop`)."""
+        return list(self._builder.calls) if self._builder is not None else []
+
+    @property
+    def build_refused(self) -> int:
+        """Build requests the rate limit (or the size cap) turned away."""
+        return self._builder.refused if self._builder is not None else 0
+
+    def start_builder(self, socket_dir: Path) -> None:
+        """Serve ``spec.builder`` in ``socket_dir`` with ``build_image.sh`` beside its socket
+        (a backend that can build calls this in :meth:`start`; nothing without a builder)."""
+        from pytest_mlebench.sandbox.build_endpoint import (
+            CLIENT_NAME,
+            CLIENT_SCRIPT,
+            SCRIPT_NAME,
+            SOCKET_NAME,
+            build_script,
+        )
+
+        if self.spec.builder is None or self._builder is not None:
+            return
+        self._builder = BuildServer(
+            socket_dir / SOCKET_NAME, self.spec.builder, min_interval=self.spec.builder_interval
+        )
+        self._builder.start()
+        shutil.copyfile(CLIENT_SCRIPT, socket_dir / CLIENT_NAME)
+        (socket_dir / CLIENT_NAME).chmod(0o644)
+        script = socket_dir / SCRIPT_NAME
+        script.write_text(build_script(f"{self.builder_dir}/{CLIENT_NAME}", self.python), "utf-8")
+        script.chmod(0o755)
+
+    @property
+    def builder_dir(self) -> str:
+        """The folder of ``build_image.sh`` and its socket, as the sandbox sees it."""
+        return ""
+
+    def stop_builder(self) -> None:
+        """Stop serving builds (a backend calls this in :meth:`stop`); safe to call twice."""
+        if self._builder is not None:
+            self._builder.stop()
+
     def start_gateway(self, socket_path: Path) -> None:
         """Serve ``spec.gateway`` on ``socket_path`` and put the forwarder script beside it.
 
@@ -295,7 +345,19 @@ class Sandbox(ABC):
             "AGENT_DIR": paths.agent,
             "INSTRUCTIONS_FILE": paths.instructions,
             "VALIDATE_SUBMISSION": paths.validate,
+            **self.builder_env(),
             **self.workspace_env(),
+        }
+
+    def builder_env(self) -> dict[str, str]:
+        """``BUILD_IMAGE`` (the client script) and its socket, with a builder (else nothing)."""
+        from pytest_mlebench.sandbox.build_endpoint import SCRIPT_NAME, SOCKET_NAME
+
+        if self.spec.builder is None or not self.builder_dir:
+            return {}
+        return {
+            "BUILD_IMAGE": f"{self.builder_dir}/{SCRIPT_NAME}",
+            "MLEBENCH_BUILD_SOCKET": f"{self.builder_dir}/{SOCKET_NAME}",
         }
 
     def workspace_env(self) -> dict[str, str]:

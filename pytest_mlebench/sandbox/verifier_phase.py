@@ -62,6 +62,8 @@ class VerifierJob:
         start_time_ns: The agent phase's start (``START_TIME_NS``).
         image: The verifier image (Docker).
         labels: Labels of the verifier container (Docker: the cleanup's ownership labels).
+        build_dir: The facts of the task's verify-side image builds (``$BUILD_DIR``, read-only;
+            ``None``: the task builds no image).
     """
 
     task_id: str
@@ -77,6 +79,7 @@ class VerifierJob:
     resources: ResourceGrant = field(default_factory=ResourceGrant)
     image: str | None = None
     labels: Mapping[str, str] = field(default_factory=dict)
+    build_dir: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -102,7 +105,9 @@ class VerifierResult:
 def verifier_env(job: VerifierJob, paths: Mapping[str, str]) -> dict[str, str]:
     """The verifier's environment for folders at ``paths`` (``work``, ``private``, …)."""
     work = paths["work"]
+    build = {"BUILD_DIR": paths["build"]} if job.build_dir is not None else {}
     return {
+        **build,
         **{key: value.replace("{WORK_DIR}", work) for key, value in job.env.items()},
         "WORK_DIR": work,
         "PRIVATE_DIR": paths["private"],
@@ -166,6 +171,9 @@ def run_local_verifier(job: VerifierJob) -> VerifierResult:
         shutil.copytree(job.verify_dir, paths["verify"])
         shutil.copytree(job.private_dir, paths["private"])
         shutil.copytree(job.pristine_dir, paths["pristine"], symlinks=True)
+        if job.build_dir is not None:
+            paths["build"] = root / "build"
+            shutil.copytree(job.build_dir, paths["build"], symlinks=True)
         stage_workspace(job.work_dir, job.pristine_dir, paths["work"])
         paths["out"].mkdir()
         env = {key: os.environ[key] for key in PASS_THROUGH_ENV if key in os.environ}

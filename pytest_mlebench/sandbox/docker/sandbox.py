@@ -98,6 +98,10 @@ class DockerSandbox(Sandbox):
     def python(self) -> str:
         return "python3"
 
+    @property
+    def builder_dir(self) -> str:
+        return VALIDATOR_DIR
+
     def start(self) -> None:
         if self.container is not None:
             return
@@ -135,6 +139,7 @@ class DockerSandbox(Sandbox):
         if not engine_is_remote():
             self.start_validator(self._socket_dir / "validator.sock")
             self.start_gateway(self._socket_dir / SOCKET_NAME)
+            self.start_builder(self._socket_dir)
         elif self.spec.gateway is not None:
             raise GatewayError(
                 "the LLM gateway needs a Docker engine on this machine (it is reached through a "
@@ -286,6 +291,7 @@ class DockerSandbox(Sandbox):
         if self.egress is not None:
             self.egress.stop()
         self.stop_validator()
+        self.stop_builder()
         self.stop_gateway()
         if self._socket_dir is not None:
             shutil.rmtree(self._socket_dir, ignore_errors=True)

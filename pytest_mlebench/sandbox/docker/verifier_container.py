@@ -38,7 +38,10 @@ from pytest_mlebench.sandbox.verifier_phase import (
     verifier_env,
 )
 
-PATHS = {"verify": "/verify", "private": "/private", "pristine": "/pristine", "work": "/work"}
+PATHS = {
+    "verify": "/verify", "private": "/private", "pristine": "/pristine", "work": "/work",
+    "build": "/build",
+}  # fmt: skip
 OUT = "/out"
 MAX_READ_BYTES = 16 * 1024**2
 
@@ -121,6 +124,10 @@ def _create(client: Any, docker: Any, job: VerifierJob, work: Path, hidden: dict
         mount(PATHS["work"], str(work.resolve()), type="bind", read_only=False),
         mount(IMAGE_PLUGIN_DIR, str(PLUGIN_DIR), type="bind", read_only=True),
     ]
+    if job.build_dir is not None:
+        mounts.append(
+            mount(PATHS["build"], str(job.build_dir.resolve()), type="bind", read_only=True)
+        )
     env = verifier_env(job, {**PATHS, "out": OUT})
     env["PYTHONPATH"] = IMAGE_PLUGIN_DIR
     env["HOME"] = "/tmp"
