@@ -171,9 +171,11 @@ def nothing_ran(
             f"GATE FAILED: --mle-require {mle_session.settings.require}: no run happened (every "
             "selected run was skipped), so none reached it"
         )
+    reasons = sorted({record.reason for record in mine if record.reason})
+    why = "; ".join(reasons[:2]) + (f"; and {len(reasons) - 2} more" if len(reasons) > 2 else "")
     alarm = (
-        f"mlebench: NO RUN HAPPENED: all {len(mine)} selected run(s) were skipped (their data is "
-        "not prepared); nothing was recorded and no report was written"
+        f"mlebench: NO RUN HAPPENED: all {len(mine)} selected run(s) were skipped "
+        f"({why or 'see the skip reasons above'}); nothing was recorded and no report was written"
     )
     return FinishResult(lines=tuple(lines), gate_failed=bool(lines), alarm=alarm)
 
