@@ -14,30 +14,27 @@ it; refused requests are counted.
 
 from __future__ import annotations
 
-import hashlib
-import json
-import logging
-import os
 import socket
 import tarfile
 import tempfile
-import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from pytest_mlebench.sandbox.socket_endpoint import (
+    SocketEndpoint,
+    accept_body,
+    client_script,
+    receive_body,
+)
 from pytest_mlebench.timestamps import utc_timestamp
-
-log = logging.getLogger(__name__)
 
 CLIENT_SCRIPT = Path(__file__).with_name("build_client.py")
 SOCKET_NAME = "build.sock"
 SCRIPT_NAME = "build_image.sh"
 CLIENT_NAME = "build_client.py"
 MAX_UPLOAD_BYTES = 256 * 1024**2
-CHUNK = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -67,8 +64,13 @@ class BuildCall:
     wall_s: float
 
 
-class BuildServer:
+class BuildServer(SocketEndpoint):
     """Serve builds over ``socket_path`` in a background thread until :meth:`stop`."""
+
+    thread_name = "mlebench-builder"
+    backlog = 2
+    request_timeout_s = 600.0
+    bad_request = (OSError, ValueError, KeyError, tarfile.TarError)
 
     def __init__(
         self,
@@ -77,78 +79,25 @@ class BuildServer:
         min_interval: float = 5.0,
         max_upload: int = MAX_UPLOAD_BYTES,
     ) -> None:
-        self.socket_path = socket_path
+        super().__init__(socket_path, min_interval)
         self.build = build
-        self.min_interval = min_interval
         self.max_upload = max_upload
         self.calls: list[BuildCall] = []
-        self.refused = 0
-        self._last_call = float("-inf")
-        self._listener: socket.socket | None = None
-        self._thread: threading.Thread | None = None
-        self._stopping = threading.Event()
 
-    def start(self) -> None:
-        self.socket_path.parent.mkdir(parents=True, exist_ok=True)
-        self.socket_path.unlink(missing_ok=True)
-        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        listener.bind(str(self.socket_path))
-        os.chmod(self.socket_path, 0o666)  # the agent runs as another, unprivileged user
-        listener.listen(2)
-        listener.settimeout(0.2)
-        self._listener = listener
-        self._thread = threading.Thread(
-            target=self._serve, args=(listener,), name="mlebench-builder", daemon=True
-        )
-        self._thread.start()
-
-    def stop(self) -> None:
-        self._stopping.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-        if self._listener is not None:
-            self._listener.close()
-        self.socket_path.unlink(missing_ok=True)
-
-    def _serve(self, listener: socket.socket) -> None:
-        while not self._stopping.is_set():
-            try:
-                conn, _ = listener.accept()
-            except TimeoutError:
-                continue
-            except OSError:
-                return
-            with conn:
-                conn.settimeout(600)
-                try:
-                    reply = self._handle(conn)
-                except (OSError, ValueError, KeyError, tarfile.TarError) as exc:
-                    reply = {"error": f"bad request ({exc})"}
-                try:
-                    conn.sendall(json.dumps(reply).encode() + b"\n")
-                except OSError:
-                    log.debug("build client went away before the reply")
-
-    def _handle(self, conn: socket.socket) -> dict[str, Any]:
-        reader = conn.makefile("rb")
-        header = json.loads(reader.readline(CHUNK).decode() or "{}")
+    def handle(self, header: dict[str, Any], reader: BinaryIO, conn: socket.socket) -> Any:
         size = int(header["size"])
         dockerfile = str(header.get("dockerfile") or "Dockerfile")
-        wait = self._last_call + self.min_interval - time.monotonic()
-        if wait > 0:
-            self.refused += 1
-            return {"error": f"rate limited: try again in {wait:.1f} s"}
-        if size > self.max_upload:
-            return {"error": f"context of {size} bytes is over the {self.max_upload} byte limit"}
-        self._last_call = time.monotonic()
-        conn.sendall(b'{"ready": true}\n')
+        refused = self.refusal(size, self.max_upload, "context")
+        if refused is not None:
+            return refused
+        accept_body(conn)
         with tempfile.TemporaryDirectory(prefix="mlebench-build-") as tmp:
             archive = Path(tmp) / "context.tar"
-            digest = _receive(reader, archive, size)
+            digest = receive_body(reader, archive, size)
             context = Path(tmp) / "context"
             unpack_context(archive, context)
             reply = self.build(context, dockerfile)
-            self._last_call = time.monotonic()  # the interval counts from the build's end
+            self.mark_call()  # the interval counts from the build's end
         self.calls.append(
             BuildCall(utc_timestamp(), digest, size, dockerfile, reply.ok, round(reply.wall_s, 3))
         )
@@ -161,21 +110,6 @@ class BuildServer:
         }
 
 
-def _receive(reader: BinaryIO, destination: Path, size: int) -> str:
-    """Copy ``size`` bytes of the request body into ``destination``; their SHA-256."""
-    digest = hashlib.sha256()
-    remaining = size
-    with destination.open("wb") as handle:
-        while remaining > 0:
-            data = reader.read(min(CHUNK, remaining))
-            if not data:
-                raise ValueError(f"connection closed {remaining} bytes before the end")
-            digest.update(data)
-            handle.write(data)
-            remaining -= len(data)
-    return digest.hexdigest()
-
-
 def unpack_context(archive: Path, target: Path) -> None:
     """Unpack the agent's tar into ``target``: regular files, folders and links that stay
     inside it, nothing else (``tarfile``'s ``data`` filter: no absolute paths, no ``..``, no
@@ -185,6 +119,4 @@ def unpack_context(archive: Path, target: Path) -> None:
         tar.extractall(target, filter="data")
 
 
-def build_script(client_path: str, python: str = "python3") -> str:
-    """Text of ``build_image.sh`` running the client at ``client_path``."""
-    return f'#!/bin/sh\nexec {python} {client_path} "$@"\n'
+build_script = client_script  # the text of ``build_image.sh``
