@@ -62,9 +62,10 @@ class TaskBuilds:
         return build
 
     def remove_agent_images(self) -> None:
-        """Remove the images the agent's builds made (once its phase has ended)."""
+        """Remove the images the agent's builds made (once its phase has ended), also that of
+        a build still running then."""
         if self.agent_builder is not None:
-            self.agent_builder.remove_all()
+            self.agent_builder.close()
 
     def verify_side(self, work: Path, pristine: Path, private: Path, out: Path) -> Path | None:
         """The task's recipe on the final workspace (visible tests put back); the facts' folder

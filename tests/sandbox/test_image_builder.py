@@ -160,3 +160,15 @@ def test_the_context_is_capped_after_dockerignore(
     kept_out = builder.build(folder)
     assert kept_out.ok, kept_out.log
     assert "big.bin" not in kept_out.context_files
+
+
+def test_a_closed_builder_refuses_and_removes_what_it_built(
+    make_builder, docker_image: str, tmp_path: Path
+) -> None:
+    builder = make_builder()
+    folder = context(tmp_path, f"FROM {docker_image}\nRUN true\n")
+    assert builder.build(folder).ok
+    assert builder.close() == 1
+    assert images_of(builder.run_id) == []
+    later = builder.build(folder)
+    assert not later.ok and later.refused == "closed"

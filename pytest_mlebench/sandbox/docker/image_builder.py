@@ -111,12 +111,15 @@ class ImageBuilder:
     limits: BuildLimits
     labels: Mapping[str, str] = field(default_factory=dict)
     built: list[str] = field(default_factory=list)
+    closed: bool = False
     _count: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def build(self, context: Path, dockerfile: str = "Dockerfile") -> BuildResult:
         """Build ``context`` (a folder on this machine) with its ``dockerfile``."""
         started = time.monotonic()
+        if self.closed:
+            return BuildResult(False, "refused: the builder is closed\n", 0.0, refused="closed")
         with self._lock:
             self._count += 1
             tag = f"{BUILD_REPOSITORY}:{_tag_safe(self.run_id)}-{self._count}"
@@ -169,6 +172,10 @@ class ImageBuilder:
                 lines, image_id, timed_out = self._stream(api, archive, dockerfile, tag)
             if image_id:
                 self.built.append(tag)
+                if self.closed:  # the phase ended while this build ran: its image goes now
+                    self.remove_all()
+                    image_id = None
+                    lines.append("error: the builder was closed before the build finished\n")
             text = _cap("".join(lines), self.limits.max_log_bytes)
             if image_id is None:
                 return BuildResult(
@@ -235,6 +242,12 @@ class ImageBuilder:
         if expired.is_set():
             lines.append(f"error: the build was killed after {self.limits.timeout_s:.0f} s\n")
         return lines, None if failed or expired.is_set() else image_id, expired.is_set()
+
+    def close(self) -> int:
+        """Remove every image built so far and every image a build still running makes (the
+        agent's phase ended); later builds are refused. How many were removed now."""
+        self.closed = True
+        return self.remove_all()
 
     def remove_all(self) -> int:
         """Remove every image this builder tagged; how many were removed."""
