@@ -112,8 +112,8 @@ def lint(task_dir: Path) -> list[str]:
         if not (task_dir / name).exists()
     ]
     cheats = sorted((task_dir / "cheats").glob("*.sh"))
-    if not 2 <= len(cheats) <= 4:
-        problems.append(f"{len(cheats)} cheats (2 to 4 expected)")
+    if not 2 <= len(cheats) <= 5:
+        problems.append(f"{len(cheats)} cheats (2 to 5 expected)")
     if config.get("id") != task_dir.name:
         problems.append(f"id {config.get('id')!r} is not the folder name")
     requirements = set(config.get("requirements") or {})

@@ -14,6 +14,7 @@ import pytest
 from pytest_mlebench.cli import main
 from pytest_mlebench.local_model.model_server import answers
 from tests.real_model.conftest import GROUP, free_port
+from tests.sandbox.conftest import answer_ctrl_c
 
 
 def test_an_unknown_model_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
@@ -47,6 +48,7 @@ def test_serve_runs_until_ctrl_c_and_stops_the_server(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "PYTHONPATH": str(Path.cwd())},
+        preexec_fn=answer_ctrl_c,  # Ctrl-C reaches it also when this suite runs in the background
     )
     base_url = f"http://127.0.0.1:{port}/v1"
     try:
@@ -56,7 +58,11 @@ def test_serve_runs_until_ctrl_c_and_stops_the_server(tmp_path: Path) -> None:
         assert answers(base_url)
     finally:
         serving.send_signal(signal.SIGINT)  # also when an assertion failed: no server left
-        _, err = serving.communicate(timeout=60)
+        try:
+            _, err = serving.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            serving.kill()
+            raise
     assert serving.returncode == 130, err
     assert "interrupted" in err
     assert not answers(base_url)
