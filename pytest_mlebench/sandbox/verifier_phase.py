@@ -116,6 +116,7 @@ def verifier_env(job: VerifierJob, paths: Mapping[str, str]) -> dict[str, str]:
         "MLEBENCH_SEED": str(job.seed),
         "TASK_ID": job.task_id,
         "START_TIME_NS": str(job.start_time_ns),
+        "VERIFY_TIME_LIMIT": str(int(job.time_limit)),
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONUNBUFFERED": "1",
     }

@@ -276,6 +276,7 @@ def run_verifier(
         "MLEBENCH_SEED": str(seed),
         "TASK_ID": task_dir.name,
         "START_TIME_NS": str(start_ns),
+        "VERIFY_TIME_LIMIT": str(int(limits.get("time_limit", 120))),
         "PYTHONPATH": "/mlebench",
         "PYTHONDONTWRITEBYTECODE": "1",
     }

@@ -10,6 +10,7 @@ from __future__ import annotations
 import builtins
 import sys
 import textwrap
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -58,9 +59,6 @@ def tricky():
 
 def boom():
     raise ValueError("bad input")
-
-def slow():
-    time.sleep(60)
 """
 
 
@@ -130,13 +128,36 @@ def test_agent_exceptions_keep_their_builtin_type(agent_code: Any, remote: Any) 
     assert getattr(remote, "no_such_name", "default") == "default"
 
 
+SLOW_MODULE = """
+import time
+
+def slow():
+    time.sleep(60)
+
+def fast():
+    return 1
+"""
+
+
 def test_a_call_past_its_timeout_kills_the_child(agent_code: Any, tmp_path: Path) -> None:
-    work = _workspace(tmp_path / "slow", AGENT_MODULE)
-    module = agent_code.agent_module("agent_mod", work, timeout_s=1)
-    with pytest.raises(agent_code.AgentCodeError, match="ran past 1 s"):
+    work = _workspace(tmp_path / "slow", SLOW_MODULE)  # no numpy: its import is not timed
+    module = agent_code.agent_module("agent_mod", work, timeout_s=3)
+    with pytest.raises(agent_code.AgentCodeError, match="ran past 3 s"):
         module.slow()
     with pytest.raises(agent_code.AgentCodeError, match="ran past"):
-        module.frame()  # the child is gone: every later use says why
+        module.fast()  # the child is gone: every later use says why
+
+
+def test_no_call_outlasts_the_verifiers_time(
+    agent_code: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hang under the default timeout (120 s) still ends before the verifier's own limit: the
+    check fails as the agent's, instead of the verifier running out of time (an error)."""
+    monkeypatch.setenv("VERIFY_TIME_LIMIT", "5")
+    monkeypatch.setattr(agent_code, "_LOADED", time.monotonic())  # the verifier started now
+    module = agent_code.agent_module("agent_mod", _workspace(tmp_path / "hang", SLOW_MODULE))
+    with pytest.raises(agent_code.AgentCodeError, match="ran past 90 % of the verifier's 5 s"):
+        module.slow()  # sleeps 60 s
 
 
 def test_a_module_that_does_not_import_is_the_agents_failure(

@@ -14,7 +14,8 @@ child pickled (the verifier is trusted); values come back in a **data-only** enc
 object (a fitted model, a torch module) stays in the child and comes back as a :class:`Remote`
 handle. An exception in the agent's code is raised in the verifier as :class:`AgentCodeError` (and,
 where the child raised a built-in exception such as ``AttributeError``, as that type too, so
-``getattr(remote, "x", default)`` behaves). A call that runs past its timeout kills the child.
+``getattr(remote, "x", default)`` behaves). A call past its timeout, or past 90 % of the verifier's
+time (``VERIFY_TIME_LIMIT``), kills the child: a hang is a failed check, not the verifier's.
 
 This file imports only the standard library at module level (numpy and pandas where values need
 them), so the child starts fast and any verifier image can load it from ``$PYTHONPATH``.
@@ -32,6 +33,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 import traceback
 import weakref
 from pathlib import Path
@@ -42,7 +44,8 @@ from mlebench_agent_values import decode, encode
 VERIFIER_PLUGIN = "mlebench_verify"  # the verifier container's PID 1 runs pytest with it
 AGENT_UID = 65534  # "nobody": the agent's code never runs as the verifier's root
 HIDDEN_ENV = ("PRIVATE_DIR", "PRISTINE_DIR", "VERIFY_OUT")
-DEFAULT_TIMEOUT_S = 120.0
+DEFAULT_TIMEOUT_S = 120.0  # a call's limit outside a verifier (no VERIFY_TIME_LIMIT)
+_LOADED = time.monotonic()  # about the verifier's start: its plugin imports this module
 MAX_FRAME = 1 << 31
 _HEADER = struct.Struct(">Q")
 
@@ -98,7 +101,8 @@ def agent_module(
     writable: tuple[Path, ...] = (),
 ) -> Remote:
     """The agent's module ``name`` (found in ``work_dir``), imported in a child process; the
-    child's output goes to ``<tmp>/agent-<name>.log`` (its tail is in every error)."""
+    child's output goes to ``<tmp>/agent-<name>.log`` (its tail is in every error); a call may
+    take ``timeout_s``, never past 90 % of the verifier's time limit."""
     root: Remote = _Link(name, Path(work_dir), timeout_s, writable).root
     return root
 
@@ -173,6 +177,9 @@ class _Link:
 
     def __init__(self, name: str, work: Path, timeout_s: float, writable: tuple[Path, ...]) -> None:
         self.name, self.timeout_s, self.dead = name, timeout_s, ""
+        self.limit = float(os.environ.get("VERIFY_TIME_LIMIT") or 0)
+        self.last = _LOADED + 0.9 * self.limit if self.limit > 0 else float("inf")
+        self.until = min(time.monotonic() + timeout_s, self.last)
         self.log_path = Path(tempfile.mkdtemp(prefix="agent-code-")) / f"agent-{name}.log"
         to_child_r, self.to_child = os.pipe()
         self.from_child, from_child_w = os.pipe()
@@ -202,6 +209,7 @@ class _Link:
             _write_all(self.to_child, frame)
         except OSError:
             self._fail(f"the agent's process for {self.name!r} has exited")
+        self.until = min(time.monotonic() + self.timeout_s, self.last)
         return self._decode(self._receive(op))
 
     def _receive(self, op: str) -> dict[str, Any]:
@@ -227,11 +235,12 @@ class _Link:
     def _read(self, size: int, op: str) -> bytes:
         chunks, left = [], size
         while left:
-            ready, _, _ = select.select([self.from_child], [], [], self.timeout_s)
+            wait = max(0.0, self.until - time.monotonic())
+            ready, _, _ = select.select([self.from_child], [], [], wait)
             if not ready:
-                self._fail(
-                    f"the agent's code ran past {self.timeout_s:.0f} s ({op} in {self.name!r})"
-                )
+                verifiers = f"90 % of the verifier's {self.limit:.0f} s"
+                past = f"{self.timeout_s:.0f} s" if self.until < self.last else verifiers
+                self._fail(f"the agent's code ran past {past} ({op} in {self.name!r})")
             chunk = os.read(self.from_child, min(left, 1 << 20))
             if not chunk:
                 self.process.wait(timeout=5)
@@ -322,10 +331,8 @@ def serve(read_fd: int, write_fd: int) -> None:
         return
     while True:
         size = _read_exact(read_fd, _HEADER.size)
-        if size is None:
-            return
-        frame = _read_exact(read_fd, _HEADER.unpack(size)[0])
-        if frame is None:
+        frame = None if size is None else _read_exact(read_fd, _HEADER.unpack(size)[0])
+        if frame is None:  # the verifier closed its end
             return
         op, ref, payload = pickle.loads(frame)  # from the verifier: trusted
         try:
