@@ -319,6 +319,7 @@ class LocalExecutor:
         if self.backend != "docker" or self.shared_dir is None:
             return None
         from pytest_mlebench.sandbox.docker import ensure_image, reap_containers
+        from pytest_mlebench.sandbox.docker.cleanup import reap_build_images
 
         shared = self.shared_dir
         shared.mkdir(parents=True, exist_ok=True)
@@ -329,6 +330,9 @@ class LocalExecutor:
             removed = reap_containers(older_than_session=self.session_id)
             if removed:
                 log.warning("removed %d sandbox container(s) left by earlier runs", removed)
+            gone = reap_build_images()
+            if gone:
+                log.warning("removed %d image(s) the builder made for runs that crashed", gone)
             image = ensure_image(progress=log.info)
             if agent_image is not None:
                 from pytest_mlebench.sandbox.docker.agent_image import ensure_agent_image

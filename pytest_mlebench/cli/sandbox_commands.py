@@ -50,7 +50,8 @@ def add_sandbox(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
     _profile_option(lock, default="ml")
     lock.set_defaults(handler=cmd_sandbox_lock)
     cleanup = actions.add_parser(
-        "cleanup", help="remove sandbox containers whose session is gone (--all: every one)"
+        "cleanup",
+        help="remove sandbox containers and built images whose session is gone (--all: every one)",
     )
     cleanup.add_argument(
         "--all", action="store_true", help="also remove containers of sessions still running"
@@ -112,7 +113,9 @@ def cmd_sandbox_lock(args: argparse.Namespace) -> int:
 
 def cmd_sandbox_cleanup(args: argparse.Namespace) -> int:
     from pytest_mlebench.sandbox.docker import reap_containers
+    from pytest_mlebench.sandbox.docker.cleanup import reap_build_images
 
     removed = reap_containers(None, include_live=args.all)
-    print(f"removed {removed} container(s)")
+    images = reap_build_images(by_hand=True, include_live=args.all)
+    print(f"removed {removed} container(s) and {images} image(s) the harness's builder made")
     return 0

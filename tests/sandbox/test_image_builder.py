@@ -7,6 +7,7 @@ removed by the builder that made it.
 
 from __future__ import annotations
 
+import subprocess
 import time
 import uuid
 from collections.abc import Iterator
@@ -172,3 +173,31 @@ def test_a_closed_builder_refuses_and_removes_what_it_built(
     assert images_of(builder.run_id) == []
     later = builder.build(folder)
     assert not later.ok and later.refused == "closed"
+
+
+def test_the_reaper_removes_the_images_of_a_dead_run_and_keeps_a_live_ones(
+    docker_image: str, tmp_path: Path
+) -> None:
+    from pytest_mlebench.sandbox.docker.cleanup import (
+        OWNER_LABEL,
+        owner_token,
+        ownership_labels,
+        reap_build_images,
+    )
+
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # its pid names no process now: the owner of a run that was killed
+    folder = context(tmp_path, f"FROM {docker_image}\n")
+    builders = {}
+    for who, owner in (("dead", owner_token(gone.pid)), ("live", owner_token())):
+        labels = {**ownership_labels(f"build-run-{who}", "build"), OWNER_LABEL: owner}
+        limits = BuildLimits(allowed_from=(docker_image,), timeout_s=60.0)
+        builders[who] = ImageBuilder(f"reap-test-{who}-{uuid.uuid4().hex[:8]}", limits, labels)
+        assert builders[who].build(folder).ok
+    try:
+        assert reap_build_images() >= 1
+        assert images_of(builders["dead"].run_id) == []
+        assert images_of(builders["live"].run_id) != []
+    finally:
+        for builder in builders.values():
+            builder.remove_all()

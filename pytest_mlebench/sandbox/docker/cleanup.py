@@ -241,6 +241,33 @@ def reap_networks() -> int:
     return removed
 
 
+def reap_build_images(*, by_hand: bool = False, include_live: bool = False) -> int:
+    """Remove the images the harness's builder made for runs whose process died before its
+    builder removed them (a killed worker, a power cut); how many were removed. ``by_hand``
+    (``mlebench sandbox cleanup``) also removes those of owners that cannot be checked from here,
+    ``include_live`` every one."""
+    from pytest_mlebench.sandbox.docker.image_builder import BUILD_LABEL
+
+    client = docker_client()
+    removed = 0
+    try:
+        for image in client.images.list(filters={"label": BUILD_LABEL}):
+            labels: dict[str, str] = image.labels or {}
+            if include_live or _owner_gone(labels, by_hand):
+                with contextlib.suppress(import_docker().errors.NotFound):
+                    client.images.remove(image.id, force=True)
+                    removed += 1
+    finally:
+        client.close()
+    return removed
+
+
+def _owner_gone(labels: dict[str, str], by_hand: bool) -> bool:
+    if owned_here(labels):
+        return not owner_alive(labels.get(OWNER_LABEL, ""))
+    return by_hand
+
+
 def _abandoned(container: Any, session: str | None) -> bool:
     labels: dict[str, str] = container.labels or {}
     if owned_here(labels):
