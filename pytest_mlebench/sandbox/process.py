@@ -169,6 +169,7 @@ def _pump(proc: subprocess.Popen[bytes], log_path: Path, limit: int, capture: _C
             room = max(0, limit - capture.written)
             if room:
                 log.write(chunk[:room])
+                log.flush()  # the log is live: `tail -f agent.log` follows the agent
                 capture.written += min(room, len(chunk))
             capture.dropped += max(0, len(chunk) - room)
             tail.append(chunk)

@@ -38,7 +38,7 @@ def eng_tag() -> str:
 
 AGENTS = "oracle,noop,cheat:*"
 Records = dict[str, list[dict[str, Any]]]
-pytestmark = pytest.mark.xdist_group("eng-core-tasks")  # one worker runs the session once
+# One worker runs this session once: the file is an xdist group (tests/xdist_groups.py).
 
 
 @pytest.fixture(scope="module")

@@ -1,21 +1,24 @@
-"""``--dist loadgroup`` keeps an ``xdist_group`` on one worker, as ``scripts/test`` relies on.
+"""The suite's xdist groups (``tests/xdist_groups.py``) keep a group on one worker.
 
-The suite's expensive module fixtures (the engineering proof in ``tests/eng/test_core_tasks.py``,
-the Ray cluster, the local model server) are shared by their group's tests only when the group
-runs on one worker. pytest 9.2 with pytest-xdist 3.8 split every group silently (xdist wrote the
-group into an attribute pytest no longer reads), and each of those fixtures ran once per worker:
-about 13 minutes more for the engineering proof alone. This test fails the day that happens again.
+The engineering proof, the Ray cluster and the model server are each set up once only when their
+tests share a worker; with pytest 9.2, xdist's own ``--dist loadgroup`` split every group silently
+(about 13 more minutes for the engineering proof alone). These tests run the suite's scheduler in
+a real ``pytest -n 2`` and check its table against the tree.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+
+from tests.xdist_groups import GROUPS, group_of
+
+ROOT = Path(__file__).resolve().parents[2]
 
 GROUPED = """
 import os
 import pytest
-
-pytestmark = pytest.mark.xdist_group("shared")
 
 @pytest.fixture(scope="module")
 def expensive():
@@ -36,12 +39,24 @@ def test_other(n):
     pass
 """
 
+CONFTEST = """
+from tests.xdist_groups import GroupScheduling, make_scheduler
+
+class Shared(GroupScheduling):
+    groups = {"test_grouped.py": "shared"}
+
+def pytest_xdist_make_scheduler(config, log):
+    return make_scheduler(config, log, Shared)
+"""
+
 
 def test_a_group_runs_on_one_worker_with_one_module_fixture(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     setups = pytester.path / "setups.log"
     monkeypatch.setenv("SETUP_LOG", str(setups))
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    pytester.makeconftest(CONFTEST)
     pytester.makepyfile(test_grouped=GROUPED, test_other=UNGROUPED)
     result = pytester.runpytest_subprocess(
         "-n", "2", "--dist", "loadgroup", "-p", "no:mlebench", "-p", "no:cacheprovider", "-v"
@@ -50,5 +65,17 @@ def test_a_group_runs_on_one_worker_with_one_module_fixture(
     grouped = [line for line in result.outlines if "PASSED" in line and "test_grouped" in line]
     workers = {line.split("]", 1)[0] for line in grouped}
     assert len(grouped) == 4 and len(workers) == 1, "\n".join(grouped)
-    assert all("@shared" in line for line in grouped), "\n".join(grouped)
     assert len(setups.read_text().split()) == 1, "the group's module fixture ran once per worker"
+    others = [line for line in result.outlines if "PASSED" in line and "test_other" in line]
+    assert len({line.split("]", 1)[0] for line in others}) == 2, "the other tests were not spread"
+
+
+def test_every_group_names_a_part_of_the_suite() -> None:
+    for prefix in GROUPS:
+        assert (ROOT / prefix).exists(), f"{prefix} is gone: its group would group nothing"
+    assert group_of("tests/ray/test_ray_gateway.py::test_x[a@b]") == "ray-cluster"
+    assert group_of("tests/eng/test_core_tasks.py::test_the_oracle_passes_every_task") == (
+        "eng-core-tasks"
+    )
+    assert group_of("tests/eng/test_core_tasks_more.py::test_y") is None
+    assert group_of("tests/raylet/test_z.py::test_z") is None

@@ -28,9 +28,8 @@ from tests.ray.conftest import (
 from tests.ray.local_cluster import LocalCluster
 from tests.sandbox.conftest import answer_ctrl_c, containers_with
 
-# One local cluster per test session: every cluster test stays on one xdist worker
-# (scripts/test runs pytest with --dist loadgroup).
-pytestmark = pytest.mark.xdist_group("ray-cluster")
+# One local cluster per test session: tests/ray/ is one xdist group (tests/xdist_groups.py), so
+# every cluster test stays on one worker.
 
 SELECTION = ("-m", "embedded", "-k", "digits or titanic or telco-churn")
 

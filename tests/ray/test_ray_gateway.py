@@ -24,7 +24,7 @@ from tests.gateway.test_gateway_runs import assert_two_priced_calls, llm_agent
 from tests.ray.conftest import read_records, run_benchmark
 from tests.ray.local_cluster import LocalCluster
 
-pytestmark = pytest.mark.xdist_group("ray-cluster")
+# tests/ray/ is one xdist group (tests/xdist_groups.py): one worker, one cluster.
 
 SELECTION = ("-m", "embedded", "-k", "digits")
 

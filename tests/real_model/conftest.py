@@ -1,5 +1,5 @@
 """Fixtures of the real-model tier: ONE local model server per test session (per xdist worker;
-every test here is in the ``real_model`` xdist group, so with ``--dist loadgroup`` one worker
+``tests/real_model/`` is one of the suite's xdist groups, ``tests/xdist_groups.py``, so one worker
 runs them all against one server).
 
 The server is the real one (``mlebench model serve``'s code: llama.cpp's server from
@@ -27,7 +27,6 @@ MODEL = "smollm2-135m"
 MAX_TOKENS = 160  # the server's cap for answers that ask for no max_tokens (AIDE, the judge)
 THREADS = 1  # llama.cpp's spinning threads are many times slower on a busy 2-core machine
 CONTEXT = 8192
-GROUP = "real_model"
 
 
 def free_port() -> int:

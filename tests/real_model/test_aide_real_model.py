@@ -28,7 +28,7 @@ from pytest_mlebench.report.allure import TRANSCRIPT_ATTACHMENT
 from tests.aide.conftest import aide_on_path, aide_site
 from tests.aide.test_aide_runs import aide_copy, builds_agent_images, only_record, run_titanic
 from tests.gateway.test_usage_reports import allure_result
-from tests.real_model.conftest import GROUP, MODEL
+from tests.real_model.conftest import MODEL
 from tests.real_model.test_forced_tool_call import port_of
 from tests.sandbox.conftest import docker_image
 
@@ -37,7 +37,6 @@ __all__ = ["aide_on_path", "aide_site", "docker_image"]
 
 pytestmark = [
     pytest.mark.real_model,
-    pytest.mark.xdist_group(GROUP),
     pytest.mark.timeout(900),
     pytest.mark.usefixtures("aide_on_path"),
 ]

@@ -18,9 +18,9 @@ from pytest_mlebench.gateway import Gateway, GatewayConfig, load_price_table
 from pytest_mlebench.gateway.capabilities import SCHEMA
 from pytest_mlebench.local_model import LocalModelServer
 from tests.gateway.conftest import call_through, transcript
-from tests.real_model.conftest import GROUP, MODEL, chat
+from tests.real_model.conftest import MODEL, chat
 
-pytestmark = [pytest.mark.real_model, pytest.mark.xdist_group(GROUP), pytest.mark.timeout(600)]
+pytestmark = [pytest.mark.real_model, pytest.mark.timeout(600)]
 
 REVIEW = {  # the shape of aideml's review function, cut to what a 135M model fills quickly
     "name": "submit_review",

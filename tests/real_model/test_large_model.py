@@ -20,7 +20,7 @@ from pytest_mlebench.local_model import LocalModelServer
 from pytest_mlebench.local_model.weights import SHA256, joined_weights
 from tests.aide.conftest import aide_on_path, aide_site
 from tests.aide.test_aide_runs import aide_copy, only_record, run_titanic
-from tests.real_model.conftest import GROUP, start_server
+from tests.real_model.conftest import start_server
 from tests.real_model.test_forced_tool_call import port_of
 
 __all__ = ["aide_on_path", "aide_site"]
@@ -30,7 +30,6 @@ OPT_IN = "MLEBENCH_REAL_MODEL_LARGE"
 
 pytestmark = [
     pytest.mark.real_model_large,
-    pytest.mark.xdist_group(GROUP),
     pytest.mark.timeout(3600),
     pytest.mark.skipif(not os.environ.get(OPT_IN), reason=f"opt-in: set {OPT_IN}=1"),
 ]

@@ -12,9 +12,9 @@ import pytest
 from pytest_mlebench.local_model import LocalModelError, LocalModelServer, ServerOptions
 from pytest_mlebench.local_model.catalog import ModelFile, resolve_model
 from pytest_mlebench.local_model.model_server import answers
-from tests.real_model.conftest import GROUP, MODEL, chat, free_port
+from tests.real_model.conftest import MODEL, chat, free_port
 
-pytestmark = [pytest.mark.real_model, pytest.mark.xdist_group(GROUP), pytest.mark.timeout(600)]
+pytestmark = [pytest.mark.real_model, pytest.mark.timeout(600)]
 
 
 def test_the_server_answers_on_loopback_under_the_model_name(

@@ -90,6 +90,7 @@ class CappedLog:
         kept = min(max(0, self.limit - self.written), len(chunk)) if handle is not None else 0
         if kept and handle is not None:
             handle.write(chunk[:kept])
+            handle.flush()  # the log is live: `tail -f agent.log` follows the agent as it works
         self.written += kept
         self.dropped += len(chunk) - kept
         self._tail.append(chunk)
