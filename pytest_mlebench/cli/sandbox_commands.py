@@ -54,7 +54,7 @@ def add_sandbox(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         help="remove sandbox containers and built images whose session is gone (--all: every one)",
     )
     cleanup.add_argument(
-        "--all", action="store_true", help="also remove containers of sessions still running"
+        "--all", action="store_true", help="also remove those of sessions still running"
     )
     cleanup.set_defaults(handler=cmd_sandbox_cleanup)
     status = actions.add_parser(
