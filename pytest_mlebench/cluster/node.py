@@ -183,12 +183,16 @@ def pack_run(run_dir: Path) -> bytes:
 
 def remove_run_containers(label: str) -> int:
     """Remove this node's sandbox containers carrying ``label`` (``key=value``); their count."""
-    from pytest_mlebench.sandbox.docker.cleanup import reap_networks, remove_container
+    from pytest_mlebench.sandbox.docker.cleanup import (
+        list_containers,
+        reap_networks,
+        remove_container,
+    )
     from pytest_mlebench.sandbox.docker.engine import docker_client
 
     client = docker_client()
     try:
-        found = client.containers.list(all=True, filters={"label": label})
+        found = list_containers(client, {"label": label}, all=True)
         for container in found:
             remove_container(container, graceful=False)
     finally:

@@ -78,11 +78,12 @@ def answer_ctrl_c() -> None:
 
 def containers_with(label: str, value: str) -> list[str]:
     """Names of the containers (running or not) whose ``label`` equals ``value``."""
+    from pytest_mlebench.sandbox.docker.cleanup import list_containers
     from pytest_mlebench.sandbox.docker.engine import docker_client
 
     client = docker_client()
     try:
-        found = client.containers.list(all=True, filters={"label": f"{label}={value}"})
+        found = list_containers(client, {"label": f"{label}={value}"}, all=True)
         return [container.name for container in found]
     finally:
         client.close()

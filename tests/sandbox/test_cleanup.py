@@ -58,7 +58,7 @@ def test_interrupted_run_leaves_no_container(
 
 def stop_driver_and_its_containers(driver: subprocess.Popen[str], run_id: str) -> None:
     from pytest_mlebench.sandbox.docker import RUN_ID_LABEL
-    from pytest_mlebench.sandbox.docker.cleanup import remove_container
+    from pytest_mlebench.sandbox.docker.cleanup import list_containers, remove_container
     from pytest_mlebench.sandbox.docker.engine import docker_client
 
     if driver.poll() is None:
@@ -66,9 +66,7 @@ def stop_driver_and_its_containers(driver: subprocess.Popen[str], run_id: str) -
         driver.wait()
     client = docker_client()
     try:
-        for container in client.containers.list(
-            all=True, filters={"label": f"{RUN_ID_LABEL}={run_id}"}
-        ):
+        for container in list_containers(client, {"label": f"{RUN_ID_LABEL}={run_id}"}, all=True):
             remove_container(container, graceful=False)
     finally:
         client.close()

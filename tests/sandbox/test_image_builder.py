@@ -134,13 +134,15 @@ def test_a_build_past_its_timeout_is_killed(
 
 
 def step_containers_gone(command: str, within: float = 20.0) -> bool:
+    from pytest_mlebench.sandbox.docker.cleanup import list_containers
     from pytest_mlebench.sandbox.docker.engine import docker_client
 
     client = docker_client()
     try:
         deadline = time.monotonic() + within
         while time.monotonic() < deadline:
-            running = client.containers.list(filters={"status": "running"})
+            # Every running container: other tests' runs end (and go) meanwhile.
+            running = list_containers(client, {"status": "running"})
             if not any(command in " ".join(c.attrs["Config"]["Cmd"] or []) for c in running):
                 return True
             time.sleep(0.5)

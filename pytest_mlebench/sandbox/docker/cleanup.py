@@ -212,17 +212,24 @@ def reap_containers(older_than_session: str | None = None, *, include_live: bool
     return len(stale)
 
 
-def managed_containers(client: Any, attempts: int = 5) -> list[Any]:
-    """Every container with the harness's label. Listing inspects each one, so a container that
-    another session removes meanwhile (its own run ending) makes the engine answer 404: list
+def managed_containers(client: Any) -> list[Any]:
+    """Every container with the harness's label, running or not."""
+    return list_containers(client, {"label": MANAGED_LABEL}, all=True)
+
+
+def list_containers(
+    client: Any, filters: dict[str, str], *, all: bool = False, attempts: int = 5
+) -> list[Any]:
+    """The containers matching ``filters``. Listing inspects each one, so a container that
+    another run removes meanwhile (its own run ending) makes the engine answer 404: list
     again, as that container is gone for good."""
     not_found = import_docker().errors.NotFound
     for _ in range(attempts - 1):
         try:
-            return list(client.containers.list(all=True, filters={"label": MANAGED_LABEL}))
+            return list(client.containers.list(all=all, filters=filters))
         except not_found:
             continue
-    return list(client.containers.list(all=True, filters={"label": MANAGED_LABEL}))
+    return list(client.containers.list(all=all, filters=filters))
 
 
 def reap_networks() -> int:
