@@ -28,6 +28,7 @@ from pytest_mlebench.known_issues import KnownIssue, parse_known_issues
 from pytest_mlebench.medals import Thresholds, thresholds_for
 from pytest_mlebench.original import OriginalGrader, parse_original_grader, with_original_form
 from pytest_mlebench.public_sources.spec import PublicSource, parse_public_sources
+from pytest_mlebench.yaml_text import load_yaml
 
 Complexity = Literal["low", "medium", "high"]
 Source = Literal["embedded", "kaggle"]
@@ -201,7 +202,7 @@ def _read_config(config_path: Path) -> dict[str, Any]:
     if not config_path.is_file():
         raise ConfigError(f"{config_path}: missing; every competition folder needs it")
     try:
-        raw = yaml.safe_load(config_path.read_text("utf-8"))
+        raw = load_yaml(config_path.read_text("utf-8"))
     except yaml.YAMLError as exc:
         raise ConfigError(f"{config_path}: not valid YAML ({exc})") from None
     if not isinstance(raw, dict):

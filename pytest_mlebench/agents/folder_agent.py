@@ -24,6 +24,7 @@ from pytest_mlebench.errors import AgentError, ConfigError
 from pytest_mlebench.gateway.config import KEY_VARIABLES, GatewayConfig, gateway_config
 from pytest_mlebench.sandbox.interface import ExecResult, Sandbox
 from pytest_mlebench.values.network_policy import network_text
+from pytest_mlebench.yaml_text import load_yaml
 
 SECRET = re.compile(r"\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 
@@ -67,7 +68,7 @@ def read_agent_entry(folder: Path, agent_id: str | None) -> tuple[str, dict[str,
     """The id and settings of one agent of ``folder/config.yaml`` (the first one by default)."""
     config_path = folder / "config.yaml"
     try:
-        entries = yaml.safe_load(config_path.read_text("utf-8"))
+        entries = load_yaml(config_path.read_text("utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise AgentError(f"{config_path}: cannot be read ({exc})") from None
     if not isinstance(entries, dict) or not entries:

@@ -21,6 +21,7 @@ import yaml
 from pytest_mlebench.eng.builder_spec import BuilderSpec, parse_builder
 from pytest_mlebench.eng.lint import checks_in_verify
 from pytest_mlebench.errors import ConfigError
+from pytest_mlebench.yaml_text import load_yaml
 
 Dimension = Literal["functional", "robustness", "efficiency", "explainability", "safety"]
 DIMENSIONS: tuple[Dimension, ...] = (
@@ -198,7 +199,7 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     if not path.is_file():
         raise ConfigError(f"{path}: missing; every engineering task folder needs it")
     try:
-        raw = yaml.safe_load(path.read_text("utf-8"))
+        raw = load_yaml(path.read_text("utf-8"))
     except yaml.YAMLError as exc:
         raise ConfigError(f"{path}: not valid YAML ({exc})") from None
     if not isinstance(raw, dict):

@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 
 from pytest_mlebench.errors import ConfigError
+from pytest_mlebench.yaml_text import load_yaml
 
 SHIPPED_TABLE = Path(__file__).with_name("prices.yaml")
 PER_TOKENS = 1_000_000
@@ -68,7 +69,7 @@ def load_price_table(override: Path | None = None) -> PriceTable:
 
 def _read_table(path: Path) -> dict[str, Price]:
     try:
-        data = yaml.safe_load(path.read_text("utf-8"))
+        data = load_yaml(path.read_text("utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise ConfigError(f"price table {path}: cannot be read ({exc})") from None
     models = data.get("models") if isinstance(data, dict) else None

@@ -16,6 +16,7 @@ import yaml
 
 from pytest_mlebench.errors import ConfigError
 from pytest_mlebench.values.severity import SEVERITIES, Severity
+from pytest_mlebench.yaml_text import load_yaml
 
 DEFAULT_POLICY = Path(__file__).with_name("default_integrity_policy.yaml")
 SECTIONS = (
@@ -89,7 +90,7 @@ def load_policy(path: Path | None = None) -> Policy:
 
 def _read(path: Path) -> dict[str, Any]:
     try:
-        data = yaml.safe_load(path.read_text("utf-8"))
+        data = load_yaml(path.read_text("utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise ConfigError(f"integrity policy {path} cannot be read: {exc}") from None
     if not isinstance(data, dict):
