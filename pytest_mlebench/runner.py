@@ -47,6 +47,7 @@ from pytest_mlebench.sandbox_phase import (
 from pytest_mlebench.session import MLEBenchSession
 from pytest_mlebench.timestamps import utc_timestamp
 from pytest_mlebench.values.time_limit import run_time_limit
+from pytest_mlebench.variants.public_view import variant_description, variant_public
 
 
 @dataclass(frozen=True)
@@ -152,6 +153,13 @@ class BenchmarkRun:
     def _make_gateway(self, agent: Agent) -> Gateway | None:
         return run_gateway(agent, self.mle_session, self.run_dir)
 
+    def public_dir(self) -> Path:
+        """The public folder the agent sees: the prepared one, or its view for the session's
+        description variant (``--mle-description``, :mod:`pytest_mlebench.variants`)."""
+        variant = self.mle_session.settings.description
+        description = variant_description(self.competition.folder, variant)
+        return variant_public(self.prepared.public, self.prepared.manifest, description, variant)
+
     def _spec(self) -> SandboxSpec:
         """The run's sandbox as this machine sees it (the executor adds GPUs and the validator)."""
         network = self.mle_session.network
@@ -159,7 +167,7 @@ class BenchmarkRun:
             run_id=self.run_id,
             competition_id=self.competition.id,
             seed=self.case.seed,
-            public_dir=self.prepared.public,
+            public_dir=self.public_dir(),
             time_limit=self.time_limit,
             resources=self.resources(),
             network=network.mode,  # type: ignore[arg-type]
@@ -278,4 +286,5 @@ def run_context(mle_session: MLEBenchSession) -> RunContext:
         network=str(network),
         network_mode=network.mode,
         bridge_warning=BRIDGE_WARNING,
+        description=mle_session.settings.description,
     )

@@ -23,6 +23,7 @@ SANDBOXES = ("auto", "local", "docker")
 YES_NO = ("yes", "no")
 GATE_MODES = ("auto", "paired", "rate-drop")
 INTEGRITY_MODES = ("report", "strict")
+DESCRIPTION_VARIANTS = ("standard", "obfuscated")
 
 SETTINGS: tuple[Setting, ...] = (
     Setting(
@@ -356,6 +357,16 @@ SETTINGS: tuple[Setting, ...] = (
         "MLEBENCH_JUDGE",
         parsers.always(judge_model),
         metavar="MODEL",
+    ),
+    Setting(
+        "description",
+        "description",
+        "description the agent reads: standard or obfuscated (no name, host, data set names, "
+        "links or dates; docs/integrity.md)",
+        "MLEBENCH_DESCRIPTION",
+        parsers.always(parsers.text),
+        default="standard",
+        choices=DESCRIPTION_VARIANTS,
     ),
     Setting(
         "ray",

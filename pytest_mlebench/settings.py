@@ -90,6 +90,7 @@ class Settings:
     references: Path | None
     similarity: float | None
     judge: str | None
+    description: str
     ray: str | None
     ray_retries: int
     ray_data_dir: Path | None

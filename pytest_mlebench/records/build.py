@@ -35,6 +35,7 @@ class RunContext:
         network: The network setting as spelled (``none``, ``bridge``, ``allow:HOST,...``).
         network_mode: Its mode (``none``, ``bridge``, ``allow``).
         bridge_warning: What a ``bridge`` record's ``egress`` says (the sandbox is open).
+        description: The description variant the agent read (``--mle-description``).
     """
 
     session_id: str
@@ -44,6 +45,7 @@ class RunContext:
     network: str
     network_mode: str
     bridge_warning: str
+    description: str = "standard"
 
 
 class RunSubject(Protocol):
@@ -183,6 +185,7 @@ def make_record(
         kind="engineering" if task else "competition",
         category=getattr(competition, "category", None) if task else None,
         engineering=engineering,
+        description=context.description,
     )
 
 

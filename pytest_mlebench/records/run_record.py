@@ -57,6 +57,11 @@ class RunRecord:
     a task's run has no grade and no medal: its ``engineering`` block holds the task score, the
     dimension scores and every check, and ``category`` the task's category. Records written
     before tasks existed read back as competitions.
+
+    ``description`` is the description variant the agent read (``standard`` or ``obfuscated``,
+    ``--mle-description``; records written before variants existed read back as ``standard``).
+    ``gpu_usage`` is what the sampler saw of each GPU handed to the sandbox
+    (:mod:`pytest_mlebench.gpu_sampling`; ``None`` when no GPU was granted).
     """
 
     session_id: str
@@ -95,6 +100,8 @@ class RunRecord:
     kind: Kind = "competition"
     category: str | None = None
     engineering: dict[str, Any] | None = None
+    description: str = "standard"
+    gpu_usage: dict[str, Any] | None = None
     version: int = RECORD_VERSION
 
     @property

@@ -39,6 +39,7 @@ from pytest_mlebench.report.matching import (
     unmatched_lines,
 )
 from pytest_mlebench.report.paired_comparison import PairedResult, describe_interval, paired_verdict
+from pytest_mlebench.report.variant_comparison import variant_note
 from pytest_mlebench.values.cost_limit import CostLimit
 
 Mode = Literal["paired", "rate-drop"]
@@ -142,7 +143,7 @@ def run_gate(
     agent_pairs, agent_notes = pair_agents(base["agents"], new["agents"])
     matchings = [match_runs(base, new, b, n) for b, n in agent_pairs]
     chosen, why = choose_mode(mode, base, new, matchings)
-    notes = [why] if why else []
+    notes = [note for note in (variant_note(base, new), why) if note]
     if chosen == "rate-drop":
         comparison = compare_summaries(base, new, max_drop)
         result = _rate_drop_result(comparison, baseline, notes)

@@ -62,6 +62,7 @@ def build_summary(
         "schema": SCHEMA,
         "created_at": created_at or utc_timestamp(),
         "sessions": sorted({r.session_id for r in records}),
+        "description": sorted({r.description for r in records}),
         "agents": {agent: agent_section(runs) for agent, runs in sorted(by_agent.items())},
         "competitions": competition_entries(records),
         "llm_usage": usage_totals(records),
@@ -175,6 +176,7 @@ def run_entry(record: RunRecord) -> dict[str, Any]:
         "llm_usage": run_usage(record),
         "integrity": run_integrity(record),
         "node": run_node(record),
+        "description": record.description,
         **task_entry(record),
     }
 
