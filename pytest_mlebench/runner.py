@@ -92,6 +92,7 @@ class BenchmarkRun:
         self.node: dict[str, Any] | None = None  # the Ray node that ran it (--mle-ray)
         self.gateway: Gateway | None = None
         self.record: RunRecord | None = None
+        self.gpu_usage: dict[str, Any] | None = None  # what the GPU sampler saw (granted GPUs)
         self.integrity = IntegrityRun(self.run_dir, mle_session.agent)
 
     @property
@@ -210,6 +211,7 @@ class BenchmarkRun:
         self.sandbox, self.node, self.gateway = outcome.sandbox, outcome.node, outcome.gateway
         if outcome.evidence is not None:
             self.integrity.evidence = outcome.evidence
+            self.gpu_usage = outcome.evidence.get("gpu_usage")
         return outcome
 
     def _grade(self, submission: Path) -> GradeReport:
@@ -247,6 +249,7 @@ class BenchmarkRun:
             gateway=self.gateway.summary() if self.gateway is not None else None,
             integrity=integrity,
             node=self.node,
+            gpu_usage=self.gpu_usage,
         )
 
     def _write(self, record: RunRecord) -> None:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from filelock import FileLock
 
 from pytest_mlebench.agents.protocol import Agent, AgentTask
+from pytest_mlebench.gpu_sampling import gpu_watch
 from pytest_mlebench.graders import ScoreResult, SubmissionSpec, validate_submission
 from pytest_mlebench.integrity.monitor import IntegrityRun, instructions_note
 from pytest_mlebench.sandbox import create_sandbox
@@ -218,10 +219,12 @@ def run_in_sandbox(
         if job.workspace is not None:
             sandbox.copy_in(job.workspace, sandbox.paths.work)
             write_start_time(sandbox, run_dir)
-        with watch.watch(sandbox):
+        with watch.watch(sandbox), gpu_watch(sandbox.spec.resources.gpus) as gpus:
             result = drive_agent(
                 job.agent, sandbox, task, run_dir, workspace=job.workspace is not None
             )
+        if gpus is not None:  # travels with the evidence; the record keeps it as gpu_usage
+            watch.evidence["gpu_usage"] = gpus.summary()
         calls = [asdict(call) for call in sandbox.validation_calls]
         if sandbox.spec.builder is not None:
             watch.evidence["build_calls"] = [asdict(call) for call in sandbox.build_calls]

@@ -144,6 +144,7 @@ def make_record(
     integrity: IntegrityReport | None = None,
     node: dict[str, Any] | None = None,
     engineering: dict[str, Any] | None = None,
+    gpu_usage: dict[str, Any] | None = None,
 ) -> RunRecord:
     """A :class:`RunRecord` for ``competition`` in the session of ``context`` (skips too).
 
@@ -186,6 +187,7 @@ def make_record(
         category=getattr(competition, "category", None) if task else None,
         engineering=engineering,
         description=context.description,
+        gpu_usage=gpu_usage,
     )
 
 

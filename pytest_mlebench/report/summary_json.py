@@ -34,6 +34,7 @@ from pytest_mlebench.report.engineering_stats import (
     scored,
     split_kinds,
 )
+from pytest_mlebench.report.gpu_use import gpu_section
 from pytest_mlebench.report.llm_usage import run_usage, usage_totals
 from pytest_mlebench.report.merge import Merged, merge_files
 from pytest_mlebench.report.original_rates import medal_rates
@@ -68,6 +69,7 @@ def build_summary(
         "llm_usage": usage_totals(records),
         "merge": merged.to_dict(),
         "integrity": integrity_section(records, session_flags),
+        "gpus": gpu_section(records),
     }
 
 
@@ -177,6 +179,7 @@ def run_entry(record: RunRecord) -> dict[str, Any]:
         "integrity": run_integrity(record),
         "node": run_node(record),
         "description": record.description,
+        "gpu_usage": record.gpu_usage,
         **task_entry(record),
     }
 
