@@ -63,6 +63,7 @@ def cmd_integrity(args: argparse.Namespace) -> int:
         agent=None,
         upstreams=dict(cli_value(args, "gateway-upstream")),
         price_table=cli_value(args, "price-table"),
+        data_dir=cli_value(args, "data-dir"),
     )
     registry = load_registry(cli_value(args, "competitions-dir"))
     found = recheck_runs(args.path, options, registry)

@@ -115,4 +115,5 @@ def resolve_integrity(settings: Settings, agent: Agent) -> IntegrityOptions:
         upstreams=dict(settings.gateway_upstreams),
         price_table=settings.price_table,
         network=settings.network,
+        data_dir=settings.data_dir,
     )

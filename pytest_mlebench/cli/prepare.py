@@ -67,6 +67,12 @@ def add_prepare(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
         "(SHA-256), so the disk holds the data once; preparing again then downloads it again",
     )
     parser.add_argument(
+        "--references",
+        action="store_true",
+        help="instead of the data, fetch the reference notebooks of the chosen competitions "
+        "(their kernels.txt) with your Kaggle account, for the similarity check; resumable",
+    )
+    parser.add_argument(
         "--skip-disk-check",
         action="store_true",
         help="start even when the estimated disk need exceeds the free space",
@@ -83,6 +89,8 @@ def cmd_prepare(args: argparse.Namespace) -> int:
     else:
         chosen = [known.get(cid) for cid in args.competition]
     folder = data_dir(args)
+    if args.references:
+        return fetch_references(chosen, folder)
     fetch_raw = _raw_fetcher(args, batch=len(args.competition or ()) != 1)
     not_yet = known.unavailable.get(args.split, ()) if args.split else ()
     left_out: list[PrepareOutcome] = []
@@ -165,3 +173,32 @@ def _disk_plan(
     if isinstance(fetch_raw, LocalSource):
         return plan_batch(chosen, folder, local=fetch_raw, not_yet=not_yet)
     return plan_batch(chosen, folder, kaggle_size=fetch_raw.download_size, not_yet=not_yet)
+
+
+def fetch_references(chosen: Sequence[Competition], folder: Path) -> int:
+    """``--references``: each chosen competition's ``kernels.txt`` notebooks into ``folder``
+    (:mod:`pytest_mlebench.kaggle.references`); 1 when Kaggle cannot be used or a kernel is
+    missing, so a script can tell."""
+    from pytest_mlebench.kaggle import client
+    from pytest_mlebench.kaggle.references import KERNELS_FILE, ReferenceFetcher, read_kernel_list
+
+    listed = [c for c in chosen if read_kernel_list(c.folder / KERNELS_FILE)]
+    for competition in chosen:
+        if competition not in listed:
+            say(f"{competition.id}: no reference notebooks listed in {KERNELS_FILE}; nothing to do")
+    problem = client.setup_problem() if listed else None
+    if problem is not None:
+        print(kaggle_setup_message(problem, len(listed), len(chosen)), file=sys.stderr, flush=True)
+        return 1
+    fetcher, complete = ReferenceFetcher(say=say), True
+    for competition in listed:
+        try:
+            report = fetcher.fetch(competition.id, competition.folder / KERNELS_FILE, folder)
+        except client.KaggleUnavailable as exc:
+            print(f"mlebench: {exc}", file=sys.stderr, flush=True)
+            return 1
+        say(report.line())
+        for ref, why in report.missing.items():
+            say(f"  missing {ref}: {why}")
+        complete = complete and not report.missing
+    return 0 if complete else 1

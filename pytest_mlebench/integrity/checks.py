@@ -17,6 +17,10 @@ from pytest_mlebench.integrity.disclosure import disclosure_block
 from pytest_mlebench.integrity.egress_attempts import network_flags
 from pytest_mlebench.integrity.judge import JudgeSetup, run_judge
 from pytest_mlebench.integrity.probing import validator_flags
+from pytest_mlebench.integrity.reference_disclosure import (
+    reference_disclosure,
+    reference_threshold,
+)
 from pytest_mlebench.integrity.rules import (
     has_code,
     literal_flag,
@@ -119,12 +123,14 @@ def check_run(
         checks["judge"] = judged.status
     ordered = sort_flags(flags)
     withheld = withholds(context, ordered, earned_medal)
+    disclosure = disclosure_block(
+        evidence, calls, ordered, network=context.network, isolated=context.isolated
+    )
+    disclosure["reference_similarity"] = reference_disclosure(context.references, policy, ordered)
     return IntegrityReport(
         mode=context.mode,
         flags=ordered,
-        disclosure=disclosure_block(
-            evidence, calls, ordered, network=context.network, isolated=context.isolated
-        ),
+        disclosure=disclosure,
         checks=checks,
         medal_withheld=withheld,
         earned_medal=earned_medal,
@@ -150,7 +156,7 @@ def withholds(context: CheckContext, flags: Sequence[Flag], earned_medal: str | 
 
 
 def reference_flags(code: Path, references: Path | None, policy: Policy) -> list[Flag]:
-    """A flag per matching (run file, reference file) pair over the threshold."""
+    """A flag per matching (run file, reference file) pair at the reference threshold."""
     mine, theirs = code_files(code), code_files(references) if references else []
     if not mine or not theirs or references is None:
         return []
@@ -158,7 +164,7 @@ def reference_flags(code: Path, references: Path | None, policy: Policy) -> list
     matches = top_matches(
         mine,
         theirs,
-        policy.number("similarity", "threshold"),
+        reference_threshold(policy),
         fingerprints,
         mine_root=code,
         theirs_root=references,

@@ -139,6 +139,8 @@ class IntegrityOptions:
         network: ``--mle-network`` as given (``None``: not given).
         references: ``--mle-references``: the reference corpus of the similarity check.
         judge: The LLM judge's setup (``--mle-judge``), or ``None`` without a judge.
+        data_dir: ``--mle-data-dir``, where ``mlebench prepare --references`` keeps the fetched
+            reference notebooks (used when ``references`` is not given).
     """
 
     policy: Policy
@@ -146,6 +148,7 @@ class IntegrityOptions:
     network: str | None
     references: Path | None
     judge: JudgeSetup | None
+    data_dir: Path | None = None
 
 
 def integrity_options(
@@ -159,6 +162,7 @@ def integrity_options(
     upstreams: Mapping[str, str],
     price_table: Path | None,
     network: str | None = None,
+    data_dir: Path | None = None,
 ) -> IntegrityOptions:
     """The options from the values of ``--mle-integrity-policy``, ``--mle-similarity``,
     ``--mle-integrity``, ``--mle-references``, ``--mle-judge`` (asked through ``agent``'s
@@ -174,6 +178,7 @@ def integrity_options(
         network=network,
         references=references,
         judge=check_judge(judge_model, agent, upstreams, price_table),
+        data_dir=data_dir,
     )
 
 
@@ -186,7 +191,9 @@ def integrity_context(
         mode=options.mode,
         network=options.network,
         isolated=bool(sandbox is not None and sandbox.isolated),
-        references=reference_folder(competition.folder, options.references, competition.id),
+        references=reference_folder(
+            competition.folder, options.references, competition.id, options.data_dir
+        ),
         judge=options.judge,
     )
 

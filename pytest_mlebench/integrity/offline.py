@@ -63,7 +63,9 @@ def recheck(record: RunRecord, options: IntegrityOptions, registry: Registry) ->
         mode=options.mode,
         network=record.network,
         isolated=record.isolated,
-        references=reference_folder(folder, options.references, record.competition_id),
+        references=reference_folder(
+            folder, options.references, record.competition_id, options.data_dir
+        ),
         judge=options.judge,
     )
     calls = evidence.get("validation_calls", record.validation_calls)

@@ -162,12 +162,17 @@ def _relative(path: Path, root: Path) -> str:
 
 
 def reference_folder(
-    competition_dir: Path | None, references: Path | None, competition_id: str
+    competition_dir: Path | None,
+    references: Path | None,
+    competition_id: str,
+    data_dir: Path | None = None,
 ) -> Path | None:
     """The competition's reference corpus.
 
     With ``--mle-references DIR``: ``DIR/<competition id>/``, or ``DIR`` itself when it holds
-    source files directly; else the competition folder's ``references/``; else none.
+    source files directly; else the competition folder's ``references/``; else the notebooks
+    that ``mlebench prepare --references`` fetched into ``<data dir>/<id>/references/``, when it
+    holds any; else none.
     """
     if references is not None:
         own = references / competition_id
@@ -176,6 +181,9 @@ def reference_folder(
         return references if code_files_here(references) else None
     if competition_dir is not None and (competition_dir / "references").is_dir():
         return competition_dir / "references"
+    fetched = data_dir / competition_id / "references" if data_dir is not None else None
+    if fetched is not None and code_files_here(fetched):
+        return fetched
     return None
 
 

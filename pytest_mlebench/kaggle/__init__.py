@@ -12,6 +12,8 @@ fixtures never download. The ``kaggle`` client is an optional extra, imported la
 - :mod:`.local_source`: ``--from PATH`` (a zip or a folder, no network);
 - :mod:`.plan`: ``--dry-run`` sizes and the free-space check;
 - :mod:`.leaderboard`: ``mlebench leaderboard fetch``;
+- :mod:`.references`: ``mlebench prepare --references``, the notebooks of ``kernels.txt``;
+- :mod:`.notebooks`: a notebook's code cells as a source file;
 - :mod:`.progress`: byte progress for terminals and logs.
 """
 

@@ -63,12 +63,14 @@ class Policy:
         return float(getattr(self, section)[key])
 
     def with_threshold(self, threshold: float | None) -> Policy:
-        """This policy with the similarity threshold of ``--mle-similarity`` (when given)."""
+        """This policy with the similarity thresholds (cross-run and reference) of
+        ``--mle-similarity`` (when given)."""
         if threshold is None:
             return self
         from dataclasses import replace
 
-        return replace(self, similarity={**self.similarity, "threshold": threshold})
+        shares = {"threshold": threshold, "reference_threshold": threshold}
+        return replace(self, similarity={**self.similarity, **shares})
 
 
 def load_policy(path: Path | None = None) -> Policy:

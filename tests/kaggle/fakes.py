@@ -88,6 +88,8 @@ class FakeKaggleApi:
     calls: list[str] = field(default_factory=list)
     resumed_from: list[int] = field(default_factory=list)
     served: dict[str, int] = field(default_factory=dict)
+    kernels: dict[str, tuple[str, str]] = field(default_factory=dict)  # ref -> (file, text)
+    kernel_failures: dict[str, list[BaseException]] = field(default_factory=dict)
 
     def competition_download_files(
         self, competition: str, path: str | None = None, force: bool = False, quiet: bool = True
@@ -116,6 +118,20 @@ class FakeKaggleApi:
     def _payload(self, competition: str) -> bytes:
         versions = self.archives[competition]
         return versions[min(self.served.get(competition, 0), len(versions) - 1)]
+
+    def kernels_pull(
+        self, kernel: str, path: str | None = None, metadata: bool = False, quiet: bool = True
+    ) -> str:
+        """Like the client: writes the kernel's notebook (or script) into ``path``."""
+        self.calls.append(f"kernel {kernel}")
+        planned = self.kernel_failures.get(kernel, [])
+        if planned:
+            raise planned.pop(0)
+        if kernel not in self.kernels:
+            raise FakeHTTPError(404, "Not Found")
+        name, text = self.kernels[kernel]
+        (Path(path or ".") / name).write_text(text)
+        return str(path)
 
     def competition_list_files(self, competition: str) -> FakeListing:
         payload = self.archives[competition][-1]
