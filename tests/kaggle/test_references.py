@@ -173,3 +173,14 @@ def test_a_copied_notebook_is_flagged_high_by_default(
     clean = check_run({}, own, [], context, "gold")
     assert not [f for f in clean.flags if f.kind == "similarity"]
     assert "no match at or above it" in clean.disclosure["reference_similarity"]
+
+
+def test_the_shipped_lists_parse_and_cover_the_lite_split() -> None:
+    root = Path(__file__).resolve().parents[2] / "competitions"
+    lists = {p.parent.name: read_kernel_list(p) for p in root.glob("*/kernels.txt")}
+    lite = [line for line in (root / "splits" / "lite.txt").read_text().splitlines()
+            if line and not line.startswith("#")]  # fmt: skip
+    assert set(lists) == set(lite) - {"the-icml-2013-whale-challenge-right-whale-redux"}
+    assert sum(len(refs) for refs in lists.values()) == 908
+    for cid in lists:
+        assert (root / cid / "kernels.txt").read_text().startswith("# Source: openai/mle-bench")
