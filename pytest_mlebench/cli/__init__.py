@@ -104,4 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     from pytest_mlebench.local_model.serve_command import add_model_command
 
     add_model_command(commands)
+    from pytest_mlebench.cli.familiarity_command import add_familiarity
+
+    add_familiarity(commands)
     return parser
