@@ -88,6 +88,7 @@ def build_environment(
         "resources.granted": granted_resources(records),
         "time_limit": settings.time_limit or "per competition",
         "seeds": settings.seeds,
+        "description": settings.description,  # --mle-description: the variant the agent read
         "gate": settings.require,
         "session_id": mle_session.session_id,
         "git.commit": git_commit(rootdir),

@@ -73,6 +73,7 @@ SAMPLES: dict[str, Sample] = {
     "references": Sample("{tmp}/defs-a", "{tmp}/defs-b", "{tmp}/missing"),
     "similarity": Sample("0.8", "0.3", "2"),
     "judge": Sample("provider/model-a", "provider/model-b", "two words"),
+    "description": Sample("obfuscated", "standard", "hidden"),
     "wheelhouse": Sample("{tmp}/defs-a", "{tmp}/defs-b", "{tmp}/a.json"),
     "ray": Sample("auto", "10.0.0.5:6379", "nowhere"),
     "ray-retries": Sample("0", "5", "-1"),
