@@ -15,9 +15,9 @@ import pytest
 from pytest_mlebench.sandbox.verifier_phase import VerifierError, VerifierJob
 from pytest_mlebench.sandbox.verifier_results import VerifierRejected
 from tests.eng.conftest import eng_image
-from tests.eng.test_verifier_results import FORGER, KILLER
 from tests.eng.test_verifier_local import VERIFY
 from tests.eng.test_verifier_local import _job as local_job
+from tests.eng.test_verifier_results import FORGER, KILLER
 
 
 def _engine_and_image() -> str:

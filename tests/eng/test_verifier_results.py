@@ -76,8 +76,8 @@ import json, os, pytest
 
 @pytest.mark.check("F1")
 def test_forges_the_results_and_ends_the_verifier(work_dir):
-    forged = {"version": 1, "exit_status": 0, "metrics": {},
-              "checks": {"F1": {"passed": 1, "total": 1, "result": 1.0, "evidence": [], "tests": []}}}
+    entry = {"passed": 1, "total": 1, "result": 1.0, "evidence": [], "tests": []}
+    forged = {"version": 1, "exit_status": 0, "metrics": {}, "checks": {"F1": entry}}
     source = work_dir / "replay.json"  # a sealed file of an earlier run, where the agent left one
     text = source.read_text() if source.is_file() else json.dumps(forged)
     (__import__("pathlib").Path(os.environ["VERIFY_OUT"]) / "checks.json").write_text(text)
