@@ -341,6 +341,7 @@ class EngineeringRun:
             float(evidence.get("sandbox_started") or 0),
             self.run_dir / "workspace",
             self.prepared.workspace,
+            ended=time.time(),
         )
         missing = f"no workspace file times ({inventory.get('error') or 'no inventory'})"
         return watermark_check(premade, missing)
