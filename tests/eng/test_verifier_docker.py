@@ -64,13 +64,17 @@ from pathlib import Path
 KEY = Path("/run/mlebench-verify/key")
 
 @pytest.mark.check("F1")
-def test_only_root_can_open_the_key():
+def test_only_root_can_open_the_key_or_write_the_results():
     folder, key = KEY.parent.stat(), KEY.stat()
     assert (folder.st_uid, stat.S_IMODE(folder.st_mode)) == (0, 0o700)
     assert (key.st_uid, stat.S_IMODE(key.st_mode)) == (0, 0o400)
     assert not any("KEY" in name for name in os.environ)
     probe = "import pathlib; pathlib.Path('/run/mlebench-verify/key').read_bytes()"
     done = subprocess.run([sys.executable, "-c", probe], user=65534, group=65534,
+                          extra_groups=[], capture_output=True, text=True)
+    assert done.returncode != 0 and "PermissionError" in done.stderr, done.stderr
+    forge = "open('/out/checks.json', 'w').write('{}')"
+    done = subprocess.run([sys.executable, "-c", forge], user=65534, group=65534,
                           extra_groups=[], capture_output=True, text=True)
     assert done.returncode != 0 and "PermissionError" in done.stderr, done.stderr
 
