@@ -442,13 +442,15 @@ def test_an_agents_virtualenv_is_not_test_tampering(
 
 
 @pytest.mark.parametrize(
-    ("agent", "outcome"), [("oracle", "passed"), ("cheat:edit-tests", "failed")]
+    ("agent", "outcome"),
+    [("oracle", "passed"), ("cheat:edit-tests", "failed"), ("noop", "failed")],
 )
 def test_the_task_runs_through_the_plugin(
     task: Path, tmp_path: Path, agent: str, outcome: str
 ) -> None:
     """The generated folder is a task the engine runs as it is (local backend): the oracle's
-    patch passes it, a cheat that edits the failing test is caught."""
+    patch passes it, a cheat that edits the failing test is caught, and doing nothing scores 0.0
+    although every pass-to-pass test still passes (no credit for no work)."""
     results = tmp_path / "results.jsonl"
     command = [
         sys.executable, "-m", "pytest", "--pyargs", "pytest_mlebench.benchmark",
@@ -465,3 +467,9 @@ def test_the_task_runs_through_the_plugin(
         assert records[0]["engineering"]["score"] >= 0.95
     else:
         assert "F1" in records[0]["engineering"]["failed_gates"]
+    if agent == "noop":
+        block = records[0]["engineering"]
+        assert block["score"] == 0.0, block
+        assert (
+            "no fail-to-pass check moved" in {c["id"]: c for c in block["checks"]}["R1"]["evidence"]
+        )
