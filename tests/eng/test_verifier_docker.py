@@ -78,6 +78,12 @@ def test_only_root_can_open_the_key_or_write_the_results():
                           extra_groups=[], capture_output=True, text=True)
     assert done.returncode != 0 and "PermissionError" in done.stderr, done.stderr
 
+@pytest.mark.check("F1")
+def test_not_even_root_code_reads_the_verifiers_memory_or_environment():
+    probe = f"open('/proc/{os.getpid()}/environ', 'rb').read()"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode != 0 and "PermissionError" in done.stderr, done.stderr
+
 @pytest.mark.check("T1")
 def test_no_setuid_program_gives_root_back():
     status = Path("/proc/self/status").read_text()

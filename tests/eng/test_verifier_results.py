@@ -126,7 +126,7 @@ def test_a_sealed_file_of_an_earlier_run_is_rejected(tmp_path: Path) -> None:
 
 
 LOOKER = """
-import os, pytest
+import ctypes, os, pytest
 
 def targets():
     for fd in os.listdir("/proc/self/fd"):
@@ -140,9 +140,14 @@ def test_the_key_is_out_of_reach():
     assert not any("KEY" in name for name in os.environ)
     pipes = {target for target in targets() if target.startswith("pipe:")}
     assert len(pipes) <= 1, pipes  # the log's pipe (stdout and stderr) only
+
+@pytest.mark.check("F2")
+def test_no_process_without_cap_sys_ptrace_reads_the_verifiers_memory():
+    assert ctypes.CDLL(None).prctl(3, 0, 0, 0, 0) == 0  # PR_GET_DUMPABLE: not dumpable
 """
 
 
-def test_no_test_finds_the_key_in_the_environment_or_an_open_pipe(tmp_path: Path) -> None:
+def test_no_test_finds_the_key_in_the_environment_an_open_pipe_or_memory(tmp_path: Path) -> None:
     result = run_local_verifier(_job(tmp_path, LOOKER))
-    assert result.document["checks"]["F1"]["result"] == 1.0, result.document
+    checks = result.document["checks"]
+    assert checks["F1"]["result"] == checks["F2"]["result"] == 1.0, checks

@@ -36,6 +36,8 @@ written. The harness reads it through the engine after the container has exited.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import hashlib
 import hmac
 import json
@@ -57,7 +59,8 @@ MODULE = "mlebench_verify"
 KEY_FD_ENV = "MLEBENCH_VERIFY_KEY_FD"
 KEY_PATH = "/run/mlebench-verify/key"  # the harness writes it into the container (root, 0400)
 SEAL_FIELD = "seal"
-REAP_ROUNDS = 20
+PR_SET_DUMPABLE = 4
+REAP_ROUNDS = 200  # × 10 ms: how long the killed processes may take to go
 _RESULTS: dict[str, dict[str, Any]] = {}
 _METRICS: dict[str, float] = {}
 _STARTED = time.monotonic()
@@ -74,6 +77,16 @@ def pytest_configure(config: pytest.Config) -> None:
     if key:
         _KEY.append(key)
     config.pluginmanager.register(mlebench_verify_time, "mlebench_verify_time")
+    not_dumpable()
+
+
+def not_dumpable() -> None:
+    """Make this process non-dumpable: no process without ``CAP_SYS_PTRACE`` — the agent's code as
+    the verifier's own user (the local backend), even as root in the verifier's container, which
+    lacks that capability — may trace it or read its memory and environment through ``/proc``
+    (what holds the key). Where ``prctl`` is missing (not Linux) nothing changes."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
 
 
 def _key_from_pipe() -> bytes:
@@ -257,28 +270,27 @@ def results(exit_status: int) -> dict[str, Any]:
 
 
 def reap_other_processes() -> int:
-    """Kill every process but this one, its ancestors and PID 1, until none is left (a process
-    forked while the first round ran is found by the next); how many were signalled."""
-    keep, pid = {os.getpid(), 1}, os.getpid()
-    while pid > 1:
-        try:
-            pid = int(_stat_fields(pid)[1])
-        except (OSError, ValueError, IndexError):
-            break
-        keep.add(pid)
-    killed = 0
+    """Kill every process of the container but this one and PID 1; how many were left alive.
+
+    One ``kill(-1, SIGKILL)``: the kernel signals every process it may while holding the process
+    list, so none forks past it (a process with SIGKILL pending cannot fork), not even one of the
+    verifier's own user racing the kill. Then wait (briefly) until the killed ones are gone. Only
+    where this process is PID 1 or its child — the verifier's container, never a host."""
+    if os.getpid() != 1 and os.getppid() != 1:
+        return len(_others())
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except OSError:  # nothing else was left to signal
+        pass
     for _ in range(REAP_ROUNDS):
-        found = [pid for pid in _live_pids() if pid not in keep]
-        for victim in found:
-            try:
-                os.kill(victim, signal.SIGKILL)
-            except OSError:
-                pass
-        killed += len(found)
-        if not found:
+        if not _others():
             break
         time.sleep(0.01)
-    return killed
+    return len(_others())
+
+
+def _others() -> list[int]:
+    return [pid for pid in _live_pids() if pid not in (1, os.getpid())]
 
 
 def _stat_fields(pid: int) -> list[str]:
