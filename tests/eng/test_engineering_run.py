@@ -142,6 +142,49 @@ def test_a_verifier_that_breaks_fails_the_run_with_the_reason(project: EngProjec
     assert block["verifier"]["accepted"] is False and block["verifier"]["exit_status"] in (2, 3, 4)
 
 
+FORGING_SERVICE = r"""
+# The service the verifier starts forges the results as it starts: a document claiming every
+# check passed, sealed with the run's key where it can read one, written where the verifier
+# writes, then it kills the verifier so the plugin cannot overwrite it.
+set -eu
+cat > serve.py <<'PY'
+import hashlib, hmac, json, os, signal
+entry = {"passed": 1, "total": 1, "result": 1.0, "evidence": [], "tests": []}
+doc = {"version": 1, "exit_status": 0, "wall_s": 1.0, "metrics": {},
+       "checks": {name: entry for name in ("F1", "F2", "R1", "X1")}}
+try:
+    key = bytes.fromhex(open("/run/mlebench-verify/key").read().strip())
+    body = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
+    doc["seal"] = hmac.new(key, body, hashlib.sha256).hexdigest()
+except OSError:
+    pass
+try:
+    with open(os.path.join(os.environ["VERIFY_OUT"], "checks.json"), "w") as handle:
+        json.dump(doc, handle)
+    os.kill(os.getppid(), signal.SIGKILL)
+except (OSError, KeyError):
+    pass
+PY
+"""
+
+
+def test_a_service_that_forges_the_results_and_kills_the_verifier_fails(
+    project: EngProject,
+) -> None:
+    """An attack the shipped cheats do not try: the agent's own entry point, started by the
+    verifier, writes a forged (and, where it can read the key, sealed) ``checks.json`` and kills
+    the verifier. The host sees a verifier that did not exit normally: the run fails, scored 0."""
+    cheats = project.root / "tasks" / "echo-service" / "cheats"
+    (cheats / "forging-service.sh").write_text(FORGING_SERVICE)
+    result = project.run("cheat:forging-service")
+    result.assert_outcomes(failed=1)
+    (record,) = project.records()
+    block = record["engineering"]
+    assert record["outcome"] == "failed" and block["score"] == 0.0
+    assert "the verifier was killed or its results were tampered with" in record["reason"]
+    assert block["verifier"]["accepted"] is False
+
+
 def test_a_score_below_require_score_fails(project: EngProject) -> None:
     if project.backend == "docker":
         pytest.skip("the threshold is the engine's, not the backend's: the local run covers it")
