@@ -332,5 +332,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_suffix(".json.partial")
     document = sealed(results(int(exitstatus)), key)
-    partial.write_text(json.dumps(document, indent=2), "utf-8")
+    partial.unlink(missing_ok=True)  # never write through a link someone left there
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(json.dumps(document, indent=2))
     os.replace(partial, target)
