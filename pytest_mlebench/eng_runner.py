@@ -6,9 +6,10 @@ with a workspace: the prepared workspace is copied to ``WORK_DIR``, the agent ru
 harness deadline and the integrity watch, every agent process is killed, ``WORK_DIR`` is copied
 out. The hidden verifier then runs where no agent process can reach it
 (:mod:`pytest_mlebench.sandbox.verifier_phase`), the harness adds its own evidence checks
-(``H-*``), and the score decides the outcome: *failed* for a failed gate or a score below
-``--mle-require-score``, *error* when the verifier or the engine broke. A record is always
-written, with its ``engineering`` block.
+(``H-*``), and the score decides the outcome: *failed* for a failed gate, a score below
+``--mle-require-score``, or verifier results the host rejected (killed, broken, past its limit,
+not sealed with this run's key: :mod:`pytest_mlebench.eng_verify`); *error* when the engine broke
+(after one retry). A record is always written, with its ``engineering`` block.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from pytest_mlebench.eng.scoring import (
 from pytest_mlebench.eng.task import EngTask
 from pytest_mlebench.eng_builds import TaskBuilds
 from pytest_mlebench.eng_images import HiddenFilesInImage, session_profile_image
+from pytest_mlebench.eng_verify import Verified, verify
 from pytest_mlebench.errors import AgentError, SandboxError
 from pytest_mlebench.gateway import Gateway
 from pytest_mlebench.graders import SubmissionSpec
@@ -58,7 +60,7 @@ from pytest_mlebench.records.run_record import Outcome, RunRecord
 from pytest_mlebench.records.verdict import IntegrityReport
 from pytest_mlebench.runner import RunCase, run_context, run_gateway
 from pytest_mlebench.sandbox.interface import ResourceGrant, SandboxFacts, SandboxSpec
-from pytest_mlebench.sandbox.verifier_phase import VerifierJob, VerifierResult, run_local_verifier
+from pytest_mlebench.sandbox.verifier_phase import VerifierJob
 from pytest_mlebench.sandbox_phase import Instructions, SandboxJob, SandboxOutcome
 from pytest_mlebench.sandbox_phase import hidden_host_paths as hidden_paths
 from pytest_mlebench.session import MLEBenchSession
@@ -130,13 +132,16 @@ class EngineeringRun:
             raise
         harness = self._harness_checks(outcome, report, integrity.evidence)
         score = score_run(self.task, verified.document, harness)
-        passed = score.passed(self.mle_session.settings.require_score)
-        block = engineering_block(self.task, score, passed, verified.facts())
+        passed = verified.rejected is None and score.passed(self.mle_session.settings.require_score)
+        block = engineering_block(self.task, score, passed, verified.facts)
         block["builds"] = self.builds.record(outcome.evidence)
         notes = [
+            verified.rejected,
             f"timeout after {self.time_limit} s" if outcome.exec_result.timed_out else None,
             exit_note(outcome.exec_result),
-            self._gate_note(score, passed),
+            None
+            if verified.rejected and not score.failed_gates
+            else self._gate_note(score, passed),
         ]
         reason = "; ".join(note for note in notes if note) or None
         record = self._record(
@@ -259,8 +264,9 @@ class EngineeringRun:
             isolated=self._isolated(),
         )
 
-    def _verify(self, integrity: Any) -> VerifierResult:
-        docker = self.mle_session.backend == "docker"
+    def _verify(self, integrity: Any) -> Verified:
+        """The verifier phase (:func:`~pytest_mlebench.eng_verify.verify`): accepted results, a
+        rejection (the run fails), or a :class:`VerifierError` after one retry (an error)."""
         prepared, work = self.prepared, self.run_dir / "workspace"
         build_dir = self.builds.verify_side(
             work, prepared.workspace, prepared.private, self.run_dir / "build"
@@ -283,11 +289,7 @@ class EngineeringRun:
             labels={"pytest-mlebench.session": self.mle_session.session_id},
             build_dir=build_dir,
         )
-        if not docker:
-            return run_local_verifier(job)
-        from pytest_mlebench.sandbox.docker.verifier_container import run_docker_verifier
-
-        return run_docker_verifier(job)
+        return verify(job, docker=self.mle_session.backend == "docker")
 
     def _harness_checks(
         self, outcome: SandboxOutcome, report: IntegrityReport | None, evidence: dict[str, Any]
@@ -339,6 +341,7 @@ class EngineeringRun:
             float(evidence.get("sandbox_started") or 0),
             self.run_dir / "workspace",
             self.prepared.workspace,
+            ended=time.time(),
         )
         missing = f"no workspace file times ({inventory.get('error') or 'no inventory'})"
         return watermark_check(premade, missing)

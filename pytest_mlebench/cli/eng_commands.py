@@ -2,8 +2,8 @@
 
 The command only parses options and prints the result; the work is
 :func:`pytest_mlebench.eng.from_pr.pr_task.build_task`. Errors (not a repository, unknown ref, no
-tests, nothing to fix, no wheelhouse for docker, pytest missing) come back as one line naming
-the fix, exit status 1.
+tests, nothing to fix, no wheelhouse for docker, pytest missing, ``--out`` inside the repository)
+come back as one line naming the fix, exit status 1. Relative paths are the caller's.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ def add_eng(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     from_pr.add_argument(
         "--out",
         type=Path,
-        default=Path("mlebench-tasks"),
-        help="folder of task folders; summary.md goes here (mlebench-tasks)",
+        help="folder of task folders, outside the repository; summary.md goes here "
+        "(default mlebench-tasks beside the repository)",
     )
     from_pr.add_argument("--id", dest="task_id", help="the task id (default pr-<head commit>)")
     from_pr.add_argument(
@@ -71,7 +71,7 @@ def cmd_from_pr(args: argparse.Namespace) -> int:
         kind=args.backend,
         python=args.python,
         image=args.image,
-        wheelhouse=args.wheelhouse,
+        wheelhouse=args.wheelhouse.resolve() if args.wheelhouse is not None else None,
         timeout_s=args.timeout,
     )
     built = build_task(Request(args.repo, args.base, args.head, args.out, args.task_id, backend))

@@ -6,12 +6,19 @@ the signs; 0 when its test failed or the metric is missing). A dimension's score
 mean of its checks; a dimension without checks hands its weight to the others pro rata, and the
 score says so (``redistributed``). ``S = Σ W_d D_d``. A run passes when every gate check has
 ``r = 1`` and ``S`` reaches the required score. Nothing here reads a file or a clock.
+
+No credit for no work: a run that fails its functional gate (a gate check of the functional
+dimension, or any gate where a task has none there) scores 0 in the dimensions that only mean
+something for working code — efficiency, safety, explainability (``withheld``): doing nothing is
+fast, cheap and harmless. A ``pass-to-pass`` check (tests that passed before the change and must
+still pass) earns nothing unless a ``fail-to-pass`` check moved (``r > 0``): an untouched
+workspace passes them all. The do-nothing agent scores 0.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pytest_mlebench.eng.task import DIMENSIONS, Check, Dimension, EngTask, Metric
@@ -20,6 +27,8 @@ FULL = 1.0 - 1e-12
 
 
 GATE_WORDS = "gate check(s) failed"  # how a failed run's reason names its failed gate checks
+WORKING_CODE_ONLY: tuple[Dimension, ...] = ("efficiency", "safety", "explainability")
+NOT_MOVED = "no credit: no fail-to-pass check moved"
 
 
 @dataclass(frozen=True)
@@ -62,6 +71,7 @@ class TaskScore:
     checks: tuple[CheckResult, ...]
     stages: Mapping[str, float] | None = None
     failed_gates: tuple[str, ...] = field(default_factory=tuple)
+    withheld: tuple[str, ...] = ()  # dimensions scored 0: the functional gate failed
 
     def passed(self, require_score: float) -> bool:
         return self.gates_passed and self.score >= require_score
@@ -85,7 +95,22 @@ def check_results(task: EngTask, document: Mapping[str, Any]) -> list[CheckResul
         entry = found.get(check.id) or {}
         result = _result(check, entry, task.metrics.get(check.id), metrics.get(check.id))
         results.append(_scored(check, result, entry))
-    return results
+    return no_credit_unless_moved(task.checks, results)
+
+
+def no_credit_unless_moved(
+    declared: Sequence[Check], results: Sequence[CheckResult]
+) -> list[CheckResult]:
+    """``results`` with every pass-to-pass check at 0 when no fail-to-pass check moved."""
+    roles = {check.id: check.role for check in declared}
+    if any(roles.get(r.id) == "fail-to-pass" and r.result > 0 for r in results):
+        return list(results)
+    return [
+        replace(r, result=0.0, evidence="; ".join(filter(None, (r.evidence, NOT_MOVED))))
+        if roles.get(r.id) == "pass-to-pass"
+        else r
+        for r in results
+    ]
 
 
 def _result(check: Check, entry: Mapping[str, Any], metric: Metric | None, value: Any) -> float:
@@ -134,6 +159,12 @@ def score_checks(
         if total > 0:
             dimensions[dimension] = sum(check.weight * check.result for check in own) / total
     applied, redistributed = redistribute(weights, dimensions)
+    withheld = (
+        ()
+        if functional_gate_passed(checks)
+        else tuple(name for name in WORKING_CODE_ONLY if name in dimensions)
+    )
+    dimensions.update(dict.fromkeys(withheld, 0.0))
     score = clip(sum(applied[name] * value for name, value in dimensions.items()))
     failed = tuple(check.id for check in checks if check.gate and check.result < FULL)
     return TaskScore(
@@ -145,7 +176,15 @@ def score_checks(
         checks=tuple(checks),
         stages=stage_points(checks, stages),
         failed_gates=failed,
+        withheld=withheld,
     )
+
+
+def functional_gate_passed(checks: Sequence[CheckResult]) -> bool:
+    """Whether every functional gate check passed (every gate, where none is functional)."""
+    gates = [check for check in checks if check.gate]
+    functional = [check for check in gates if check.dimension == "functional"] or gates
+    return all(check.result >= FULL for check in functional)
 
 
 def redistribute(
@@ -195,6 +234,7 @@ def engineering_block(
         "redistributed": list(score.redistributed),
         "stages": None if score.stages is None else dict(score.stages),
         "failed_gates": list(score.failed_gates),
+        "withheld": list(score.withheld),
         "checks": [check.to_json() for check in score.checks],
         "verifier": dict(verifier),
     }

@@ -4,8 +4,8 @@
 rejects, naming the file, what would make the task unfair or unscorable: a requirement no check
 covers, a check covering nothing or an unknown requirement, a check with no test in ``verify/``
 (found by :mod:`pytest_mlebench.eng.lint`), a test of an undeclared check, dimension weights not
-summing to 1, a metric without direction or without its baseline and oracle values, an unknown
-dimension. Every error is a :class:`~pytest_mlebench.errors.ConfigError` raised at session start.
+summing to 1, a metric without its direction, baseline and oracle, an unknown dimension or role,
+a pass-to-pass check without a fail-to-pass one. Every error is a ConfigError at session start.
 """
 
 from __future__ import annotations
@@ -49,6 +49,8 @@ CATEGORIES = (
     "observability",
 )
 COMPLEXITIES = ("low", "medium", "high")
+Role = Literal["fail-to-pass", "pass-to-pass"]
+ROLES: tuple[Role, ...] = ("fail-to-pass", "pass-to-pass")
 WEIGHT_TOLERANCE = 1e-9
 FOLDERS = ("workspace", "verify", "solution")
 
@@ -73,6 +75,7 @@ class Check:
     gate: bool
     why: str
     fix_hint: str
+    role: Role | None = None  # pass-to-pass: earns nothing unless a fail-to-pass check moved
 
 
 @dataclass(frozen=True)
@@ -163,6 +166,9 @@ def load_task(folder: Path) -> EngTask:
     checks = tuple(_check(entry, where) for entry in _list(raw.get("checks"), "checks", where))
     metrics = _metrics(raw.get("metrics"), where)
     _check_coverage(requirements, checks, where)
+    roles = {check.role for check in checks}
+    if "pass-to-pass" in roles and "fail-to-pass" not in roles:
+        raise ConfigError(f"{where}: a pass-to-pass check needs a fail-to-pass check beside it")
     _check_tests(folder / "verify", checks, metrics, where)
     verify = _mapping(raw.get("verify") or {}, "verify", where)
     evidence = _mapping(raw.get("evidence") or {}, "evidence", where)
@@ -279,6 +285,8 @@ def _check(entry: Any, where: str) -> Check:
     for key in ("why", "fix_hint"):
         if not isinstance(raw.get(key), str) or not raw[key].strip():
             raise ConfigError(f"{place}: needs a {key} (the teaching card of a failed check)")
+    if raw.get("role") not in (None, *ROLES):
+        raise ConfigError(f"{place}: role must be {' or '.join(ROLES)} (or left out)")
     return Check(
         id=check_id,
         covers=tuple(str(name) for name in covers),
@@ -287,6 +295,7 @@ def _check(entry: Any, where: str) -> Check:
         gate=bool(raw.get("gate", False)),
         why=str(raw["why"]),
         fix_hint=str(raw["fix_hint"]),
+        role=raw.get("role"),
     )
 
 

@@ -74,6 +74,7 @@ def main() -> None:
     out: dict[str, Any] = {"submission": None, "code": code_files(args["code"]), "copies": []}
     if args.get("work"):  # an engineering run: the workspace's times, for its watermark
         out["work"] = code_files(args["work"])
+        out["listed_at"] = time.time()  # the run's end, on the clock the file times are on
     submission = args["submission"]
     if os.path.isfile(submission):
         info = os.stat(submission)

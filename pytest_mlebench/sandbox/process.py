@@ -53,8 +53,10 @@ def run_process_tree(
     timeout: float | None,
     log_path: Path,
     max_log_bytes: int = MAX_LOG_BYTES,
+    pass_fds: Sequence[int] = (),
 ) -> ExecResult:
-    """Run ``command`` and wait for it, killing its whole tree at ``timeout`` seconds."""
+    """Run ``command`` and wait for it, killing its whole tree at ``timeout`` seconds;
+    ``pass_fds`` stay open in it (every other descriptor of the harness is closed)."""
     started = time.monotonic()
     try:
         proc = subprocess.Popen(
@@ -66,6 +68,7 @@ def run_process_tree(
             stderr=subprocess.STDOUT,
             start_new_session=True,
             preexec_fn=die_with_harness,
+            pass_fds=tuple(pass_fds),
         )
     except OSError as exc:
         return ExecResult(

@@ -8,14 +8,17 @@ limits, ``/verify``, ``/private`` and ``/pristine`` read-only, ``/work`` a copy,
 the container, read with the engine's copy API after it exited), or in a fresh temp tree and a
 fresh process on this machine (:func:`run_local_verifier`: weaker isolation, the same
 folders). Either way the workspace copy first gets back every file the pristine workspace has
-under ``tests/`` (edited visible tests do not count). A verifier that broke — pytest's exit
-status 2 to 5, a timeout, no or an invalid ``checks.json``, a container that did not start —
-raises :class:`VerifierError`: an infrastructure error, never charged to the agent.
+under ``tests/`` (edited visible tests do not count).
+
+Two outcomes besides results (:mod:`.verifier_results`): a verifier that could not run — its
+container did not start, the engine failed, its interpreter is missing — raises
+:class:`VerifierError`, an infrastructure error never charged to the agent; a verifier that ran
+but whose results cannot be trusted — killed, broken (pytest 2–5), past its time limit, results
+without this run's seal — raises :class:`VerifierRejected`: the run *failed*.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import sys
@@ -29,13 +32,18 @@ from typing import Any
 from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.sandbox.interface import ResourceGrant
 from pytest_mlebench.sandbox.process import run_process_tree
+from pytest_mlebench.sandbox.verifier_results import (
+    RESULTS_NAME,
+    accept_results,
+    new_key,
+    time_out,
+)
 
 PLUGIN_DIR = Path(__file__).resolve().parent.parent / "eng" / "verifier"
 PLUGIN_NAME = "mlebench_verify"
 IMAGE_PLUGIN_DIR = "/opt/mlebench-verify"
-RESULTS_NAME = "checks.json"
 LOG_NAME = "verify.log"
-BROKEN_STATUSES = (2, 3, 4, 5)
+KEY_FD_ENV = "MLEBENCH_VERIFY_KEY_FD"  # local backend: the pipe the plugin reads the key from
 PYTEST_ARGS = ("-m", "pytest", "-p", PLUGIN_NAME, "-p", "no:cacheprovider", "-q")
 PASS_THROUGH_ENV = ("PATH", "LANG", "LC_ALL", "TZ")
 
@@ -149,24 +157,11 @@ def stage_workspace(agent_work: Path, pristine: Path, target: Path) -> None:
         shutil.copy2(source, destination)
 
 
-def read_results(text: str | None, exit_status: int, where: str) -> dict[str, Any]:
-    """The ``checks.json`` document; :class:`VerifierError` when missing, invalid or broken."""
-    if exit_status in BROKEN_STATUSES:
-        raise VerifierError(f"the verifier's pytest exited with status {exit_status} ({where})")
-    if text is None:
-        raise VerifierError(f"the verifier wrote no {RESULTS_NAME} ({where})")
-    try:
-        document = json.loads(text)
-    except ValueError as exc:
-        raise VerifierError(f"the verifier's {RESULTS_NAME} is not JSON: {exc} ({where})") from None
-    if not isinstance(document, dict) or not isinstance(document.get("checks"), dict):
-        raise VerifierError(f"the verifier's {RESULTS_NAME} has no checks mapping ({where})")
-    return document
-
-
 def run_local_verifier(job: VerifierJob) -> VerifierResult:
-    """The verifier in a fresh temp tree and a fresh process of this machine's Python."""
+    """The verifier in a fresh temp tree and a fresh process of this machine's Python; its key
+    goes through a pipe that the plugin drains and closes before the first test runs."""
     root = Path(tempfile.mkdtemp(prefix=f"mlebench-verify-{job.task_id[:20]}-"))
+    key_read: int | None = None
     try:
         paths = {name: root / name for name in ("verify", "private", "pristine", "work", "out")}
         shutil.copytree(job.verify_dir, paths["verify"])
@@ -177,11 +172,14 @@ def run_local_verifier(job: VerifierJob) -> VerifierResult:
             shutil.copytree(job.build_dir, paths["build"], symlinks=True)
         stage_workspace(job.work_dir, job.pristine_dir, paths["work"])
         paths["out"].mkdir()
+        key = new_key()
+        key_read = key_pipe(key)
         env = {key: os.environ[key] for key in PASS_THROUGH_ENV if key in os.environ}
         env.update(verifier_env(job, {name: str(path) for name, path in paths.items()}))
         env["HOME"] = str(root)
         env["PYTHONPATH"] = str(PLUGIN_DIR)
         env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # not our own plugin, nor any other
+        env[KEY_FD_ENV] = str(key_read)
         started = time.monotonic()
         result = run_process_tree(
             [sys.executable, *PYTEST_ARGS],
@@ -189,14 +187,32 @@ def run_local_verifier(job: VerifierJob) -> VerifierResult:
             env=env,
             timeout=job.time_limit,
             log_path=job.log_path,
+            pass_fds=(key_read,),
         )
         wall = time.monotonic() - started
-        if result.timed_out:
-            raise VerifierError(f"the verifier ran past its {job.time_limit:.0f} s limit")
         status = result.exit_code if result.exit_code is not None else -1
+        if result.timed_out:
+            raise time_out(job.time_limit, None, wall)
+        if status == 127 and result.output_tail.startswith("cannot start"):
+            raise VerifierError(f"the verifier {result.output_tail}")
         results = paths["out"] / RESULTS_NAME
         text = results.read_text("utf-8") if results.is_file() else None
-        document = read_results(text, status, f"log: {job.log_path}")
+        document = accept_results(text, status, key, f"log: {job.log_path}", wall)
         return VerifierResult(document, status, wall, None, str(job.log_path))
+    except OSError as exc:  # the temp tree could not be made: this machine's fault
+        raise VerifierError(f"the local verifier could not be set up: {exc}") from exc
     finally:
+        if key_read is not None:
+            os.close(key_read)
         shutil.rmtree(root, ignore_errors=True)
+
+
+def key_pipe(key: bytes) -> int:
+    """The read end of a pipe that holds ``key`` (hex) and nothing else: the writer is closed,
+    so the reader sees the key, then the end of the pipe."""
+    read, write = os.pipe()
+    try:
+        os.write(write, key.hex().encode())
+    finally:
+        os.close(write)
+    return read

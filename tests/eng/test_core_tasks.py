@@ -1,6 +1,6 @@
 """Every shipped engineering task proves itself through the real plugin, in Docker. For the tasks of
 ``engineering/`` (the ``core`` split): the oracle passes every task with a task score of at least
-0.95 and every gate; the do-nothing agent fails every task, its score recorded; and each known hack
+0.95 and every gate; the do-nothing agent fails every task and scores 0.0; and each known hack
 (``cheats/*.sh``) is caught — its run fails a gate. All of it is one pytest session in a
 subprocess, as a task author runs it (``pytest -m engineering --mle-agent 'oracle,noop,cheat:*'``,
 a test per task and agent): one session start and one prepare of each task instead of three, and
@@ -84,14 +84,17 @@ def test_the_oracle_passes_every_task(records: Records) -> None:
         assert block["score"] >= 0.95 and not block["failed_gates"], record["competition_id"]
 
 
-def test_doing_nothing_fails_every_task_with_its_score_recorded(
-    records: Records,
-) -> None:
+def test_doing_nothing_fails_every_task_and_scores_zero(records: Records) -> None:
+    """No credit for no work: the do-nothing run is fast, frugal and harmless, and its untouched
+    workspace may pass some checks, yet it scores 0.0 on every task (docs/engineering.md)."""
     assert len(records["noop"]) == len(shipped_tasks())
     for record in records["noop"]:
         block = record["engineering"]
         assert record["outcome"] == "failed", record["competition_id"]
-        assert block["failed_gates"] and 0.0 <= block["score"] < 0.95, record["competition_id"]
+        assert block["failed_gates"] and block["score"] == 0.0, (
+            record["competition_id"],
+            block["dimensions"],
+        )
 
 
 def test_every_cheat_is_caught(records: Records) -> None:

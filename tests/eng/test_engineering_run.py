@@ -1,7 +1,7 @@
 """Engineering runs end to end on both backends, with the echo-service fixture task.
 
 The oracle passes with S ≥ 0.95, the do-nothing agent fails, a cheat that edits the visible tests
-and one that writes a fake ``checks.json`` are caught, and a broken verifier is an error. The
+and one that writes a fake ``checks.json`` are caught, and a verifier that breaks fails the run. The
 Docker variant builds the eng image when it is missing (the verifier's image) and is skipped
 without a Docker engine.
 """
@@ -93,7 +93,7 @@ def test_the_oracle_passes_with_a_high_score(project: EngProject) -> None:
         "H-watermark": 1.0,
     }
     assert block["redistributed"] == []
-    assert block["verifier"]["exit_status"] == 0
+    assert block["verifier"]["exit_status"] == 0 and block["verifier"]["accepted"] is True
     run_dir = Path(record["run_dir"])
     assert (run_dir / "workspace" / "serve.py").is_file()
     assert (run_dir / "verify.log").is_file()
@@ -106,7 +106,7 @@ def test_noop_fails_its_gates_with_its_score_recorded(project: EngProject) -> No
     (record,) = project.records()
     assert record["outcome"] == "failed"
     assert "gate check(s) failed: F1 [functional], F2 [functional]" in record["reason"]
-    assert _checks(record)["F1"] == 0.0 and record["engineering"]["score"] < 0.5
+    assert _checks(record)["F1"] == 0.0 and record["engineering"]["score"] == 0.0
 
 
 def test_a_cheat_that_edits_the_visible_tests_is_caught(project: EngProject) -> None:
@@ -126,14 +126,63 @@ def test_a_cheat_that_writes_a_fake_results_file_is_caught(project: EngProject) 
     assert _checks(record)["F1"] == 0.0 and record["engineering"]["passed"] is False
 
 
-def test_a_broken_verifier_is_an_error_not_a_failure(project: EngProject) -> None:
+def test_a_verifier_that_breaks_fails_the_run_with_the_reason(project: EngProject) -> None:
+    """Pytest's status 2–5 is no result the host accepts: the agent's code ran in that verifier,
+    so the run fails (scored with no check passed); a task's own broken verifier shows in its
+    oracle run instead, which CI proves for every task."""
     conftest = project.root / "tasks" / "echo-service" / "verify" / "conftest.py"
     conftest.write_text("raise RuntimeError('the verifier itself is broken')\n")
     result = project.run("oracle")
-    result.assert_outcomes(failed=1)  # pytest's view: the test body raised
+    result.assert_outcomes(failed=1)
     (record,) = project.records()
-    assert record["outcome"] == "error"
-    assert "VerifierError" in record["reason"] and "exited with status" in record["reason"]
+    assert record["outcome"] == "failed"
+    assert "the verifier was killed or its results were tampered with" in record["reason"]
+    block = record["engineering"]
+    assert block["score"] == 0.0 and block["passed"] is False
+    assert block["verifier"]["accepted"] is False and block["verifier"]["exit_status"] in (2, 3, 4)
+
+
+FORGING_SERVICE = r"""
+# The service the verifier starts forges the results as it starts: a document claiming every
+# check passed, sealed with the run's key where it can read one, written where the verifier
+# writes, then it kills the verifier so the plugin cannot overwrite it.
+set -eu
+cat > serve.py <<'PY'
+import hashlib, hmac, json, os, signal
+entry = {"passed": 1, "total": 1, "result": 1.0, "evidence": [], "tests": []}
+doc = {"version": 1, "exit_status": 0, "wall_s": 1.0, "metrics": {},
+       "checks": {name: entry for name in ("F1", "F2", "R1", "X1")}}
+try:
+    key = bytes.fromhex(open("/run/mlebench-verify/key").read().strip())
+    body = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
+    doc["seal"] = hmac.new(key, body, hashlib.sha256).hexdigest()
+except OSError:
+    pass
+try:
+    with open(os.path.join(os.environ["VERIFY_OUT"], "checks.json"), "w") as handle:
+        json.dump(doc, handle)
+    os.kill(os.getppid(), signal.SIGKILL)
+except (OSError, KeyError):
+    pass
+PY
+"""
+
+
+def test_a_service_that_forges_the_results_and_kills_the_verifier_fails(
+    project: EngProject,
+) -> None:
+    """An attack the shipped cheats do not try: the agent's own entry point, started by the
+    verifier, writes a forged (and, where it can read the key, sealed) ``checks.json`` and kills
+    the verifier. The host sees a verifier that did not exit normally: the run fails, scored 0."""
+    cheats = project.root / "tasks" / "echo-service" / "cheats"
+    (cheats / "forging-service.sh").write_text(FORGING_SERVICE)
+    result = project.run("cheat:forging-service")
+    result.assert_outcomes(failed=1)
+    (record,) = project.records()
+    block = record["engineering"]
+    assert record["outcome"] == "failed" and block["score"] == 0.0
+    assert "the verifier was killed or its results were tampered with" in record["reason"]
+    assert block["verifier"]["accepted"] is False
 
 
 def test_a_score_below_require_score_fails(project: EngProject) -> None:

@@ -69,6 +69,9 @@ def listing(root: Path) -> list[dict[str, object]]:
     ]
 
 
+ENDED = 4e9  # the run's end when the listing says none (2096): no file here is later
+
+
 def make_run(tmp_path: Path, started: float) -> tuple[Path, Path]:
     """A prepared workspace and the agent's copy of it: ``kept.py`` unchanged with its old time,
     ``fixed.py`` edited during the run, ``report.md`` new and written during the run."""
@@ -87,14 +90,34 @@ def make_run(tmp_path: Path, started: float) -> tuple[Path, Path]:
 def test_a_changed_file_with_an_old_time_is_a_premade_deliverable(tmp_path: Path) -> None:
     started = os.stat(tmp_path).st_mtime + 1
     pristine, work = make_run(tmp_path, started)
-    assert premade_deliverables({"work": listing(work)}, started, work, pristine) == []
+    assert premade_deliverables({"work": listing(work)}, started, work, pristine, ENDED) == []
     old = started - 86400  # touch -d yesterday, cp -p of a file made earlier
     os.utime(work / "fixed.py", (old, old))
     os.utime(work / "report.md", (old, old))
-    found = premade_deliverables({"work": listing(work)}, started, work, pristine)
+    found = premade_deliverables({"work": listing(work)}, started, work, pristine, ENDED)
     assert found == ["fixed.py", "report.md"]  # kept.py is the prepared file itself
     check = watermark_check(found)
     assert check.result == 0.0 and "fixed.py, report.md" in check.evidence
+
+
+def test_a_changed_file_with_a_future_time_is_flagged(tmp_path: Path) -> None:
+    """A pre-made output given a time after the run (``touch -d tomorrow``) would pass the old
+    rule; the listing's own time (the run's end, on the sandbox's clock) catches it."""
+    started = os.stat(tmp_path).st_mtime + 1
+    pristine, work = make_run(tmp_path, started)
+    end = started + 60
+    ahead = end + 86400
+    os.utime(work / "report.md", (ahead, ahead))
+    os.utime(work / "kept.py", (ahead, ahead))  # the prepared file itself: not a deliverable
+    inventory = {"work": listing(work), "listed_at": end}
+    assert premade_deliverables(inventory, started, work, pristine, ENDED) == ["report.md"]
+    within = end + 1.0  # the slack of 2 s, as for old times
+    os.utime(work / "report.md", (within, within))
+    inventory = {"work": listing(work), "listed_at": end}
+    assert premade_deliverables(inventory, started, work, pristine, ENDED) == []
+    os.utime(work / "report.md", (ahead, ahead))
+    without_time = {"work": listing(work)}  # an older listing: the harness's end stands in
+    assert premade_deliverables(without_time, started, work, pristine, end) == ["report.md"]
 
 
 def test_the_clock_slack_keeps_a_file_written_as_the_run_began(tmp_path: Path) -> None:
@@ -102,12 +125,12 @@ def test_the_clock_slack_keeps_a_file_written_as_the_run_began(tmp_path: Path) -
     pristine, work = make_run(tmp_path, started)
     just = started - 1.0  # inside the watermark's slack of 2 s
     os.utime(work / "fixed.py", (just, just))
-    assert premade_deliverables({"work": listing(work)}, started, work, pristine) == []
+    assert premade_deliverables({"work": listing(work)}, started, work, pristine, ENDED) == []
 
 
 def test_no_listing_or_start_time_leaves_the_watermark_unscored(tmp_path: Path) -> None:
-    assert premade_deliverables({"error": "broke"}, 100.0, tmp_path, tmp_path) is None
-    assert premade_deliverables({"work": []}, 0.0, tmp_path, tmp_path) is None
+    assert premade_deliverables({"error": "broke"}, 100.0, tmp_path, tmp_path, ENDED) is None
+    assert premade_deliverables({"work": []}, 0.0, tmp_path, tmp_path, ENDED) is None
     check = watermark_check(None, "no workspace file times (broke)")
     assert check.weight == 0.0 and "broke" in check.evidence
     assert watermark_check([]).result == 1.0

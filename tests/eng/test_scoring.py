@@ -172,27 +172,99 @@ results_strategy = st.lists(
         st.sampled_from(["functional", "robustness", "efficiency", "explainability", "safety"]),
         st.floats(0, 1),
         st.floats(0.1, 5),
+        st.booleans(),
     ),
     min_size=1,
     max_size=8,
 )
+Entries = list[tuple[str, float, float, bool]]
+
+
+def _checks(entries: Entries) -> list[CheckResult]:
+    return [result(f"C{i}", d, value, w, gate) for i, (d, value, w, gate) in enumerate(entries)]
 
 
 @given(results_strategy)
-def test_s_is_in_the_unit_interval(entries: list[tuple[str, float, float]]) -> None:
-    checks = [result(f"C{i}", dim, value, weight) for i, (dim, value, weight) in enumerate(entries)]
-    assert 0.0 <= score_checks(checks, DEFAULT_WEIGHTS).score <= 1.0
+def test_s_is_in_the_unit_interval(entries: Entries) -> None:
+    assert 0.0 <= score_checks(_checks(entries), DEFAULT_WEIGHTS).score <= 1.0
 
 
 @given(results_strategy, st.integers(0, 7), st.floats(0, 1))
-def test_s_is_monotone_in_each_result(
-    entries: list[tuple[str, float, float]], index: int, raise_by: float
-) -> None:
-    checks = [result(f"C{i}", dim, value, weight) for i, (dim, value, weight) in enumerate(entries)]
+def test_s_is_monotone_in_each_result(entries: Entries, index: int, raise_by: float) -> None:
+    """Also across the functional gate: passing it gives the withheld dimensions back."""
+    checks = _checks(entries)
     index %= len(checks)
     better = list(checks)
     old = better[index]
-    better[index] = result(old.id, old.dimension, min(1.0, old.result + raise_by), old.weight)
+    raised = min(1.0, old.result + raise_by)
+    better[index] = result(old.id, old.dimension, raised, old.weight, old.gate)
     before = score_checks(checks, DEFAULT_WEIGHTS).score
     after = score_checks(better, DEFAULT_WEIGHTS).score
     assert after >= before - 1e-12
+
+
+def test_a_failed_functional_gate_earns_nothing_for_efficiency_safety_explainability() -> None:
+    """Doing nothing is fast, cheap and harmless: those dimensions mean something only for code
+    that works. Robustness keeps what it earned."""
+    checks = [
+        result("F1", "functional", 0.0, gate=True),
+        result("R1", "robustness", 1.0),
+        result("H-wall", "efficiency", 1.0),
+        result("X1", "explainability", 1.0),
+        result("H-audit", "safety", 1.0),
+    ]
+    score = score_checks(checks, DEFAULT_WEIGHTS)
+    assert score.withheld == ("efficiency", "safety", "explainability")
+    assert score.dimensions == {
+        "functional": 0.0,
+        "robustness": 1.0,
+        "efficiency": 0.0,
+        "explainability": 0.0,
+        "safety": 0.0,
+    }
+    assert score.score == pytest.approx(0.25)
+    passing = [result("F1", "functional", 1.0, gate=True), *checks[1:]]
+    assert score_checks(passing, DEFAULT_WEIGHTS).withheld == ()
+
+
+def test_the_functional_gate_is_every_gate_where_none_is_functional() -> None:
+    checks = [
+        result("F1", "functional", 1.0),
+        result("S1", "safety", 0.0, gate=True),
+        result("H-wall", "efficiency", 1.0),
+    ]
+    assert score_checks(checks, DEFAULT_WEIGHTS).withheld == ("efficiency", "safety")
+    other_gate_failed = [result("F0", "functional", 1.0, gate=True), *checks]
+    assert score_checks(other_gate_failed, DEFAULT_WEIGHTS).withheld == ()
+
+
+def _p2p_task(tmp_path: Path):  # type: ignore[no-untyped-def]
+    config = copy.deepcopy(base_config())
+    config["checks"][0]["role"] = "fail-to-pass"
+    config["checks"][1]["role"] = "pass-to-pass"
+    return load_task(write_task(tmp_path, config))
+
+
+def test_pass_to_pass_earns_nothing_unless_fail_to_pass_moved(tmp_path: Path) -> None:
+    task = _p2p_task(tmp_path)
+    untouched = {"checks": {"F1": {"result": 0.0}, "R1": {"result": 1.0, "evidence": ["ok"]}}}
+    by_id = {check.id: check for check in score_run(task, untouched).checks}
+    assert by_id["R1"].result == 0.0
+    assert by_id["R1"].evidence == "ok; no credit: no fail-to-pass check moved"
+    moved = {"checks": {"F1": {"result": 0.5}, "R1": {"result": 1.0}}}
+    assert {c.id: c.result for c in score_run(task, moved).checks}["R1"] == 1.0
+
+
+def test_doing_nothing_scores_zero_with_every_harness_check_at_full_marks(tmp_path: Path) -> None:
+    """The do-nothing run of a pass-to-pass task: its untouched workspace passes every old test,
+    and it was as fast, frugal and harmless as a run can be."""
+    task = _p2p_task(tmp_path)
+    harness = [
+        result("H-wall", "efficiency", 1.0),
+        result("H-cpu", "efficiency", 1.0),
+        result("H-audit", "safety", 1.0),
+        result("H-watermark", "safety", 1.0),
+    ]
+    untouched = {"checks": {"F1": {"result": 0.0}, "R1": {"result": 1.0}}}
+    assert score_run(task, untouched, harness).score == 0.0
+    assert score_run(task, {"checks": {}}, harness).score == 0.0  # a rejected verifier's

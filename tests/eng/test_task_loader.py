@@ -204,3 +204,19 @@ def test_the_builtin_tasks_load() -> None:
     assert "core" in registry.splits
     for task in registry:
         assert task.instruction.is_file()
+
+
+def test_roles_are_read_and_an_unknown_role_is_rejected(tmp_path: Path) -> None:
+    config = _config()
+    config["checks"][0]["role"] = "fail-to-pass"
+    config["checks"][1]["role"] = "pass-to-pass"
+    task = load_task(write_task(tmp_path / "good", config))
+    assert [check.role for check in task.checks] == ["fail-to-pass", "pass-to-pass"]
+    config["checks"][1]["role"] = "still-passes"
+    assert "role must be fail-to-pass or pass-to-pass" in _rejected(tmp_path / "bad", config)
+
+
+def test_a_pass_to_pass_check_without_a_fail_to_pass_one_is_rejected(tmp_path: Path) -> None:
+    config = _config()
+    config["checks"][1]["role"] = "pass-to-pass"
+    assert "needs a fail-to-pass check" in _rejected(tmp_path, config)

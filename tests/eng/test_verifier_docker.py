@@ -1,4 +1,6 @@
-"""The verifier in a fresh Docker container: results read through the engine, errors told apart.
+"""The verifier in a fresh Docker container: results read through the engine and accepted only with
+this run's seal; a verifier that could not run (an error) told apart from one whose results
+cannot be trusted (the run fails).
 
 Needs a Docker engine; the runs need the eng image (`mlebench sandbox build --profile eng`).
 """
@@ -11,9 +13,11 @@ from pathlib import Path
 import pytest
 
 from pytest_mlebench.sandbox.verifier_phase import VerifierError, VerifierJob
+from pytest_mlebench.sandbox.verifier_results import VerifierRejected
 from tests.eng.conftest import eng_image
 from tests.eng.test_verifier_local import VERIFY
 from tests.eng.test_verifier_local import _job as local_job
+from tests.eng.test_verifier_results import FORGER, KILLER
 
 
 def _engine_and_image() -> str:
@@ -38,14 +42,77 @@ def test_the_container_reports_checks_with_tests_restored(tmp_path: Path) -> Non
     assert result.image == image and (tmp_path / "verify.log").is_file()
 
 
-def test_a_verifier_past_its_limit_in_docker_is_an_error(tmp_path: Path) -> None:
+def test_a_verifier_still_running_at_its_limit_fails_the_run(tmp_path: Path) -> None:
+    """The plugin interrupts a slow test itself; one that holds the alarm (as C code would) runs
+    the verifier past its limit: the run fails, it is not an infrastructure error."""
     from pytest_mlebench.sandbox.docker.verifier_container import run_docker_verifier
 
     image = _engine_and_image()
-    slow = 'import time, pytest\n\n@pytest.mark.check("F1")\ndef test_slow():\n    time.sleep(60)\n'
+    slow = (
+        "import signal, time, pytest\n\n@pytest.mark.check('F1')\ndef test_slow():\n"
+        "    signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGALRM])\n    time.sleep(60)\n"
+    )
     job = replace(_job(tmp_path, image, slow), time_limit=3)
-    with pytest.raises(VerifierError, match="past its 3 s limit"):
+    with pytest.raises(VerifierRejected, match="past its 3 s limit"):
         run_docker_verifier(job)
+
+
+KEY_PROBE = """
+import os, stat, subprocess, sys, pytest
+from pathlib import Path
+
+KEY = Path("/run/mlebench-verify/key")
+
+@pytest.mark.check("F1")
+def test_only_root_can_open_the_key_or_write_the_results():
+    folder, key = KEY.parent.stat(), KEY.stat()
+    assert (folder.st_uid, stat.S_IMODE(folder.st_mode)) == (0, 0o700)
+    assert (key.st_uid, stat.S_IMODE(key.st_mode)) == (0, 0o400)
+    assert not any("KEY" in name for name in os.environ)
+    probe = "import pathlib; pathlib.Path('/run/mlebench-verify/key').read_bytes()"
+    done = subprocess.run([sys.executable, "-c", probe], user=65534, group=65534,
+                          extra_groups=[], capture_output=True, text=True)
+    assert done.returncode != 0 and "PermissionError" in done.stderr, done.stderr
+    forge = "open('/out/checks.json', 'w').write('{}')"
+    done = subprocess.run([sys.executable, "-c", forge], user=65534, group=65534,
+                          extra_groups=[], capture_output=True, text=True)
+    assert done.returncode != 0 and "PermissionError" in done.stderr, done.stderr
+
+@pytest.mark.check("F1")
+def test_not_even_root_code_reads_the_verifiers_memory_or_environment():
+    probe = f"open('/proc/{os.getpid()}/environ', 'rb').read()"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode != 0 and "PermissionError" in done.stderr, done.stderr
+
+@pytest.mark.check("T1")
+def test_no_setuid_program_gives_root_back():
+    status = Path("/proc/self/status").read_text()
+    assert "NoNewPrivs:\t1" in status
+"""
+
+
+def test_the_key_is_root_only_and_the_results_carry_its_seal(tmp_path: Path) -> None:
+    from pytest_mlebench.sandbox.docker.verifier_container import run_docker_verifier
+
+    result = run_docker_verifier(_job(tmp_path, _engine_and_image(), KEY_PROBE))
+    checks = result.document["checks"]
+    assert {name: entry["result"] for name, entry in checks.items()} == {"F1": 1.0, "T1": 1.0}, (
+        checks
+    )
+
+
+@pytest.mark.parametrize(
+    ("attack", "detail"),
+    [(FORGER, "does not carry this run's seal"), (KILLER, "exited with status 137")],
+    ids=["forged-results", "killed"],
+)
+def test_forged_results_and_a_killed_verifier_fail_the_run(
+    tmp_path: Path, attack: str, detail: str
+) -> None:
+    from pytest_mlebench.sandbox.docker.verifier_container import run_docker_verifier
+
+    with pytest.raises(VerifierRejected, match=detail):
+        run_docker_verifier(_job(tmp_path, _engine_and_image(), attack))
 
 
 def test_a_missing_image_is_an_error(tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ import pytest
 from pytest_mlebench.cli import build_parser, main
 from pytest_mlebench.eng.from_pr.pr_repo import FromPrError
 from pytest_mlebench.eng.from_pr.pr_split import split_tests
-from pytest_mlebench.eng.from_pr.pr_task import Request, build_task
+from pytest_mlebench.eng.from_pr.pr_task import Request, build_task, task_root
 from pytest_mlebench.eng.from_pr.suite_results import is_test_path, read_junit
 from pytest_mlebench.eng.from_pr.suite_runner import Backend, SuiteRun
 from tests.eng_from_pr.repo_factory import GOOD, PrRepo, commit, git, make_pr_repo
@@ -40,28 +40,35 @@ def pr(tmp_path_factory: pytest.TempPathFactory) -> PrRepo:
 
 @pytest.fixture(scope="module")
 def task(pr: PrRepo, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("tasks")
+    """Built from another folder than the repository's, with relative ``--repo`` and ``--out``:
+    both are the caller's (the task lands in the caller's folder, the repository stays as it
+    was)."""
+    caller = tmp_path_factory.mktemp("caller")
     status_before = git(pr.root, "status", "--porcelain")
-    code = main(
-        [
-            "eng",
-            "from-pr",
-            "--repo",
-            str(pr.root),
-            "--base",
-            pr.base,
-            "--head",
-            pr.head,
-            "--out",
-            str(out),
-            "--id",
-            "calc-pr",
-        ]
-    )
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(caller)
+        code = main(
+            [
+                "eng",
+                "from-pr",
+                "--repo",
+                os.path.relpath(pr.root, caller),
+                "--base",
+                pr.base,
+                "--head",
+                pr.head,
+                "--out",
+                "tasks",
+                "--id",
+                "calc-pr",
+            ]
+        )
     assert code == 0
     assert git(pr.root, "status", "--porcelain") == status_before  # the user's tree untouched
     assert git(pr.root, "worktree", "list").count("\n") == 0
-    return out / "calc-pr"
+    assert not (pr.root / "tasks").exists()
+    assert (caller / "tasks" / "calc-pr" / "workspace" / "calc" / "ops.py").is_file()
+    return caller / "tasks" / "calc-pr"
 
 
 @pytest.fixture(scope="module")
@@ -212,12 +219,14 @@ def test_rebuilding_replaces_the_task_and_its_summary_section(pr: PrRepo, tmp_pa
         ("docker-no-image", "is not built here"),
         ("pytest-missing", "pytest is missing in"),
         ("nothing-to-fix", "no fail-to-pass test"),
+        ("out-inside-the-repository", "lies inside the repository"),
     ],
 )
 def test_errors_name_the_fix(
     pr: PrRepo, tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str, message: str
 ) -> None:
     repo, base, head = str(pr.root), pr.base, pr.head
+    out = tmp_path / "out"
     extra: list[str] = []
     if case == "not-a-repo":
         repo = str(tmp_path)
@@ -238,6 +247,8 @@ def test_errors_name_the_fix(
         extra = ["--python", python]
     elif case == "nothing-to-fix":
         head = pr.docs_only
+    elif case == "out-inside-the-repository":
+        out = pr.root / "mlebench-tasks"
     code = main(
         [
             "eng",
@@ -249,13 +260,22 @@ def test_errors_name_the_fix(
             "--head",
             head,
             "--out",
-            str(tmp_path / "out"),
+            str(out),
             *extra,
         ]
     )
     assert code == 1
     assert message in capsys.readouterr().err
-    assert not (tmp_path / "out").exists()
+    assert not out.exists()
+
+
+def test_the_task_goes_beside_the_repository_by_default_never_into_it(pr: PrRepo) -> None:
+    root = pr.root.resolve()
+    assert task_root(None, root) == root.parent / "mlebench-tasks"
+    assert task_root(Path("elsewhere"), root) == Path.cwd().resolve() / "elsewhere"
+    for inside in (root, root / "sub" / "tasks", root / ".." / root.name / "tasks"):
+        with pytest.raises(FromPrError, match="lies inside the repository"):
+            task_root(inside, root)
 
 
 def test_no_tests_found(tmp_path: Path) -> None:
@@ -422,13 +442,15 @@ def test_an_agents_virtualenv_is_not_test_tampering(
 
 
 @pytest.mark.parametrize(
-    ("agent", "outcome"), [("oracle", "passed"), ("cheat:edit-tests", "failed")]
+    ("agent", "outcome"),
+    [("oracle", "passed"), ("cheat:edit-tests", "failed"), ("noop", "failed")],
 )
 def test_the_task_runs_through_the_plugin(
     task: Path, tmp_path: Path, agent: str, outcome: str
 ) -> None:
     """The generated folder is a task the engine runs as it is (local backend): the oracle's
-    patch passes it, a cheat that edits the failing test is caught."""
+    patch passes it, a cheat that edits the failing test is caught, and doing nothing scores 0.0
+    although every pass-to-pass test still passes (no credit for no work)."""
     results = tmp_path / "results.jsonl"
     command = [
         sys.executable, "-m", "pytest", "--pyargs", "pytest_mlebench.benchmark",
@@ -445,3 +467,9 @@ def test_the_task_runs_through_the_plugin(
         assert records[0]["engineering"]["score"] >= 0.95
     else:
         assert "F1" in records[0]["engineering"]["failed_gates"]
+    if agent == "noop":
+        block = records[0]["engineering"]
+        assert block["score"] == 0.0, block
+        assert (
+            "no fail-to-pass check moved" in {c["id"]: c for c in block["checks"]}["R1"]["evidence"]
+        )

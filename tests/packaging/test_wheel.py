@@ -36,6 +36,7 @@ SHIPPED = [
     "pytest_mlebench/engineering/splits/core.txt",
     "pytest_mlebench/fixtures/engineering.py",
     "pytest_mlebench/eng/verifier/mlebench_verify.py",
+    "pytest_mlebench/eng/verifier/mlebench_verify_time.py",
     "pytest_mlebench/sandbox/image/profiles/eng/Dockerfile",
     "pytest_mlebench/sandbox/image/profiles/eng/requirements.lock",
 ]

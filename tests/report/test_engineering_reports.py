@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import xml.etree.ElementTree as ET
@@ -289,3 +290,30 @@ def test_the_terminal_shows_the_task_table_and_the_cards_grouped_by_dimension() 
     assert lines[at + 3] == "  safety:" and "read JWT_SECRET" in lines[at + 4]
     line = task_run_line(runs[0], "jwt-s0")
     assert line.startswith("jwt-s0") and "task score 62.0" in line
+
+
+def test_doing_nothing_draws_no_spike_on_the_radar(tmp_path: Path) -> None:
+    """The do-nothing run scored as the harness scores it (every harness check at full marks:
+    it was fast, frugal and harmless) sits at the centre on every axis; a rejected verifier's run
+    (no check passed) counts in the pass rate and the mean as a failed run of the agent's."""
+    from pytest_mlebench.eng.scoring import CheckResult, engineering_block, score_run
+    from pytest_mlebench.eng.task import load_task
+    from tests.eng.task_folders import write_task
+
+    task = load_task(write_task(tmp_path))
+    harness = [
+        CheckResult("H-wall", "efficiency", 1, False, 1.0),
+        CheckResult("H-audit", "safety", 1, False, 1.0),
+    ]
+    runs = []
+    for seed, document in enumerate([{"checks": {"F1": {"result": 0.0}}}, {"checks": {}}]):
+        score = score_run(task, document, harness)
+        block = engineering_block(task, score, False, {})
+        run = task_run(task.id, seed, score.score, outcome="failed", agent="noop")
+        runs.append(dataclasses.replace(run, engineering=block))
+    section = engineering_section(runs)
+    assert section is not None and section["score"]["mean"] == 0.0
+    assert {name: stats["mean"] for name, stats in section["dimensions"].items()} == dict.fromkeys(
+        DIMS, 0.0
+    ) | {"explainability": None}  # the tiny task has no explainability check
+    assert (section["verified"], section["pass_rate"]) == (2, 0.0)

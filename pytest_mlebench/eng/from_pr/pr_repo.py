@@ -52,7 +52,9 @@ class Repo:
         return done.stdout.strip()
 
     def export(self, commit: str, target: Path) -> None:
-        """Write the files of ``commit``'s tree into ``target`` (created)."""
+        """Write the files of ``commit``'s tree into ``target`` (created; a relative ``target`` is
+        the caller's, never taken relative to the repository as git's ``--prefix`` would)."""
+        target = target.resolve()
         target.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(prefix="mle-from-pr-index-") as scratch:
             env = {"GIT_INDEX_FILE": str(Path(scratch) / "index")}

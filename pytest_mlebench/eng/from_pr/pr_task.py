@@ -9,6 +9,10 @@ The steps, all in temporary folders (the user's checkout is only read):
    fail-to-pass and pass-to-pass (:func:`~.pr_split.split_tests`);
 4. write the task folder under ``out/<id>`` (built beside it, then moved into place) and this
    task's section of ``out/summary.md``.
+
+Relative paths are the caller's (resolved against the working folder, never against the
+repository); ``out`` (default: ``mlebench-tasks`` beside the repository) must lie outside the
+repository, which is only read (:func:`task_root`).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ GUARD = (
     '\ncollect_ignore_glob = ["*"]\n'
 )
 TASK_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
+DEFAULT_OUT = "mlebench-tasks"  # beside the repository: ../mlebench-tasks
 
 
 @dataclass(frozen=True)
@@ -41,7 +46,7 @@ class Request:
     repo: Path
     base: str
     head: str
-    out: Path
+    out: Path | None  # None: DEFAULT_OUT beside the repository
     task_id: str | None = None
     backend: Backend = field(default_factory=Backend)
 
@@ -54,7 +59,8 @@ class Built:
 
 
 def build_task(request: Request) -> Built:
-    repo = open_repo(request.repo)
+    repo = open_repo(request.repo.resolve())
+    out = task_root(request.out, repo.root)
     base, head = repo.resolve(request.base), repo.resolve(request.head)
     if base == head:
         raise FromPrError(f"--base {request.base} and --head {request.head} are the same commit")
@@ -92,9 +98,25 @@ def build_task(request: Request) -> Built:
         code_paths=tuple(code_paths), split=split, backend=request.backend.kind,
         suite_wall_s=suite_wall_s,
     )  # fmt: skip
-    folder = place(request.out, task_id, repo, head, change, repo.patch(head, base, changed), fix,
+    folder = place(out, task_id, repo, head, change, repo.patch(head, base, changed), fix,
                    request.backend.wheelhouse)  # fmt: skip
-    return Built(folder, change, update_summary(request.out, change))
+    return Built(folder, change, update_summary(out, change))
+
+
+def task_root(out: Path | None, repo_root: Path) -> Path:
+    """The absolute folder the task goes to: ``out`` as the caller meant it (relative to the
+    working folder), by default ``mlebench-tasks`` beside the repository; :class:`FromPrError`
+    when it lies inside the repository (head's tree and the hidden verifier would land in the
+    very repository the task is made from)."""
+    root = repo_root.resolve()
+    target = (out if out is not None else root.parent / DEFAULT_OUT).resolve()
+    if target == root or root in target.parents:
+        raise FromPrError(
+            f"--out {out} lies inside the repository {root}: the task folder holds head's tree "
+            "and the hidden tests, so it goes outside the repository it is made from (leave "
+            f"--out out for {root.parent / DEFAULT_OUT}, or pass a folder outside the repository)"
+        )
+    return target
 
 
 def place(out: Path, task_id: str, repo: Repo, head: str, change: Change, to_base: str,

@@ -17,14 +17,29 @@ The contract a task's ``verify/test_*.py`` follows (see ``docs/engineering.md``)
 - the fixtures ``work_dir``, ``private_dir``, ``pristine_dir`` and ``seed`` give the verifier's
   paths and the run's seed; ``free_port`` picks an unused TCP port on localhost.
 
-The results go to ``$VERIFY_OUT/checks.json`` at the end of the session, written atomically.
-In a verifier container, every other process is killed first — whatever the agent's own code
-left running there (a daemonised server, a background writer) — so none is alive when the file is
-written, and the harness reads it through the engine after the container has exited.
+Every test has a time limit (:func:`pytest_runtest_protocol`): ``@pytest.mark.check("ID",
+timeout=S)`` where the task sets one, and never past 90 % of the verifier's time
+(``VERIFY_TIME_LIMIT``, the line the agent-code helper draws too). A test past its limit is
+interrupted (``SIGALRM``) and fails: a slow or hung service of the agent is a failed check, and
+the verifier still writes its results in time.
+
+The results go to ``$VERIFY_OUT/checks.json`` at the end of the session, written atomically and
+sealed: ``seal`` is the HMAC-SHA256, under this run's key, of the document's canonical JSON
+(sorted keys, no spaces, ASCII); the host accepts no document without this run's seal. The key
+comes from the host only: on the local backend through the pipe ``$MLEBENCH_VERIFY_KEY_FD``,
+drained and closed before the first test; in a verifier container from the root-only file
+:data:`KEY_PATH`, read and deleted only after every other process is killed — whatever the agent's
+own code left running there (a daemonised server, a background writer) — so no process the
+verifier started ever runs while the key is in memory, and none is alive when the file is
+written. The harness reads it through the engine after the container has exited.
 """
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import hashlib
+import hmac
 import json
 import os
 import signal
@@ -34,21 +49,78 @@ from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
 
+import mlebench_verify_time
 import pytest
 from mlebench_agent_code import in_verifier_container
 
 FORMAT_VERSION = 1
 MARK = "check"
 MODULE = "mlebench_verify"
+KEY_FD_ENV = "MLEBENCH_VERIFY_KEY_FD"
+KEY_PATH = "/run/mlebench-verify/key"  # the harness writes it into the container (root, 0400)
+SEAL_FIELD = "seal"
+PR_SET_DUMPABLE = 4
+REAP_ROUNDS = 200  # × 10 ms: how long the killed processes may take to go
 _RESULTS: dict[str, dict[str, Any]] = {}
 _METRICS: dict[str, float] = {}
 _STARTED = time.monotonic()
+_KEY: list[bytes] = []  # the local backend's key, read from its pipe at configure
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", f"{MARK}(id): the check of the task's config.yaml this test counts for"
+        "markers",
+        f"{MARK}(id, timeout=None): the check of the task's config.yaml this test counts for; "
+        "timeout: the test's own limit in seconds",
     )
+    key = _key_from_pipe()
+    if key:
+        _KEY.append(key)
+    config.pluginmanager.register(mlebench_verify_time, "mlebench_verify_time")
+    not_dumpable()
+
+
+def not_dumpable() -> None:
+    """Make this process non-dumpable: no process without ``CAP_SYS_PTRACE`` — the agent's code as
+    the verifier's own user (the local backend), even as root in the verifier's container, which
+    lacks that capability — may trace it or read its memory and environment through ``/proc``
+    (what holds the key). Where ``prctl`` is missing (not Linux) nothing changes."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+
+
+def _key_from_pipe() -> bytes:
+    """The local backend's key: read to the end of its pipe, which is then closed, so no process
+    the verifier starts inherits it or finds it in the environment."""
+    number = os.environ.pop(KEY_FD_ENV, "")
+    if not number.isdigit():
+        return b""
+    chunks = []
+    try:
+        while chunk := os.read(int(number), 4096):
+            chunks.append(chunk)
+        os.close(int(number))
+    except OSError:
+        return b""
+    return _decode_key(b"".join(chunks))
+
+
+def _key_from_file() -> bytes:
+    """The container's key, read once and deleted (root only: it is ``0400`` in a ``0700``
+    folder of root's)."""
+    try:
+        data = Path(KEY_PATH).read_bytes()
+        os.unlink(KEY_PATH)
+    except OSError:
+        return b""
+    return _decode_key(data)
+
+
+def _decode_key(data: bytes) -> bytes:
+    try:
+        return bytes.fromhex(data.decode("ascii").strip())
+    except ValueError:
+        return b""
 
 
 def check_id(item: pytest.Item) -> str:
@@ -198,33 +270,70 @@ def results(exit_status: int) -> dict[str, Any]:
 
 
 def reap_other_processes() -> int:
-    """Kill every process but this one, its ancestors and PID 1; how many were signalled."""
-    keep, pid = {os.getpid(), 1}, os.getpid()
-    while pid > 1:
-        try:
-            pid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
+    """Kill every process of the container but this one and PID 1; how many were left alive.
+
+    One ``kill(-1, SIGKILL)``: the kernel signals every process it may while holding the process
+    list, so none forks past it (a process with SIGKILL pending cannot fork), not even one of the
+    verifier's own user racing the kill. Then wait (briefly) until the killed ones are gone. Only
+    where this process is PID 1 or its child — the verifier's container, never a host."""
+    if os.getpid() != 1 and os.getppid() != 1:
+        return len(_others())
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except OSError:  # nothing else was left to signal
+        pass
+    for _ in range(REAP_ROUNDS):
+        if not _others():
             break
-        keep.add(pid)
-    killed = 0
+        time.sleep(0.01)
+    return len(_others())
+
+
+def _others() -> list[int]:
+    return [pid for pid in _live_pids() if pid not in (1, os.getpid())]
+
+
+def _stat_fields(pid: int) -> list[str]:
+    """The fields of ``/proc/PID/stat`` after the command: state, parent, …"""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def _live_pids() -> list[int]:
+    """Processes that are not zombies (a killed child stays listed until its parent reaps it)."""
+    live = []
     for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and int(entry.name) not in keep:
+        if entry.name.isdigit():
             try:
-                os.kill(int(entry.name), signal.SIGKILL)
-                killed += 1
-            except OSError:
-                pass
-    return killed
+                if _stat_fields(int(entry.name))[0] not in ("Z", "X"):
+                    live.append(int(entry.name))
+            except (OSError, IndexError):
+                continue
+    return live
+
+
+def sealed(document: dict[str, Any], key: bytes) -> dict[str, Any]:
+    """``document`` with its ``seal`` under ``key`` (none without a key: the host rejects it)."""
+    if not key:
+        return document
+    body = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return {**document, SEAL_FIELD: hmac.new(key, body.encode(), hashlib.sha256).hexdigest()}
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     out = os.environ.get("VERIFY_OUT")
     if not out:
         return
+    mlebench_verify_time.disarm()
+    key = _KEY[0] if _KEY else b""
     if in_verifier_container():
         reap_other_processes()
+        key = key or _key_from_file()
     target = Path(out) / "checks.json"
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_suffix(".json.partial")
-    partial.write_text(json.dumps(results(int(exitstatus)), indent=2), "utf-8")
+    document = sealed(results(int(exitstatus)), key)
+    partial.unlink(missing_ok=True)  # never write through a link someone left there
+    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(json.dumps(document, indent=2))
     os.replace(partial, target)

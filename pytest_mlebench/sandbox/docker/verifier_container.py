@@ -1,11 +1,17 @@
 """The verifier of an engineering run in a fresh Docker container (see :mod:`..verifier_phase`).
 
-The container runs the verifier image as root with ``--network none`` and the task's verify
-limits. ``/verify``, ``/private`` and ``/pristine`` are read-only bind mounts, ``/work`` a bind
-mount of a fresh copy of the agent's workspace (visible tests restored), and the verifier's
+The container runs the verifier image as root with ``--network none``, ``no-new-privileges``
+(no setuid program turns the agent's code, run as ``nobody``, back into root) and the task's
+verify limits. ``/verify``, ``/private`` and ``/pristine`` are read-only bind mounts, ``/work`` a
+bind mount of a fresh copy of the agent's workspace (visible tests restored), and the verifier's
 pytest plugin is mounted at its fixed path ``/opt/mlebench-verify`` (the eng image also bakes it
 there). ``/out`` is a folder of the container itself: the harness reads ``/out/checks.json`` and
 ``/out/verify.log`` with the engine's copy API after the container exited, and removes it.
+
+The run's key goes into the created container, before it starts, as :data:`KEY_PATH`: a file
+``0400`` in a folder ``0700``, both root's, written through the engine (never on the host's disk,
+never in the environment or a command line, which ``/proc`` shows). The plugin reads and deletes
+it only after it has killed every other process of the container.
 """
 
 from __future__ import annotations
@@ -29,13 +35,17 @@ from pytest_mlebench.sandbox.verifier_phase import (
     LOG_NAME,
     PLUGIN_DIR,
     PYTEST_ARGS,
-    RESULTS_NAME,
     VerifierError,
     VerifierJob,
     VerifierResult,
-    read_results,
     stage_workspace,
     verifier_env,
+)
+from pytest_mlebench.sandbox.verifier_results import (
+    RESULTS_NAME,
+    accept_results,
+    new_key,
+    time_out,
 )
 
 PATHS = {
@@ -44,10 +54,14 @@ PATHS = {
 }  # fmt: skip
 OUT = "/out"
 MAX_READ_BYTES = 16 * 1024**2
+KEY_PATH = "/run/mlebench-verify/key"  # the plugin's own constant names the same file
 
 
 def run_docker_verifier(job: VerifierJob) -> VerifierResult:
-    """Run ``job`` in a fresh container; :class:`VerifierError` when it cannot run or broke."""
+    """Run ``job`` in a fresh container: its results when they can be trusted;
+    :class:`VerifierError` when it could not run (the engine's or the image's fault),
+    :class:`~pytest_mlebench.sandbox.verifier_results.VerifierRejected` when it ran but its
+    results cannot be trusted (killed, broken, past its limit, no seal of this run)."""
     if job.image is None:
         raise VerifierError("the Docker verifier needs an image")
     if engine_is_remote():
@@ -65,16 +79,17 @@ def run_docker_verifier(job: VerifierJob) -> VerifierResult:
         hidden = stage_hidden(job, staging)
         container = _create(client, docker, job, work, hidden)
         remember(container)
+        key = new_key()
+        put_key(container, key)
         started = time.monotonic()
         container.start()
         status = _wait(container, job.time_limit)
         wall = time.monotonic() - started
-        log_text = _read(container, f"{OUT}/{LOG_NAME}")
-        job.log_path.parent.mkdir(parents=True, exist_ok=True)
-        job.log_path.write_text(log_text or "", "utf-8")
-        document = read_results(
-            _read(container, f"{OUT}/{RESULTS_NAME}"), status, f"log: {job.log_path}"
-        )
+        _keep_log(container, job)
+        if status is None:
+            raise time_out(job.time_limit, None, wall)
+        text = _read(container, f"{OUT}/{RESULTS_NAME}")
+        document = accept_results(text, status, key, f"log: {job.log_path}", wall)
         return VerifierResult(document, status, wall, job.image, str(job.log_path))
     except (docker.errors.DockerException, OSError) as exc:
         raise VerifierError(f"the verifier container failed: {exc}") from exc
@@ -83,6 +98,33 @@ def run_docker_verifier(job: VerifierJob) -> VerifierResult:
             remove_container(container, graceful=False)
         client.close()
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def put_key(container: Any, key: bytes) -> None:
+    """Write ``key`` (hex) to :data:`KEY_PATH` in the created container: root's, ``0400`` in a
+    ``0700`` folder, so no other user of the container can open it."""
+    folder, _, name = KEY_PATH.rpartition("/")
+    data = key.hex().encode()
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as archive:
+        entries = [
+            (folder.lstrip("/"), tarfile.DIRTYPE, 0o700, b""),
+            (f"{folder.lstrip('/')}/{name}", tarfile.REGTYPE, 0o400, data),
+        ]
+        for path, kind, mode, content in entries:
+            info = tarfile.TarInfo(path)
+            info.type, info.mode, info.uid, info.gid = kind, mode, 0, 0
+            info.size = len(content)
+            info.mtime = int(time.time())
+            archive.addfile(info, io.BytesIO(content) if content else None)
+    if not container.put_archive("/", buffer.getvalue()):
+        raise VerifierError("the verifier's key could not be written into its container")
+
+
+def _keep_log(container: Any, job: VerifierJob) -> None:
+    log_text = _read(container, f"{OUT}/{LOG_NAME}")
+    job.log_path.parent.mkdir(parents=True, exist_ok=True)
+    job.log_path.write_text(log_text or "", "utf-8")
 
 
 def stage_hidden(job: VerifierJob, staging: Path) -> dict[str, Path]:
@@ -143,21 +185,33 @@ def _create(client: Any, docker: Any, job: VerifierJob, work: Path, hidden: dict
         mounts=mounts,
         environment=env,
         working_dir="/verify",
+        security_opt=["no-new-privileges:true"],
         **resources,
     )
 
 
-def _wait(container: Any, limit: float) -> int:
-    """The container's exit status; :class:`VerifierError` past ``limit`` seconds."""
+def _wait(container: Any, limit: float) -> int | None:
+    """The container's exit status; ``None`` when it still ran at ``limit`` seconds (it is then
+    killed); :class:`VerifierError` when the engine failed (the harness's fault)."""
     errors = import_docker().errors
     try:
         outcome = container.wait(timeout=limit)
-    except (errors.APIError, OSError) as exc:
-        raise VerifierError(f"the verifier ran past its {limit:.0f} s limit ({exc})") from None
-    except Exception as exc:  # requests' ReadTimeout is not a DockerException
-        if "timed out" in str(exc).lower() or "timeout" in type(exc).__name__.lower():
-            raise VerifierError(f"the verifier ran past its {limit:.0f} s limit") from None
-        raise
+    except Exception as exc:  # requests' ReadTimeout is an OSError, not a DockerException
+        if "timeout" not in type(exc).__name__.lower() and "timed out" not in str(exc).lower():
+            raise VerifierError(f"the engine failed while the verifier ran: {exc}") from exc
+        container.reload()
+        if container.status == "exited":  # it ended as the wait gave up
+            return int(container.attrs.get("State", {}).get("ExitCode", -1))
+        if container.status != "running":
+            raise VerifierError(
+                f"the verifier container is {container.status!r} at its {limit:.0f} s limit, "
+                "not running: the engine lost it"
+            ) from None
+        try:
+            container.kill()
+        except errors.APIError:
+            pass  # it ended meanwhile: still past its limit
+        return None
     return int(outcome.get("StatusCode", -1))
 
 
