@@ -142,6 +142,7 @@ def make_record(
     integrity: IntegrityReport | None = None,
     node: dict[str, Any] | None = None,
     engineering: dict[str, Any] | None = None,
+    stop_reason: str | None = None,
 ) -> RunRecord:
     """A :class:`RunRecord` for ``competition`` in the session of ``context`` (skips too).
 
@@ -183,6 +184,7 @@ def make_record(
         kind="engineering" if task else "competition",
         category=getattr(competition, "category", None) if task else None,
         engineering=engineering,
+        stop_reason=stop_reason,
     )
 
 

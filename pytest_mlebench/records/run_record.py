@@ -57,6 +57,10 @@ class RunRecord:
     a task's run has no grade and no medal: its ``engineering`` block holds the task score, the
     dimension scores and every check, and ``category`` the task's category. Records written
     before tasks existed read back as competitions.
+
+    ``stop_reason`` is the agent's own word on why it stopped (the line it wrote to
+    ``LOGS_DIR/stop_reason.txt``, ``docs/agents.md``); ``None`` when it wrote none and in
+    records written before it existed.
     """
 
     session_id: str
@@ -95,6 +99,7 @@ class RunRecord:
     kind: Kind = "competition"
     category: str | None = None
     engineering: dict[str, Any] | None = None
+    stop_reason: str | None = None
     version: int = RECORD_VERSION
 
     @property
