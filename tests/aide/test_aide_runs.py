@@ -120,6 +120,8 @@ def test_aide_solves_titanic_through_the_gateway(
     assert list((run_dir / "logs" / "aide").glob("*-run/journal.json"))
     received = fake_aide_upstream.received
     assert [r.headers["Authorization"] for r in received] == [f"Bearer {PROVIDER_KEY}"] * calls
+    assert all(r.body["max_tokens"] == 4096 for r in received)  # the folder's answer cap
+    assert record["stop_reason"] == f"steps done after {STEPS} step(s); {STEPS} working program(s)"
 
 
 def test_a_token_budget_cuts_aide_off_and_its_submission_is_graded(
@@ -139,3 +141,4 @@ def test_a_token_budget_cuts_aide_off_and_its_submission_is_graded(
     assert record["grade"]["valid_submission"] is True  # the first step's submission
     assert record["grade"]["award"]["medal"] in MEDALS
     assert "LLM budget spent" in (Path(record["run_dir"]) / "agent.log").read_text()
+    assert str(record["stop_reason"]).startswith("LLM budget spent")
