@@ -38,12 +38,17 @@ STEPS = 2
 MEDALS = ("bronze", "silver", "gold")
 
 
-def aide_copy(root: Path, steps: int = STEPS, model: str = "gpt-4o-mini") -> Path:
-    """The built-in AIDE folder with ``steps`` and ``model``, its image built FROM ``base``."""
+def aide_copy(
+    root: Path, steps: int = STEPS, model: str = "gpt-4o-mini", max_tokens: int | None = None
+) -> Path:
+    """The built-in AIDE folder with ``steps`` and ``model``, its image built FROM ``base``;
+    ``max_tokens`` replaces the folder's answer cap (``0``: the server's)."""
     folder = root / "aide-agent"
     shutil.copytree(AIDE_FOLDER, folder)
     config = yaml.safe_load((folder / "config.yaml").read_text())
     config["aide"]["kwargs"]["agent.steps"] = steps
+    if max_tokens is not None:
+        config["aide"]["kwargs"]["agent.max_tokens"] = max_tokens
     config["aide"]["image"] = "base"
     for key in ("agent.code.model", "agent.feedback.model"):
         config["aide"]["kwargs"][key] = model
