@@ -22,7 +22,9 @@ default cap would cut its code answers; ``0``: leave it to the server). The loop
   review "buggy, no metric" instead of crashing AIDE (aideml would retry a 5xx forever or fail
   on the broken JSON);
 * why the search stopped, one line in ``LOGS_DIR/stop_reason.txt`` (the record's
-  ``stop_reason``): steps done, time limit or budget, and how many programs worked.
+  ``stop_reason``): steps done, time limit or budget, and how many programs worked; during a
+  step the line says which step is running, so a run the harness stops mid-call (its time limit)
+  still says where it was.
 
 It uses the standard library and aideml only; it runs with the sandbox's ``python3``.
 """
@@ -213,6 +215,11 @@ def search(cfg: Any, deadline: float, unreadable: list[int]) -> str:
                 ending = "time limit reached"
                 break
             interpreter.timeout = min(cfg.exec.timeout, int(left))
+            # overwritten when the search ends; left as it is when the harness stops it mid-step
+            write_stop_reason(
+                f"stopped from outside during step {len(journal) + 1}: "
+                + stop_line("in progress", journal, unreadable[0])
+            )
             started = time.time()
             try:
                 agent.step(exec_callback=interpreter.run)

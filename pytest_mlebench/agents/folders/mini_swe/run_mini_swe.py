@@ -20,7 +20,8 @@ that loop unchanged and gives it:
 * why the loop stopped, one line in ``LOGS_DIR/stop_reason.txt`` (the harness's record keeps it as
   ``stop_reason``): mini-swe-agent's exit status (``Submitted``, ``RepeatedFormatError``,
   ``LimitsExceeded``, ``TimeExceeded``, ``BudgetExhausted``, or the error that ended it) with
-  what it means and how many model calls and commands ran;
+  what it means and how many model calls and commands ran (while a call is out, the line says
+  so: a run the harness stops mid-call still says where it was);
 * long command outputs cut in the middle (:data:`OUTPUT_CHARS` kept), so a history of many steps
   stays within a local model's context.
 
@@ -165,6 +166,13 @@ def gateway_model(name: str, max_tokens: int) -> Any:
                 raise
 
         def query(self, messages: list[dict[str, Any]], **kwargs: Any) -> dict[str, Any]:
+            # overwritten when the loop ends; left as it is when the harness stops it mid-call
+            calls = sum(1 for m in messages if m.get("role") == "assistant")
+            write_stop_reason(
+                stop_line(
+                    "Running", f"stopped from outside in model call {calls + 1}", messages, calls
+                )
+            )
             prepared = [{k: v for k, v in m.items() if k != "extra"} for m in messages]
             for attempt in retry(logger=LOG, abort_exceptions=self.abort_exceptions):
                 with attempt:
