@@ -5,9 +5,10 @@ e.g. the sandbox image without a Docker engine, or rules acceptance when Kaggle 
 ``FAIL`` means the selection cannot run as asked; ``warn`` means something optional is missing.
 The Kaggle checks fail only when the selection (``--lite``, ``--split NAME``, ``-c ID``) still
 needs a download; without a selection they warn. The LLM lines check the agent of ``--agent``
-(``MLEBENCH_AGENT``): whether the secrets of its gateway providers are set on the host, and
-whether the price table (``--price-table``) loads and prices the models its kwargs name. Exit
-status 1 when any line is ``FAIL``.
+(``MLEBENCH_AGENT``) with the upstreams of ``--gateway-upstream`` laid over its config
+(:mod:`pytest_mlebench.doctor_llm`): its providers' secrets, its models' prices, a server on this
+machine behind it (models, context, the agent's answer cap) and the image profile its folder
+builds FROM. Exit status 1 when any line is ``FAIL``.
 """
 
 from __future__ import annotations
@@ -16,42 +17,27 @@ import argparse
 import shutil
 import subprocess
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pytest_mlebench.definition import Competition
-from pytest_mlebench.errors import MLEBenchError
+from pytest_mlebench.doctor_check import Check, Status
+from pytest_mlebench.doctor_llm import check_agent_image, check_llm
 from pytest_mlebench.kaggle import client
 from pytest_mlebench.kaggle.archives import raw_is_complete
 from pytest_mlebench.kaggle.download_progress import human_bytes
 from pytest_mlebench.kaggle.plan import free_bytes, plan_batch
 
-Status = Literal["ok", "warn", "FAIL"]
 GPU_PROBE_TIMEOUT = 15
 DOCKER_FIX = (
     "start the Docker engine (dockerd), or point DOCKER_HOST at one; "
     "the SDK comes with pip install 'pytest-mlebench[docker]'"
 )
 IMAGE_FIX = "mlebench sandbox build (a pytest session also builds it before the first run)"
-PRICE_FIX = (
-    "give --mle-price-table FILE (or MLEBENCH_PRICE_TABLE) with models: {NAME: {input: $, "
-    "output: $}} per million tokens; without a price the run's cost is recorded as unknown"
-)
 GPU_FIX = (
     "competitions that declare GPUs need an NVIDIA driver (nvidia-smi) and, with Docker, the "
     "NVIDIA Container Toolkit; CPU-only competitions need neither"
 )
-
-
-@dataclass(frozen=True)
-class Check:
-    """One line of the doctor's table."""
-
-    name: str
-    status: Status
-    detail: str
-    fix: str = ""
 
 
 def run_checks(
@@ -59,8 +45,10 @@ def run_checks(
     data_dir: Path,
     agent: str = "dummy",
     price_table: Path | None = None,
+    upstreams: Sequence[tuple[str, str]] = (),
 ) -> list[Check]:
-    """Every check, in table order; ``selection`` is ``None`` when none was given."""
+    """Every check, in table order; ``selection`` is ``None`` when none was given;
+    ``upstreams`` the ``--gateway-upstream`` pairs, which win over the agent's config."""
     downloads = _needing_download(selection or (), data_dir)
     severity: Status = "FAIL" if downloads else "warn"
     docker = check_docker()
@@ -72,7 +60,8 @@ def run_checks(
         docker,
         check_image() if docker.status == "ok" else None,
         check_gpus(),
-        *check_llm(agent, price_table),
+        *check_llm(agent, price_table, upstreams),
+        check_agent_image(agent, price_table, docker.status == "ok"),
     ]
     return [check for check in found if check is not None]
 
@@ -206,70 +195,6 @@ def check_gpus() -> Check:
     return Check("gpus", "ok", f"{len(gpus)} visible: {gpus[0]}")
 
 
-def check_llm(agent_name: str, price_table: Path | None) -> list[Check]:
-    """The ``llm gateway`` line (the agent's provider secrets) and the ``llm prices`` line."""
-    from pytest_mlebench.agents import load_agent
-
-    try:
-        agent = load_agent(agent_name, price_table)
-    except MLEBenchError as exc:
-        return [Check("llm gateway", "FAIL", f"agent {agent_name!r} cannot be loaded", str(exc))]
-    return [
-        check_gateway(agent),
-        check_prices(agent_models(getattr(agent, "args", ())), price_table),
-    ]
-
-
-def check_prices(models: Sequence[str], price_table: Path | None) -> Check:
-    """Whether the price table loads and prices ``models`` (those the agent's kwargs name)."""
-    from pytest_mlebench.gateway import load_price_table
-
-    try:
-        prices = load_price_table(price_table)
-    except MLEBenchError as exc:
-        return Check("llm prices", "FAIL", "the price table cannot be used", str(exc))
-    source = f"shipped table + {price_table}" if price_table else "shipped table"
-    detail = f"{len(prices.prices)} models ({source})"
-    unpriced = [model for model in models if prices.price_of(model) is None]
-    if unpriced:
-        return Check(
-            "llm prices", "warn", f"{detail}; not priced: {', '.join(unpriced)}", PRICE_FIX
-        )
-    return Check("llm prices", "ok", detail + (f"; prices {', '.join(models)}" if models else ""))
-
-
-def check_gateway(agent: Any) -> Check:
-    """Whether every provider of the agent's gateway has its secret on the host."""
-    from pytest_mlebench.gateway.config import host_environment
-
-    config = getattr(agent, "gateway", None)
-    if config is None or not config.providers:
-        return Check("llm gateway", "ok", f"agent {agent.name} calls no LLM provider (no gateway)")
-    problems, named = [], []
-    for provider in config.providers.values():
-        named.append(f"{provider.name} ({provider.base_url})")
-        try:
-            provider.resolved_key(host_environment())
-        except MLEBenchError as exc:
-            problems.append(str(exc))
-    detail = f"agent {agent.name}: {', '.join(named)}"
-    if problems:
-        return Check("llm gateway", "FAIL", f"{detail}; a secret is missing", problems[0])
-    return Check("llm gateway", "ok", f"{detail}; secrets set on the host")
-
-
-def agent_models(args: Sequence[str]) -> list[str]:
-    """Model names in an agent's kwargs: ``--model X``, ``--code-model X``, ``agent.model=X``."""
-    models = []
-    for index, arg in enumerate(args):
-        key, sep, value = arg.partition("=")
-        if sep and key.lower().endswith("model"):
-            models.append(value)
-        elif arg.startswith("--") and arg.lower().endswith("model") and index + 1 < len(args):
-            models.append(args[index + 1])
-    return sorted(set(models))
-
-
 def table_lines(checks: Sequence[Check]) -> list[str]:
     """The table: name, status, detail; the fix on its own line below each non-ok line."""
     width = max(len(check.name) for check in checks)
@@ -293,7 +218,7 @@ def add_doctor_command(
         "each problem's fix",
     )
     common(parser)
-    add_cli_options(parser, "agent", "price-table")
+    add_cli_options(parser, "agent", "price-table", "gateway-upstream")
     which = parser.add_mutually_exclusive_group()
     which.add_argument("-c", "--competition", action="append", help="check for this competition")
     which.add_argument("--split", help="check for every competition of a split")
@@ -317,7 +242,11 @@ def cmd_doctor(args: argparse.Namespace) -> int:
             else [registry.get(cid) for cid in args.competition]
         )
     checks = run_checks(
-        selection, data_dir, cli_value(args, "agent"), cli_value(args, "price-table")
+        selection,
+        data_dir,
+        cli_value(args, "agent"),
+        cli_value(args, "price-table"),
+        cli_value(args, "gateway-upstream") or (),
     )
     for line in table_lines(checks):
         print(line)

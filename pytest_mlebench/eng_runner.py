@@ -23,6 +23,7 @@ import pytest
 
 from pytest_mlebench.agents import load_agent
 from pytest_mlebench.agents.protocol import Agent
+from pytest_mlebench.agents.stop_reason import read_stop_reason
 from pytest_mlebench.eng.evidence import (
     audit_check,
     find_secrets,
@@ -377,6 +378,7 @@ class EngineeringRun:
             gateway=self.gateway.summary() if self.gateway is not None else None,
             integrity=integrity,
             engineering=engineering,
+            stop_reason=read_stop_reason(self.run_dir / "logs"),
         )
 
     def _write(self, record: RunRecord) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from pytest_mlebench.agents.protocol import Agent
+from pytest_mlebench.agents.stop_reason import read_stop_reason
 from pytest_mlebench.data import PreparedData
 from pytest_mlebench.errors import AgentError
 from pytest_mlebench.gateway import Budget, Gateway, load_price_table
@@ -93,6 +94,7 @@ class BenchmarkRun:
         self.gateway: Gateway | None = None
         self.record: RunRecord | None = None
         self.gpu_usage: dict[str, Any] | None = None  # what the GPU sampler saw (granted GPUs)
+        self.stop_reason: str | None = None  # the agent's own line (LOGS_DIR/stop_reason.txt)
         self.integrity = IntegrityRun(self.run_dir, mle_session.agent)
 
     @property
@@ -119,6 +121,7 @@ class BenchmarkRun:
         self.run_dir.mkdir(parents=True, exist_ok=True)
         try:
             outcome = self._sandbox_phase(self.mle_session.agent)
+            self.stop_reason = read_stop_reason(self.run_dir / "logs")
             report = self._grade(outcome.submission)
             context = integrity_context(self.mle_session.integrity, self.competition, self.sandbox)
             integrity = self.integrity.check(outcome.calls, context, report.medal)
@@ -131,6 +134,7 @@ class BenchmarkRun:
             f"timeout after {self.time_limit} s" if outcome.exec_result.timed_out else None,
             exit_note(outcome.exec_result),
             self._budget_note(),
+            f"agent stopped: {self.stop_reason}" if gate and self.stop_reason else None,
             gate,
         ]
         reason = "; ".join(note for note in notes if note) or None
@@ -250,6 +254,7 @@ class BenchmarkRun:
             integrity=integrity,
             node=self.node,
             gpu_usage=self.gpu_usage,
+            stop_reason=self.stop_reason,
         )
 
     def _write(self, record: RunRecord) -> None:

@@ -15,11 +15,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from pytest_mlebench.errors import ConfigError, SandboxError
-from pytest_mlebench.gateway.capabilities import FORCED_TOOL_CALL, NATIVE, named_upstream
+from pytest_mlebench.gateway.capabilities import (
+    FORCED_TOOL_CALL,
+    NATIVE,
+    TOOL_CALLS,
+    named_upstream,
+)
 from pytest_mlebench.values.providers import DEFAULT_BASE_URLS, check_base_url
 
 SECRET = re.compile(r"\$\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 # Environment variables of the original agent configs that hold a provider's key.
+PROVIDER_KEYS = ("api_key", "base_url", "forced_tool_call", "tool_calls")
 KEY_VARIABLES: Mapping[str, str] = {
     "OPENAI_API_KEY": "openai",
     "ANTHROPIC_API_KEY": "anthropic",
@@ -32,13 +38,15 @@ class GatewayError(SandboxError):
 
 @dataclass(frozen=True)
 class Provider:
-    """One upstream API: where it lives, the key the gateway adds (``None``: no key sent) and
-    how it takes a forced tool call (:mod:`~pytest_mlebench.gateway.capabilities`)."""
+    """One upstream API: where it lives, the key the gateway adds (``None``: no key sent), how
+    it takes a forced tool call and how its model answers with calls (``text``: written in the
+    message, read back by the gateway; :mod:`~pytest_mlebench.gateway.capabilities`)."""
 
     name: str
     base_url: str
     api_key: str | None = None
     forced_tool_call: str = NATIVE
+    tool_calls: str = NATIVE
 
     def resolved_key(self, environ: Mapping[str, str]) -> str | None:
         """The key with ``${{ secrets.NAME }}`` taken from the host environment ``environ``.
@@ -83,7 +91,10 @@ class GatewayConfig:
                 providers[name] = replace(current, base_url=url)
             else:
                 providers[name] = replace(
-                    current, base_url=named.base_url, forced_tool_call=named.forced_tool_call
+                    current,
+                    base_url=named.base_url,
+                    forced_tool_call=named.forced_tool_call,
+                    tool_calls=named.tool_calls,
                 )
         return GatewayConfig(providers)
 
@@ -120,9 +131,9 @@ def _provider(name: str, entry: object, taken: Provider | None, where: str) -> P
             f"{where}: gateway provider {name!r} is unknown; use {' or '.join(DEFAULT_BASE_URLS)} "
             "(an OpenAI-compatible server such as vLLM or Ollama is 'openai' with its base_url)"
         )
-    if not isinstance(entry, dict) or set(entry) - {"api_key", "base_url", "forced_tool_call"}:
+    if not isinstance(entry, dict) or set(entry) - set(PROVIDER_KEYS):
         raise ConfigError(
-            f"{where}: gateway provider {name!r} takes api_key, base_url and forced_tool_call only"
+            f"{where}: gateway provider {name!r} takes {', '.join(PROVIDER_KEYS)} only"
         )
     base_url = str(entry.get("base_url") or DEFAULT_BASE_URLS[name])
     named = named_upstream(base_url)
@@ -135,12 +146,20 @@ def _provider(name: str, entry: object, taken: Provider | None, where: str) -> P
             f"{' or '.join(FORCED_TOOL_CALL)} (schema: the upstream ignores a forced "
             "tool_choice, the gateway asks for a JSON-schema answer instead)"
         )
+    calls = str(entry.get("tool_calls") or (named.tool_calls if named else NATIVE))
+    if calls not in TOOL_CALLS:
+        raise ConfigError(
+            f"{where}: gateway provider {name!r}: tool_calls {calls!r} must be "
+            f"{' or '.join(TOOL_CALLS)} (text: the model writes its calls in the message, the "
+            "gateway reads them back into tool_calls)"
+        )
     key = entry.get("api_key")
     return Provider(
         name,
         named.base_url if named else base_url,
         str(key) if key is not None else (taken.api_key if taken else None),
         forced,
+        calls,
     )
 
 

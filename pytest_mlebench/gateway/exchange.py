@@ -20,7 +20,10 @@ from typing import Any
 
 from pytest_mlebench.gateway.capabilities import (
     SCHEMA,
+    TEXT,
+    Bridged,
     as_schema_request,
+    as_text_calls_answer,
     as_tool_call_answer,
     forced_function,
 )
@@ -29,11 +32,13 @@ from pytest_mlebench.gateway.ledger import Ledger
 from pytest_mlebench.gateway.relay import (
     MAX_REQUEST_BYTES,
     Request,
+    Rewrite,
     json_or_none,
     pass_through,
     read_body,
     send,
 )
+from pytest_mlebench.gateway.text_calls import offered_tools
 from pytest_mlebench.gateway.transcript import Transcript, body_for_log
 from pytest_mlebench.gateway.upstream import (
     Route,
@@ -47,7 +52,9 @@ from pytest_mlebench.timestamps import utc_timestamp
 
 log = logging.getLogger(__name__)
 
-UPSTREAM_TIMEOUT_SECONDS = 600
+# A whole (not streamed) answer of a local model on CPU can take many minutes (4,096 tokens at
+# 3.5 tokens/s is 20); the run's own time limit is what bounds a call.
+UPSTREAM_TIMEOUT_SECONDS = 1800
 
 
 @dataclass(frozen=True)
@@ -142,25 +149,44 @@ class Exchange:
             return
         if route.kind == "chat" and isinstance(payload, dict) and payload.get("stream"):
             body = with_usage_in_stream(payload)
-        rewrite = None
-        function = forced_function(payload) if provider.forced_tool_call == SCHEMA else None
-        if route.kind == "chat" and function is not None:
-            body, rewrite = self._bridge_forced_call(payload, function, entry)
+        body, rewrite = self._bridge(route.kind, provider, payload, body, entry)
         upstream = upstream_request(
             request.command, request.headers, route, provider, self.keys.get(provider.name), body
         )
         self._relay(request, upstream, model, entry, started, rewrite)
 
-    @staticmethod
-    def _bridge_forced_call(
-        payload: dict[str, Any], function: dict[str, Any], entry: dict[str, Any]
-    ) -> tuple[bytes, Callable[[bytes], bytes]]:
-        """The upstream body asking for a JSON-schema answer, and the rewrite of that answer
-        into the tool call the agent forced (the upstream ignores ``tool_choice``)."""
-        name = str(function["name"])
-        entry["bridged"] = f"forced tool call {name} sent as a JSON-schema response_format"
-        body = json.dumps(as_schema_request(payload, function)).encode()
-        return body, lambda answer: as_tool_call_answer(answer, name)
+    def _bridge(
+        self, kind: str, provider: Provider, payload: Any, body: bytes, entry: dict[str, Any]
+    ) -> tuple[bytes, Rewrite | None]:
+        """The body to send upstream and the rewrite of its answer when a capability bridge of
+        ``provider`` applies to this (non-streamed chat) call; else ``body`` and ``None``."""
+        if kind != "chat" or not isinstance(payload, dict) or payload.get("stream"):
+            return body, None
+        function = forced_function(payload) if provider.forced_tool_call == SCHEMA else None
+        if function is not None:
+            name = str(function["name"])
+            entry["bridged"] = f"forced tool call {name} sent as a JSON-schema response_format"
+            schema_body = json.dumps(as_schema_request(payload, function)).encode()
+            return schema_body, self._rewrite(entry, lambda a: as_tool_call_answer(a, name))
+        tools = offered_tools(payload) if provider.tool_calls == TEXT else {}
+        if tools and forced_function(payload) is None:
+            return body, self._rewrite(entry, lambda a: as_text_calls_answer(a, tools))
+        return body, None
+
+    def _rewrite(self, entry: dict[str, Any], bridge: Callable[[bytes], Bridged]) -> Rewrite:
+        """``bridge`` as the relay's rewrite, noting in ``entry`` what it did."""
+
+        def rewrite(answer: bytes) -> tuple[int, bytes]:
+            bridged = bridge(answer)
+            if bridged.note is not None:
+                entry["bridged"] = bridged.note
+            if bridged.error is not None:
+                self.ledger.note_invalid_bridge()
+                entry.update(error=bridged.error, status_to_agent=bridged.status)
+                entry["upstream_response"] = body_for_log(answer)
+            return bridged.status, bridged.body
+
+        return rewrite
 
     def _relay(
         self,
@@ -169,7 +195,7 @@ class Exchange:
         model: str | None,
         entry: dict[str, Any],
         started: float,
-        rewrite: Callable[[bytes], bytes] | None = None,
+        rewrite: Rewrite | None = None,
     ) -> None:
         try:
             answer: Any = urllib.request.urlopen(upstream, timeout=UPSTREAM_TIMEOUT_SECONDS)

@@ -48,6 +48,8 @@ class Ledger:
     unpriced_models: set[str] = field(default_factory=set)
     models: dict[str, ModelTotals] = field(default_factory=dict)
     failed_statuses: dict[int, int] = field(default_factory=dict)
+    truncated_calls: int = 0
+    invalid_bridged_calls: int = 0
     budget_exhausted: bool = False
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -90,6 +92,7 @@ class Ledger:
         unpriced = cost is None and (usage.input_tokens > 0 or usage.output_tokens > 0)
         with self._lock:
             self.calls += 1
+            self.truncated_calls += int(usage.truncated)
             if status >= 400:
                 self.failed_calls += 1
                 self.failed_statuses[status] = self.failed_statuses.get(status, 0) + 1
@@ -101,6 +104,11 @@ class Ledger:
             self.models.setdefault(name, ModelTotals()).add(usage, cost if not unpriced else None)
             self.budget_exhausted = self.budget_exhausted or self._spent_text() is not None
         return None if unpriced else (cost or 0.0)
+
+    def note_invalid_bridge(self) -> None:
+        """Count a bridged forced call whose answer could not be the call (the agent got 502)."""
+        with self._lock:
+            self.invalid_bridged_calls += 1
 
     def _spent_text(self) -> str | None:
         tokens, dollars = self.budget.tokens, self.budget.cost_usd
@@ -128,10 +136,13 @@ class Ledger:
                     f"error with its status, and {transcript or 'the transcript'} in the run "
                     "folder has the provider's message"
                 )
+            messages += self._answer_messages(transcript)
             return {
                 "calls": self.calls,
                 "failed_calls": self.failed_calls,
                 "refused_calls": self.refused_calls,
+                "truncated_calls": self.truncated_calls,
+                "invalid_bridged_calls": self.invalid_bridged_calls,
                 "input_tokens": self.input_tokens,
                 "output_tokens": self.output_tokens,
                 "total_tokens": self.total_tokens,
@@ -151,6 +162,23 @@ class Ledger:
                 "transcript": transcript,
                 "messages": messages,
             }
+
+    def _answer_messages(self, transcript: str | None) -> list[str]:
+        """What the record says of cut answers and unusable bridged calls (lock held)."""
+        messages = []
+        if self.truncated_calls:
+            messages.append(
+                f"{self.truncated_calls} answer(s) were cut at the answer cap (finish_reason: "
+                "length); raise the cap (the agent's max_tokens, or mlebench model serve "
+                "--max-tokens for a local server)"
+            )
+        if self.invalid_bridged_calls:
+            messages.append(
+                f"{self.invalid_bridged_calls} forced tool call(s) bridged for the upstream came "
+                "back cut or not JSON; the agent got HTTP 502 bridged_call_invalid for each "
+                f"({transcript or 'the transcript'} has the upstream's answer)"
+            )
+        return messages
 
 
 def _rounded(value: float | None) -> float | None:

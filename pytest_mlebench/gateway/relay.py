@@ -29,6 +29,7 @@ FORWARDED_RESPONSE_PREFIXES = (
 )
 
 Request = http.server.BaseHTTPRequestHandler
+Rewrite = Callable[[bytes], tuple[int, bytes]]
 
 
 def read_body(request: Request) -> bytes | None:
@@ -52,11 +53,12 @@ def pass_through(
     headers: Any,
     answer: IO[bytes],
     charge: Callable[[Usage], None],
-    rewrite: Callable[[bytes], bytes] | None = None,
+    rewrite: Rewrite | None = None,
 ) -> tuple[Usage, Any, str | None]:
     """Send the upstream answer to the agent as it arrives, calling ``charge`` with its usage
     before the agent has the answer's end (module docstring); a whole (not streamed) answer goes
-    through ``rewrite`` first when one is given (a capability bridge's answer).
+    through ``rewrite`` first when one is given (a capability bridge: the status and body the
+    agent gets instead; the usage is the upstream answer's own).
 
     Returns:
         The usage, the answer as the transcript keeps it, and why the relay broke off (the agent
@@ -106,7 +108,7 @@ def _pass_whole(
     kept: Mapping[str, str],
     answer: IO[bytes],
     charge: Callable[[Usage], None],
-    rewrite: Callable[[bytes], bytes] | None,
+    rewrite: Rewrite | None,
 ) -> tuple[Usage, Any, str | None]:
     """An answer that is not a stream: read it whole, charge it, then send it on."""
     try:
@@ -116,9 +118,9 @@ def _pass_whole(
         charge(Usage())
         send(request, 502, {"Content-Type": "text/plain"}, message.encode())
         return Usage(), None, message
-    if rewrite is not None:
-        body = rewrite(body)
     usage = usage_of(json_or_none(body))
+    if rewrite is not None:
+        status, body = rewrite(body)
     charge(usage)
     try:
         send(request, status, kept, body)

@@ -19,7 +19,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
@@ -27,6 +27,7 @@ from pytest_mlebench.local_model.catalog import INSTALL_HINT, ModelFile
 from pytest_mlebench.local_model.model_error import LocalModelError
 
 DEFAULT_PORT = 8080
+DEFAULT_MAX_TOKENS = 4096
 HOST = "127.0.0.1"
 NOT_INSTALLED = 3  # the child's exit status when xllamacpp is missing
 START_TIMEOUT_SECONDS = 300.0
@@ -34,19 +35,32 @@ STOP_TIMEOUT_SECONDS = 10.0
 POLL_SECONDS = 0.25
 
 
+def machine_cores() -> int:
+    """The CPU cores this process may run on (its affinity; the CPU count where that is unknown)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
 @dataclass(frozen=True)
 class ServerOptions:
     """How the server runs: its port, context length, CPU threads and the answer cap.
 
-    ``threads`` defaults to half the CPUs (at least one): llama.cpp's threads spin while they
-    wait, and on a busy machine more threads than free cores is many times slower, not faster.
-    ``max_tokens`` caps answers whose request sets no ``max_tokens`` (AIDE sets none).
+    ``context`` ``0`` is the model's own trained context (32,768 tokens for Qwen2.5-Coder-1.5B,
+    8,192 for SmolLM2-135M): mini-swe-agent keeps its whole history (up to 50 steps), which
+    outgrows 8,192 tokens in about ten steps. ``threads`` defaults to the cores this process may
+    use: a benchmark run leaves the machine to the server while the agent waits for an answer
+    (on a machine busy with other work, fewer threads than free cores are faster: llama.cpp's
+    threads spin while they wait). ``max_tokens`` caps answers whose request sets no
+    ``max_tokens``; 4,096 holds AIDE's longest answers (a plan and a whole program), and the
+    built-in agents set their own cap anyway.
     """
 
     port: int = DEFAULT_PORT
-    context: int = 8192
-    threads: int = max(1, (os.cpu_count() or 2) // 2)
-    max_tokens: int = 512
+    context: int = 0
+    threads: int = field(default_factory=machine_cores)
+    max_tokens: int = DEFAULT_MAX_TOKENS
 
 
 class LocalModelServer:

@@ -24,6 +24,7 @@ from pytest_mlebench.local_model.model_server import (
     LocalModelServer,
     ServerOptions,
 )
+from pytest_mlebench.local_model.probe import probe_server
 
 WATCH_SECONDS = 1.0
 
@@ -40,9 +41,17 @@ def add_model_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
     )
     defaults = ServerOptions()
     serve.add_argument("--port", type=int, default=DEFAULT_PORT, help="default: %(default)s")
-    serve.add_argument("--context", type=int, default=defaults.context, help="context tokens")
     serve.add_argument(
-        "--threads", type=int, default=defaults.threads, help="CPU threads (default: %(default)s)"
+        "--context",
+        type=int,
+        default=defaults.context,
+        help="context tokens (default: the model's own, 0)",
+    )
+    serve.add_argument(
+        "--threads",
+        type=int,
+        default=defaults.threads,
+        help="CPU threads (default: this machine's cores, %(default)s)",
     )
     serve.add_argument(
         "--max-tokens",
@@ -70,9 +79,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, _interrupt)
     print(f"mlebench model: loading {model.path} ...", flush=True)
     with server:
+        facts = probe_server(server.base_url)
+        context = facts.context if facts is not None else None
         print(
             f"mlebench model: {model.name} on {server.base_url} (loaded in "
-            f"{server.load_seconds} s; log {log})\n"
+            f"{server.load_seconds} s; context {context or 'unknown'} tokens, answers capped at "
+            f"{options.max_tokens} tokens unless a request sets max_tokens, "
+            f"{options.threads} threads; log {log})\n"
             f"  run the benchmark against it: --mle-gateway-upstream openai=local:{args.port}\n"
             "  stop it with Ctrl-C",
             flush=True,

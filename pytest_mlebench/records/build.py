@@ -145,6 +145,7 @@ def make_record(
     node: dict[str, Any] | None = None,
     engineering: dict[str, Any] | None = None,
     gpu_usage: dict[str, Any] | None = None,
+    stop_reason: str | None = None,
 ) -> RunRecord:
     """A :class:`RunRecord` for ``competition`` in the session of ``context`` (skips too).
 
@@ -188,6 +189,7 @@ def make_record(
         engineering=engineering,
         description=context.description,
         gpu_usage=gpu_usage,
+        stop_reason=stop_reason,
     )
 
 

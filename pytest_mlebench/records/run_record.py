@@ -62,6 +62,9 @@ class RunRecord:
     ``--mle-description``; records written before variants existed read back as ``standard``).
     ``gpu_usage`` is what the sampler saw of each GPU handed to the sandbox
     (:mod:`pytest_mlebench.gpu_sampling`; ``None`` when no GPU was granted).
+    ``stop_reason`` is the agent's own word on why it stopped (the line it wrote to
+    ``LOGS_DIR/stop_reason.txt``, ``docs/agents.md``); ``None`` when it wrote none and in
+    records written before it existed.
     """
 
     session_id: str
@@ -102,6 +105,7 @@ class RunRecord:
     engineering: dict[str, Any] | None = None
     description: str = "standard"
     gpu_usage: dict[str, Any] | None = None
+    stop_reason: str | None = None
     version: int = RECORD_VERSION
 
     @property

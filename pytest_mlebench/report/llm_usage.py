@@ -3,7 +3,9 @@
 Pure functions over records. A run without a gateway adds nothing; a run whose cost is unknown (a
 model missing from the price table) adds its tokens but not its cost, and is counted in
 ``runs_cost_unknown`` so a total is never silently short. ``summary.json`` keeps these numbers
-under ``llm_usage`` (per run, per competition, per agent and for the session; docs/reports.md).
+under ``llm_usage`` (per run, per competition, per agent and for the session; docs/reports.md),
+with ``truncated_calls``, the answers cut at their token cap (0 for records made before it was
+counted).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ def usage_totals(records: Sequence[RunRecord]) -> dict[str, Any] | None:
         "cost_usd": cost,
         "runs_cost_unknown": len(costs) - len(known),
         "budget_exhausted_runs": sum(1 for a in accounts if a.get("budget_exhausted")),
+        "truncated_calls": sum(int(a.get("truncated_calls") or 0) for a in accounts),
         "medals": medals,
         "cost_per_medal_usd": cost / medals if cost is not None and medals else None,
     }
@@ -44,7 +47,12 @@ def run_usage(record: RunRecord) -> dict[str, Any] | None:
     if account is None:
         return None
     keys = ("calls", "input_tokens", "output_tokens", "cost_usd", "budget_exhausted")
-    return {key: account.get(key) for key in keys}
+    # truncated_calls: absent from records written before it was counted, read as 0
+    return {**{key: account.get(key) for key in keys}, "truncated_calls": _truncated(account)}
+
+
+def _truncated(usage: dict[str, Any]) -> int:
+    return int(usage.get("truncated_calls") or 0)
 
 
 def cost_text(cost: float | None) -> str:
@@ -67,6 +75,8 @@ def usage_brief(usage: dict[str, Any] | None) -> str | None:
         text += f" (${per_medal:.4f} per medal)"
     if usage.get("budget_exhausted") is True or usage.get("budget_exhausted_runs"):
         text += ", budget exhausted"
+    if _truncated(usage):
+        text += f", {_truncated(usage)} answer(s) cut at the cap"
     return text
 
 
@@ -87,5 +97,7 @@ def usage_lines(records: Sequence[RunRecord]) -> list[str]:
         line += f", ${per_medal:.4f} per medal"
     if totals["budget_exhausted_runs"]:
         line += f"; {totals['budget_exhausted_runs']} run(s) exhausted their budget"
+    if totals["truncated_calls"]:
+        line += f"; {totals['truncated_calls']} answer(s) cut at the answer cap"
     messages = sorted({m for r in records for m in (r.gateway or {}).get("messages", [])})
     return [line, *(f"LLM: {message}" for message in messages)]

@@ -163,6 +163,7 @@ def run_entry(record: RunRecord) -> dict[str, Any]:
         "seed": record.seed,
         "outcome": record.outcome,
         "reason": record.reason,
+        "stop_reason": record.stop_reason,
         "graded": record.grade is not None,
         "score": record.grade.score if record.grade else None,
         "percentile": record.grade.percentile if record.grade else None,

@@ -38,12 +38,17 @@ STEPS = 2
 MEDALS = ("bronze", "silver", "gold")
 
 
-def aide_copy(root: Path, steps: int = STEPS, model: str = "gpt-4o-mini") -> Path:
-    """The built-in AIDE folder with ``steps`` and ``model``, its image built FROM ``base``."""
+def aide_copy(
+    root: Path, steps: int = STEPS, model: str = "gpt-4o-mini", max_tokens: int | None = None
+) -> Path:
+    """The built-in AIDE folder with ``steps`` and ``model``, its image built FROM ``base``;
+    ``max_tokens`` replaces the folder's answer cap (``0``: the server's)."""
     folder = root / "aide-agent"
     shutil.copytree(AIDE_FOLDER, folder)
     config = yaml.safe_load((folder / "config.yaml").read_text())
     config["aide"]["kwargs"]["agent.steps"] = steps
+    if max_tokens is not None:
+        config["aide"]["kwargs"]["agent.max_tokens"] = max_tokens
     config["aide"]["image"] = "base"
     for key in ("agent.code.model", "agent.feedback.model"):
         config["aide"]["kwargs"][key] = model
@@ -120,6 +125,8 @@ def test_aide_solves_titanic_through_the_gateway(
     assert list((run_dir / "logs" / "aide").glob("*-run/journal.json"))
     received = fake_aide_upstream.received
     assert [r.headers["Authorization"] for r in received] == [f"Bearer {PROVIDER_KEY}"] * calls
+    assert all(r.body["max_tokens"] == 4096 for r in received)  # the folder's answer cap
+    assert record["stop_reason"] == f"steps done after {STEPS} step(s); {STEPS} working program(s)"
 
 
 def test_a_token_budget_cuts_aide_off_and_its_submission_is_graded(
@@ -139,3 +146,4 @@ def test_a_token_budget_cuts_aide_off_and_its_submission_is_graded(
     assert record["grade"]["valid_submission"] is True  # the first step's submission
     assert record["grade"]["award"]["medal"] in MEDALS
     assert "LLM budget spent" in (Path(record["run_dir"]) / "agent.log").read_text()
+    assert str(record["stop_reason"]).startswith("LLM budget spent")

@@ -131,6 +131,7 @@ def test_run_totals_cost_per_medal_and_unknown_costs() -> None:
         "cost_usd": 0.5,
         "runs_cost_unknown": 1,
         "budget_exhausted_runs": 1,
+        "truncated_calls": 0,  # records made before cut answers were counted read as none
         "medals": 1,
         "cost_per_medal_usd": 0.5,
     }
@@ -158,4 +159,14 @@ def test_summary_json_has_llm_usage_at_every_level() -> None:
         "output_tokens": 10,
         "cost_usd": 0.5,
         "budget_exhausted": False,
+        "truncated_calls": 0,
     }
+
+
+def test_cut_answers_are_counted_in_the_totals_the_session_line_and_each_run_line() -> None:
+    from pytest_mlebench.summary import run_line
+
+    cut = record("a", 0, 0.4, gateway={**account(0.0), "truncated_calls": 3})
+    assert usage_totals([cut, cut])["truncated_calls"] == 6  # type: ignore[index]
+    assert usage_lines([cut])[0].endswith("; 3 answer(s) cut at the answer cap")
+    assert "LLM 2 calls, 110 tokens, $0.0000, 3 answer(s) cut at the cap" in run_line(cut)

@@ -15,6 +15,7 @@ from pytest_mlebench.gateway import Gateway, GatewayConfig, Provider, load_price
 from pytest_mlebench.gateway.capabilities import (
     NATIVE,
     SCHEMA,
+    TEXT,
     as_schema_request,
     as_tool_call_answer,
     forced_function,
@@ -84,7 +85,9 @@ def test_the_answer_becomes_the_forced_call_with_usage_kept() -> None:
         ],
         "usage": {"prompt_tokens": 9, "completion_tokens": 4},
     }
-    answer = json.loads(as_tool_call_answer(json.dumps(body).encode(), "submit_review"))
+    bridged = as_tool_call_answer(json.dumps(body).encode(), "submit_review")
+    assert bridged.status == 200 and bridged.error is None
+    answer = json.loads(bridged.body)
     choice = answer["choices"][0]
     assert choice["finish_reason"] == "tool_calls"
     assert choice["message"]["content"] is None
@@ -96,17 +99,18 @@ def test_the_answer_becomes_the_forced_call_with_usage_kept() -> None:
 
 @pytest.mark.parametrize("body", [b"not json", b'{"error": {"message": "x"}}', b"[1]"])
 def test_other_answers_pass_unchanged(body: bytes) -> None:
-    assert as_tool_call_answer(body, "f") == body
+    assert as_tool_call_answer(body, "f").body == body
 
 
-def test_local_names_an_upstream_with_the_schema_capability() -> None:
+def test_local_names_an_upstream_with_the_schema_and_text_capabilities() -> None:
     upstreams = parse_upstreams(["openai=local:8099"])
     assert upstreams == {"openai": "local:8099"}
     config = GatewayConfig({"openai": Provider("openai", "https://api.openai.com/v1", "k")})
     provider = config.with_upstreams(upstreams).providers["openai"]
-    assert provider == Provider("openai", "http://127.0.0.1:8099/v1", "k", SCHEMA)
+    assert provider == Provider("openai", "http://127.0.0.1:8099/v1", "k", SCHEMA, TEXT)
     plain = config.with_upstreams(parse_upstreams(["openai=http://127.0.0.1:9/v1"]))
     assert plain.providers["openai"].forced_tool_call == NATIVE
+    assert plain.providers["openai"].tool_calls == NATIVE
     assert GatewayConfig().with_upstreams({"openai": "local"}).providers["openai"].base_url == (
         "http://127.0.0.1:8080/v1"
     )

@@ -92,6 +92,11 @@ def test_mini_swe_solves_titanic_through_the_gateway(
     assert "HistGradientBoosting" in (run_dir / "code" / "solve.py").read_text()
     trajectory = json.loads((run_dir / "logs" / "mini-swe" / "trajectory.json").read_text())
     assert trajectory["info"]["exit_status"] == "Submitted"
+    assert record["stop_reason"] == (  # the agent's own word, in the record
+        "Submitted: the agent finished (it printed COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT) "
+        f"({STEPS} model call(s), {STEPS} command(s) run)"
+    )
+    assert all(e["request"]["max_completion_tokens"] == 2048 for e in transcript)
     assert [r.headers["Authorization"] for r in fake_mini_swe_upstream.received] == [
         f"Bearer {PROVIDER_KEY}"
     ] * STEPS
@@ -119,3 +124,4 @@ def test_a_token_budget_cuts_mini_swe_off_after_one_step_and_its_submission_is_g
         (Path(record["run_dir"]) / "logs" / "mini-swe" / "trajectory.json").read_text()
     )
     assert trajectory["info"]["exit_status"] == "BudgetExhausted"
+    assert str(record["stop_reason"]).startswith("BudgetExhausted: the run's LLM budget is spent")

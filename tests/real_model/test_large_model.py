@@ -54,7 +54,9 @@ def test_two_aide_steps_on_titanic(
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-host-only-large")
     monkeypatch.setenv("MLEBENCH_GATEWAY_UPSTREAM", f"openai=local:{port_of(large_server)}")
-    done = run_titanic(tmp_path, "--mle-agent", f"{aide_copy(tmp_path, 2, MODEL)}:aide")
+    done = run_titanic(
+        tmp_path, "--mle-agent", f"{aide_copy(tmp_path, 2, MODEL, max_tokens=0)}:aide"
+    )
     record = only_record(tmp_path)
     assert record["outcome"] in ("passed", "failed"), done.stdout[-3000:]
     assert record["gateway"]["calls"] >= 4  # two steps: a draft or fix, and a review, each

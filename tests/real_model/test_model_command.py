@@ -54,6 +54,8 @@ def test_serve_runs_until_ctrl_c_and_stops_the_server(tmp_path: Path) -> None:
         assert serving.stdout is not None
         printed = [serving.stdout.readline() for _ in range(3)]  # loading, on, the upstream
         assert f"--mle-gateway-upstream openai=local:{port}" in printed[2], printed
+        # the model's own context (SmolLM2's 8192) and the default cap that fits AIDE's answers
+        assert "context 8192 tokens, answers capped at 4096 tokens" in printed[1], printed
         assert answers(base_url)
     finally:
         serving.send_signal(signal.SIGINT)  # also when an assertion failed: no server left

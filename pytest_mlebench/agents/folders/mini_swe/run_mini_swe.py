@@ -16,7 +16,14 @@ that loop unchanged and gives it:
   ``TIME_LIMIT_SECS`` less a margin (or ``--time-limit``), each command cut to the time left;
 * a ``budget_exhausted`` answer of the gateway (HTTP 429) ends the run at once, cleanly: the
   SDK would retry a 429, and mini-swe-agent's retry would again;
-* the trajectory in ``LOGS_DIR/mini-swe/trajectory.json``, saved after every step.
+* the trajectory in ``LOGS_DIR/mini-swe/trajectory.json``, saved after every step;
+* why the loop stopped, one line in ``LOGS_DIR/stop_reason.txt`` (the harness's record keeps it as
+  ``stop_reason``): mini-swe-agent's exit status (``Submitted``, ``RepeatedFormatError``,
+  ``LimitsExceeded``, ``TimeExceeded``, ``BudgetExhausted``, or the error that ended it) with
+  what it means and how many model calls and commands ran (while a call is out, the line says
+  so: a run the harness stops mid-call still says where it was);
+* long command outputs cut in the middle (:data:`OUTPUT_CHARS` kept), so a history of many steps
+  stays within a local model's context.
 
 It uses the standard library, mini-swe-agent and openai only; it runs with the sandbox's
 ``python3``.
@@ -37,6 +44,24 @@ NOT_INSTALLED = 3
 BUDGET_CODE = "budget_exhausted"
 PROMPTS = Path(__file__).with_name("prompts.yaml")
 LOG = logging.getLogger("mini-swe")
+STOP_REASON_FILE = "stop_reason.txt"
+OUTPUT_CHARS = 8000
+EXIT_MEANINGS = {
+    "Submitted": "the agent finished (it printed COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT)",
+    "RepeatedFormatError": "the model's answers held no usable bash call, several in a row",
+    "LimitsExceeded": "the step limit was reached",
+    "TimeExceeded": "the time limit was reached",
+    "BudgetExhausted": "the run's LLM budget is spent",
+}
+OBSERVATION_TEMPLATE = (
+    "{% if output.exception_info %}<exception>{{output.exception_info}}</exception>\n"
+    "{% endif %}<returncode>{{output.returncode}}</returncode>\n"
+    f"{{% if output.output | length <= {OUTPUT_CHARS} %}}<output>\n{{{{output.output}}}}</output>"
+    f"{{% else %}}<output_head>\n{{{{output.output[:{OUTPUT_CHARS // 2}]}}}}</output_head>\n"
+    "<elided_chars>{{output.output | length - "
+    f"{OUTPUT_CHARS}}}}}</elided_chars>\n"
+    f"<output_tail>\n{{{{output.output[-{OUTPUT_CHARS // 2}:]}}}}</output_tail>{{% endif %}}"
+)
 
 
 def parse_arguments(argv: list[str]) -> argparse.Namespace:
@@ -101,12 +126,10 @@ def gateway_model(name: str, max_tokens: int) -> Any:
     class GatewayModelConfig(BaseModel):
         model_name: str
         max_tokens: int = 0
-        format_error_template: str = "{{ error }}"
-        observation_template: str = (
-            "{% if output.exception_info %}<exception>{{output.exception_info}}</exception>\n"
-            "{% endif %}<returncode>{{output.returncode}}</returncode>\n"
-            "<output>\n{{output.output}}</output>"
+        format_error_template: str = (
+            "{{ error }} Answer with exactly one call of the bash tool: one command."
         )
+        observation_template: str = OBSERVATION_TEMPLATE
 
     class GatewayModel:
         abort_exceptions: ClassVar[list[type[BaseException]]] = [
@@ -124,7 +147,9 @@ def gateway_model(name: str, max_tokens: int) -> Any:
             self.client = openai.OpenAI(max_retries=0)
 
         def _create(self, messages: list[dict[str, Any]]) -> Any:
-            extra = {"max_tokens": self.config.max_tokens} if self.config.max_tokens else {}
+            # OpenAI's reasoning models refuse max_tokens; llama.cpp takes max_completion_tokens too
+            cap = self.config.max_tokens
+            extra = {"max_completion_tokens": cap} if cap else {}
             try:
                 return self.client.chat.completions.create(
                     model=self.config.model_name, messages=messages, tools=[BASH_TOOL], **extra
@@ -141,6 +166,13 @@ def gateway_model(name: str, max_tokens: int) -> Any:
                 raise
 
         def query(self, messages: list[dict[str, Any]], **kwargs: Any) -> dict[str, Any]:
+            # overwritten when the loop ends; left as it is when the harness stops it mid-call
+            calls = sum(1 for m in messages if m.get("role") == "assistant")
+            write_stop_reason(
+                stop_line(
+                    "Running", f"stopped from outside in model call {calls + 1}", messages, calls
+                )
+            )
             prepared = [{k: v for k, v in m.items() if k != "extra"} for m in messages]
             for attempt in retry(logger=LOG, abort_exceptions=self.abort_exceptions):
                 with attempt:
@@ -209,6 +241,20 @@ def prepare_environment(logs: Path) -> None:
     os.environ.setdefault("MSWEA_MODEL_RETRY_STOP_AFTER_ATTEMPT", "3")
 
 
+def stop_line(exit_status: str, detail: str, messages: list[dict[str, Any]], calls: int) -> str:
+    """The line for ``stop_reason.txt``: the exit status, what it means, calls and commands."""
+    commands = sum(len((m.get("extra") or {}).get("actions") or []) for m in messages)
+    meaning = detail or EXIT_MEANINGS.get(exit_status, "")
+    head = f"{exit_status}: {meaning}" if meaning else exit_status
+    return f"{head} ({calls} model call(s), {commands} command(s) run)"
+
+
+def write_stop_reason(line: str) -> None:
+    """Leave ``line`` in ``LOGS_DIR/stop_reason.txt`` for the harness's record."""
+    path = Path(os.environ["LOGS_DIR"]) / STOP_REASON_FILE
+    path.write_text(" ".join(line.split())[:300] + "\n", encoding="utf-8")
+
+
 def main(argv: list[str]) -> int:
     options = parse_arguments(argv)
     limit = time_limit(options.time_limit)
@@ -246,10 +292,11 @@ def main(argv: list[str]) -> int:
         result = agent.run(task_text())
     except Exception as exc:  # the trajectory is saved; say what stopped the loop, in one line
         print(f"mini-swe: stopped by {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
+        write_stop_reason(stop_line(type(exc).__name__, str(exc), agent.messages, agent.n_calls))
         return 1
-    print(
-        f"mini-swe: {result.get('exit_status')} after {agent.n_calls} model request(s)", flush=True
-    )
+    status = str(result.get("exit_status") or "unknown")
+    print(f"mini-swe: {status} after {agent.n_calls} model request(s)", flush=True)
+    write_stop_reason(stop_line(status, "", agent.messages, agent.n_calls))
     return 0
 
 
