@@ -62,6 +62,7 @@ def build_summary(
         "schema": SCHEMA,
         "created_at": created_at or utc_timestamp(),
         "sessions": sorted({r.session_id for r in records}),
+        "sandboxes": sorted({r.sandbox for r in records}),
         "agents": {agent: agent_section(runs) for agent, runs in sorted(by_agent.items())},
         "competitions": competition_entries(records),
         "llm_usage": usage_totals(records),

@@ -20,10 +20,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = (
     "bash sh cat grep sed head tail wc mktemp rm id env dirname date touch mkdir printf nohup chmod"
-).split()
-LOCKED = (
-    "E: Could not get lock /var/lib/dpkg/lock-frontend. "
-    "It is held by process 812 (unattended-upgr)"
+)
+LOCKED = "E: Could not get lock /var/lib/dpkg/lock-frontend. It is held by process 812 " + (
+    "(unattended-upgr)"
 )
 FAKE_APT = f"""#!/bin/bash
 # fake apt-get for tests: holds the lock while $FAKE_APT_LOCKED counts down
@@ -49,7 +48,7 @@ def machine(tmp_path: Path) -> Iterator[dict[str, str]]:
     """A PATH with the fake apt-get, no Docker, and a listening socket where dockerd's would be."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    for tool in TOOLS:
+    for tool in TOOLS.split():
         found = shutil.which(tool)
         assert found, tool
         (bin_dir / tool).symlink_to(found)
