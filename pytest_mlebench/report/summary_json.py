@@ -41,7 +41,8 @@ from pytest_mlebench.report.percentiles import PercentileBasis, mean_percentile
 from pytest_mlebench.timestamps import utc_timestamp
 
 SCHEMA = "pytest-mlebench/summary/1"
-CARD_KEYS = ("id", "dimension", "result", "gate", "why", "fix_hint")  # a failed check's card
+# a failed check's card, with the verifier's evidence (the request sent, the answer got)
+CARD_KEYS = ("id", "dimension", "result", "gate", "why", "fix_hint", "evidence")
 
 
 def build_summary(
