@@ -105,7 +105,8 @@ class HtmlWriter:
     def write(self, report: SessionReport) -> list[str]:
         baseline = report.baseline.to_dict() if report.baseline is not None else None
         history = [summary.to_dict() for summary in report.history]
-        page = write_html(self.folder, report.summary.to_dict(), baseline, history)
+        compared = gate_lines(report.gate) if report.gate is not None else ()
+        page = write_html(self.folder, report.summary.to_dict(), baseline, history, compared)
         if not self.remake:
             return [f"html: {page}"]
         source = report.out_dir / "summary.json"
