@@ -199,8 +199,9 @@ def nothing_ran(
         )
     reasons = sorted({record.reason for record in mine if record.reason})
     why = "; ".join(reasons[:2]) + (f"; and {len(reasons) - 2} more" if len(reasons) > 2 else "")
+    which = "the one selected run was" if len(mine) == 1 else f"all {len(mine)} selected runs were"
     alarm = (
-        f"mlebench: NO RUN HAPPENED: all {len(mine)} selected run(s) were skipped "
+        f"mlebench: NO RUN HAPPENED: {which} skipped "
         f"({why or 'see the skip reasons above'}); nothing was recorded and no report was written"
     )
     return FinishResult(lines=tuple(lines), gate_failed=bool(lines), alarm=alarm)
