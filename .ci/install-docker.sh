@@ -7,7 +7,11 @@
 #   DOCKER_SOCKET   socket to wait for (default /var/run/docker.sock)
 #   DOCKERD_LOG     where dockerd writes its log (default /tmp/dockerd.log)
 #   DOCKERD_WAIT    seconds to wait for the socket (default 60)
+#   APT_LOCK_WAIT   seconds to wait for an apt lock held by another process (default 300;
+#                   scripts/apt-lock.sh)
+# When it cannot give an engine it exits non-zero with the cause as its last line on stderr.
 set -euo pipefail
+source "$(dirname "$0")/../scripts/apt-lock.sh"
 
 socket="${DOCKER_SOCKET:-/var/run/docker.sock}"
 log="${DOCKERD_LOG:-/tmp/dockerd.log}"
@@ -28,10 +32,17 @@ install_packages() {
     if [ "${#missing[@]}" -eq 0 ]; then
         return 0
     fi
+    if ! command -v apt-get >/dev/null 2>&1; then
+        echo "install-docker: cannot install ${missing[*]}: no apt-get on this machine; install them yourself" >&2
+        return 1
+    fi
     echo "install-docker: installing ${missing[*]}" >&2
-    sudo_if_needed apt-get update -qq
-    sudo_if_needed env DEBIAN_FRONTEND=noninteractive \
-        apt-get install -y -qq --no-install-recommends "${missing[@]}" iptables ca-certificates
+    if ! apt_waiting sudo_if_needed apt-get update -qq \
+        || ! apt_waiting sudo_if_needed env DEBIAN_FRONTEND=noninteractive \
+            apt-get install -y -qq --no-install-recommends "${missing[@]}" iptables ca-certificates; then
+        echo "install-docker: apt-get could not install ${missing[*]}" >&2
+        return 1
+    fi
 }
 
 start_engine() {
@@ -44,7 +55,8 @@ start_engine() {
         sudo_if_needed rm -f "$socket"
     fi
     echo "install-docker: starting dockerd (log: $log)" >&2
-    sudo_if_needed sh -c "nohup dockerd >'$log' 2>&1 &"
+    # 3>&-: the daemon outlives this script and must not hold the caller's terminal descriptor.
+    sudo_if_needed sh -c "nohup dockerd >'$log' 2>&1 3>&- &"
 }
 
 wait_for_engine() {

@@ -22,6 +22,7 @@ from pytest_mlebench.known_issues import MARKS as ISSUE_MARKS
 from pytest_mlebench.known_issues import marks_of
 from pytest_mlebench.registry import MODALITIES, SOURCES, Competition, load_registry
 from pytest_mlebench.report import hooks as report_hooks
+from pytest_mlebench.rerun_series import settings_for_rerun
 from pytest_mlebench.runner import RunCase
 from pytest_mlebench.sandbox.network import BRIDGE_WARNING
 from pytest_mlebench.sandbox_plan import SandboxPlan, finish_sandboxes, plan_sandboxes
@@ -78,7 +79,7 @@ def pytest_configure(config: pytest.Config) -> None:
     for marker, text in FIXED_MARKERS.items():
         config.addinivalue_line("markers", f"{marker}: {text}")
     try:
-        settings = resolve_settings(config)
+        settings, _ = settings_for_rerun(config, resolve_settings(config))
         registry = load_registry(settings.competitions_dirs)
         tasks = load_eng_registry(settings.engineering_dirs)
         agent = resolve_agent(config, settings)

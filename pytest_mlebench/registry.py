@@ -14,6 +14,7 @@ listed in ``lite``/``medium``/``high`` must declare the complexity of its split
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -54,6 +55,7 @@ __all__ = [
 ]
 
 BUILTIN_COMPETITIONS_DIR = Path(__file__).resolve().parent / "competitions"
+WRAP_WIDTH = 96  # the list of known ids in an "unknown competition" message
 # The complexity every member of an MLE-bench split declares (the original's low/medium/high).
 SPLIT_COMPLEXITY: dict[str, Complexity] = {"lite": "low", "medium": "medium", "high": "high"}
 
@@ -91,8 +93,18 @@ def _unknown(kind: str, name: str, known: Iterable[str]) -> str:
     offered = closest(name, known)
     if offered:
         return f"unknown {kind} {name!r}{did_you_mean(offered)} (`mlebench list` shows them all)"
-    listed = ", ".join(sorted(known)) or "(none)"
-    return f"unknown {kind} {name!r}; known {kind}s: {listed}"
+    names = sorted(known)
+    if not names:
+        return f"unknown {kind} {name!r}; no {kind}s are defined"
+    # wrapped, one block of lines: 89 ids on one line is unreadable in a terminal
+    listed = textwrap.fill(
+        ", ".join(names),
+        width=WRAP_WIDTH,
+        initial_indent="  ",
+        subsequent_indent="  ",
+        break_on_hyphens=False,
+    )
+    return f"unknown {kind} {name!r}; none is close; known {kind}s ({len(names)}):\n{listed}"
 
 
 def load_registry(folders: Sequence[Path] = ()) -> Registry:

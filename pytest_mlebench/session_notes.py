@@ -6,7 +6,8 @@ it counts the competitions available; the lines after collection say how many of
 many runs, were selected (from the controller's own collection, or under xdist from the first
 worker's). Seeds are numbered from 0: ``--mle-seeds 3`` runs ``s0``, ``s1`` and ``s2``, the names
 the tables use. ``--mle-gpus auto`` finding no GPU is worth a warning only when a selected
-competition asks for one (it then runs without).
+competition asks for one (it then runs without). Selected engineering tasks whose ``eng`` image
+is not built yet get a line saying that the first of them builds it, and for how long.
 """
 
 from __future__ import annotations
@@ -17,11 +18,15 @@ from typing import Any
 
 import pytest
 
+from pytest_mlebench.errors import MLEBenchError
 from pytest_mlebench.report.progress import case_of
 from pytest_mlebench.sandbox.gpus import gpus_wanted
 from pytest_mlebench.session import SESSION_KEY, MLEBenchSession
 
 _SHOWN = 3
+ENGINEERING_TEST = "::test_engineering_task["
+# Measured on a fresh 2-core machine (README, "Set-up time").
+ENG_IMAGE_FIRST_TIME = "13 to 18 min"
 _XDIST_NOTED = pytest.StashKey[bool]()
 
 
@@ -62,17 +67,58 @@ def gpu_notice(mle_session: MLEBenchSession, competition_ids: Iterable[str]) -> 
     )
 
 
+def eng_image_line(tasks: int, built: bool) -> str | None:
+    """The line saying that the ``eng`` image gets built now, when ``tasks`` engineering tasks
+    are selected (Docker backend) and it is not ``built``: the first task waits for it, which
+    would otherwise look like a hung session."""
+    if not tasks or built:
+        return None
+    return (
+        f"mlebench: set-up: the eng image (engineering tasks' agent and verifier image) is not "
+        f"built yet; the first of the {tasks} selected task(s) builds it now, once: "
+        f"{ENG_IMAGE_FIRST_TIME} on 2 cores (build it ahead: mlebench sandbox build --profile eng)"
+    )
+
+
+def eng_image_notice(mle_session: MLEBenchSession, nodeids: Iterable[str]) -> str | None:
+    """:func:`eng_image_line` for the collected tests (asks the engine only when it matters)."""
+    tasks = sum(1 for nodeid in nodeids if ENGINEERING_TEST in nodeid)
+    if not tasks or mle_session.backend != "docker" or mle_session.plan.ray:
+        return None
+    try:
+        built = eng_image_built()
+    except (MLEBenchError, OSError):
+        return None  # the engine's own error comes with the first run
+    return eng_image_line(tasks, built)
+
+
+def eng_image_built() -> bool:
+    """Whether the Docker engine has the ``eng`` image of this checkout."""
+    from pytest_mlebench.sandbox.docker.engine import docker_client
+    from pytest_mlebench.sandbox.docker.profiles import profile_tag
+    from pytest_mlebench.sandbox.docker.recipe import image_exists
+
+    client = docker_client()
+    try:
+        return image_exists(client, profile_tag("eng"))
+    finally:
+        client.close()
+
+
 def collection_lines(mle_session: MLEBenchSession, nodeids: Iterable[str]) -> list[str]:
-    """The selection line and, when it applies, the GPU warning, for the collected tests."""
+    """The selection line and, when it applies, the GPU warning and the eng image's set-up."""
+    nodeids = list(nodeids)
+    eng_notice = eng_image_notice(mle_session, nodeids)
+    eng = [eng_notice] if eng_notice else []
     known = list(mle_session.registry.competitions)
     cases = [case for case in (case_of(nodeid, known) for nodeid in nodeids) if case]
     if not cases:
-        return []
+        return eng
     chosen = {cid for cid, _seed in cases}
     seeds = mle_session.settings.seeds
     lines = [selection_line(len(chosen), len(cases), len(mle_session.registry), seeds)]
     notice = gpu_notice(mle_session, chosen)
-    return lines + ([notice] if notice else [])
+    return lines + ([notice] if notice else []) + eng
 
 
 def pytest_report_collectionfinish(

@@ -29,8 +29,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "agent",
         "agent",
-        "agent to run: a built-in name (see 'mlebench agents') "
-        "or the path of an agent folder with config.yaml",
+        "agent to run: a built-in name (see 'mlebench agents') or the path of an agent folder "
+        "with config.yaml; default dummy (copies the sample submission: a plumbing check); "
+        "pytest --lf without it reruns with the agent of the session it reruns",
         "MLEBENCH_AGENT",
         parsers.always(parsers.text),
         default="dummy",

@@ -11,6 +11,10 @@
   option names are offered.
 - An unknown mark in ``-m`` under ``--strict-markers``: pytest's error gets the closest mark names,
   and the ``-k`` form when the word is a competition id.
+- An agent of one kind on a selection of only the other kind: ``oracle`` (``noop``,
+  ``cheat:NAME``) on competitions, or ``dummy`` (``baseline``) on engineering tasks, whose
+  workspace they never touch. In a mixed selection each wrong pairing is an ``error`` run that
+  says so (the agent refuses), never a scored failure.
 
 Loaded with the plugin (``pytest_plugins`` of :mod:`pytest_mlebench.plugin`); the checks are pure
 functions of the arguments, the hooks only raise what they return.
@@ -26,6 +30,8 @@ from typing import Any
 
 import pytest
 
+from pytest_mlebench.agents import ScriptAgent
+from pytest_mlebench.agents.task_scripts import TaskScriptAgent
 from pytest_mlebench.selection import expression_words, marker_names
 from pytest_mlebench.session import SESSION_KEY
 from pytest_mlebench.settings import SETTINGS
@@ -141,9 +147,10 @@ def pytest_load_initial_conftests(
 def pytest_collection_modifyitems(
     config: pytest.Config, items: list[pytest.Item]
 ) -> Generator[None, Any, Any]:
-    """Give pytest's "Unknown marker(s) in '-m'" error the closest mark names."""
+    """Give pytest's "Unknown marker(s) in '-m'" error the closest mark names; refuse an agent
+    of one kind on a selection of only the other kind (:func:`agent_kind_problem`)."""
     try:
-        return (yield)
+        result = yield
     except pytest.UsageError as exc:
         if "Unknown marker" not in str(exc):  # pytest's wording; anything else passes unchanged
             raise
@@ -154,3 +161,32 @@ def pytest_collection_modifyitems(
         if message is None:
             raise
         raise pytest.UsageError(message) from None
+    session = config.stash.get(SESSION_KEY, None)
+    if session is not None:
+        problem = agent_kind_problem(
+            session.agent,
+            competitions=sum(1 for item in items if item.get_closest_marker("mlebench")),
+            tasks=sum(1 for item in items if item.get_closest_marker("engineering")),
+        )
+        if problem is not None:
+            raise pytest.UsageError(problem)
+    return result
+
+
+def agent_kind_problem(agent: object, *, competitions: int, tasks: int) -> str | None:
+    """Why ``agent`` cannot run a selection of ``competitions`` and ``tasks`` (``None``: it can)."""
+    name = getattr(agent, "name", "?")
+    if isinstance(agent, TaskScriptAgent) and competitions and not tasks:
+        return (
+            f"agent {name!r} runs only on engineering tasks, and only competitions are selected: "
+            "select tasks with -m engineering, or name a competition agent with --mle-agent "
+            "(dummy, baseline, an agent folder; 'mlebench agents' lists them)"
+        )
+    if isinstance(agent, ScriptAgent) and tasks and not competitions:
+        return (
+            f"agent {name!r} works on competitions only (it hands in a submission.csv and never "
+            "touches an engineering task's workspace), and only engineering tasks are selected: "
+            "name an agent for them with --mle-agent (oracle, noop, cheat:NAME, mini-swe:MODEL or "
+            "an agent folder; docs/engineering.md)"
+        )
+    return None

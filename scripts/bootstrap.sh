@@ -3,14 +3,17 @@
 #  - system packages (when run as root with apt): Debian's dataset-fashion-mnist, chromium (report
 #    page tests), tinyproxy (the egress allow-list of --mle-network allow:HOST), nodejs/npm when
 #    npx is missing (Allure's generator)
-#  - the Docker engine + debootstrap (.ci/install-docker.sh), started in the background;
-#    MLEBENCH_REQUIRE_DOCKER=1 makes a failure fatal, MLEBENCH_SKIP_SYSTEM=1 skips all of the above
+#  - the Docker engine + debootstrap (.ci/install-docker.sh), started in the background. apt-get
+#    waits (up to APT_LOCK_WAIT s, scripts/apt-lock.sh) for a lock another process holds. When no
+#    engine can be had the set-up stops with the cause, unless MLEBENCH_SANDBOX=local asks for the
+#    local backend (no isolation); MLEBENCH_REQUIRE_DOCKER=1 (CI) makes it fatal even then.
+#    MLEBENCH_SKIP_SYSTEM=1 skips all of the above.
 #  - a virtual environment in .venv with the package, its extras and the embedded data sources
 # Each phase prints one line as it starts (with its first-time length, measured on a fresh 2-core
 # machine) and one as it ends; apt-get, pip and dockerd write to reports/setup.log (phases.sh).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-source scripts/phases.sh
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+source "$ROOT/scripts/apt-lock.sh"
 
 system_packages() {
   if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
@@ -26,20 +29,38 @@ system_packages() {
   command -v npx >/dev/null || wanted+=(nodejs npm)  # Allure's report generator
   if [ "${#wanted[@]}" -gt 0 ]; then
     say "apt-get install ${wanted[*]} (needs a Debian mirror)"
-    apt-get update
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${wanted[@]}"
+    apt_waiting apt-get update
+    apt_waiting env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${wanted[@]}"
   fi
 }
 
+docker_failure_cause() {
+  # The last line install-docker.sh wrote after log line $1, with apt-get's error when there is one.
+  local lines mine apt_error
+  lines="$(tail -n +"$(($1 + 1))" "$SETUP_LOG")"
+  mine="$(grep '^install-docker: ' <<<"$lines" | tail -n 1 | sed 's/^install-docker: //' || true)"
+  apt_error="$(grep '^E: ' <<<"$lines" | tail -n 1 || true)"
+  printf '%s%s' "${mine:-install-docker.sh failed}" "${apt_error:+ ($apt_error)}"
+}
+
 docker_engine() {
-  # The Docker engine for the isolated sandbox; without it the suite runs in the local backend.
-  # 3>&-: dockerd, started in the background, must not hold the terminal descriptor open.
-  if bash .ci/install-docker.sh 3>&-; then return 0; fi
+  # The Docker engine for the isolated sandbox. Without one, agents would run with no isolation,
+  # so the set-up stops (the phase shows the cause from the log) unless the user chose that.
+  local before cause
+  before=$(wc -l <"$SETUP_LOG")
+  if bash "$ROOT/.ci/install-docker.sh"; then return 0; fi
+  cause="$(docker_failure_cause "$before")"
   if [ "${MLEBENCH_REQUIRE_DOCKER:-0}" = 1 ]; then
-    say "the Docker engine is required here (MLEBENCH_REQUIRE_DOCKER=1) but did not start"
+    say "the Docker engine is required here (MLEBENCH_REQUIRE_DOCKER=1) but did not start: $cause"
     return 1
   fi
-  say "no Docker engine: sandboxes fall back to the local backend"
+  if [ "${MLEBENCH_SANDBOX:-}" = local ]; then
+    say "no Docker engine ($cause); MLEBENCH_SANDBOX=local: agents run in the local backend, with no isolation"
+    return 0
+  fi
+  say "no Docker engine: $cause"
+  say "fix that and run again, or run with MLEBENCH_SANDBOX=local to use the local backend (no isolation)"
+  return 1
 }
 
 python_env() {
@@ -59,9 +80,18 @@ python_env() {
   echo "$want" >"$stamp"
 }
 
-export -f system_packages docker_engine python_env
-if [ "${MLEBENCH_SKIP_SYSTEM:-0}" != 1 ]; then
-  phase "system packages" "about 2 min" system_packages
-  phase "Docker engine" "under 1 min" docker_engine
-fi
-phase "Python environment (.venv)" "about 4 min" python_env
+main() {
+  cd "$ROOT"
+  source scripts/phases.sh
+  export ROOT SETUP_LOG
+  export -f system_packages docker_failure_cause docker_engine python_env
+  export -f apt_waiting apt_note apt_lock_holder
+  if [ "${MLEBENCH_SKIP_SYSTEM:-0}" != 1 ]; then
+    phase "system packages" "about 2 min" system_packages
+    phase "Docker engine" "under 1 min; up to 5 min more while another apt holds its lock" docker_engine
+  fi
+  phase "Python environment (.venv)" "about 4 min" python_env
+}
+
+# Sourced (as the tests do), it only defines the phases.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then main; fi

@@ -16,7 +16,14 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
-from pytest_mlebench.graders.boxes import Detections, as_boxes, confidence_order, match_greedy
+from pytest_mlebench.graders.boxes import (
+    Detections,
+    as_boxes,
+    average_precision,
+    confidence_order,
+    match_greedy,
+)
+from pytest_mlebench.graders.coco_match import coco_matches
 from pytest_mlebench.graders.errors import GraderError
 from pytest_mlebench.graders.messages import show_value
 from pytest_mlebench.graders.metrics.base import Array, Columns, Metric, require_same_shape
@@ -169,23 +176,41 @@ def box_map_coco_corners_as_sizes(
     Its grader hands ``x_min y_min x_max y_max`` to pycocotools, which reads ``x y width
     height``: both sides' boxes become ``(x_min, y_min, x_min + x_max, y_min + y_max)``. Then
     COCO's way: per row and label at most ``max_per_label`` predictions (the most confident),
-    each matched to the best unclaimed true box at IoU at or above the threshold, AP read at 101
-    recall points, mean over the labels that have true boxes.
+    each matched to the best unclaimed true box at IoU at or above the threshold
+    (:func:`~pytest_mlebench.graders.coco_match.coco_matches`), AP read at 101 recall points,
+    mean over the labels that have true boxes. The grader numbers the true boxes from 0 and
+    pycocotools reads a match to id 0 as none: the first box of the answers' first row is never
+    found, so even a perfect file scores below 1.
     """
     require_same_shape(y_true, y_pred, "box-map")
     truths = _parsed(y_true.arrays[0], "answer")
     preds = _parsed(y_pred.arrays[0], "prediction")
-    pool = Detections(threshold=iou_threshold, rule="coco", inclusive=True)
-    for truth, pred in zip(truths, preds, strict=True):
+    pooled: dict[str, tuple[list[np.ndarray], list[np.ndarray], list[int]]] = {}
+    for row, (truth, pred) in enumerate(zip(truths, preds, strict=True)):
         for label in _labels([truth, pred]):
             scores, boxes = pred.of(label)
             keep = confidence_order(scores)[:max_per_label]
-            true_boxes = _sizes_misread(truth.of(label)[1])
-            pool.add_image(label, _sizes_misread(boxes[keep]), scores[keep], true_boxes)
-    try:
-        return pool.mean_average_precision("coco101")
-    except ValueError as error:
-        raise GraderError(f"box-map: {error}") from None
+            true_boxes = truth.of(label)[1]
+            first = row == 0 and bool(truth.labels) and truth.labels[0] == label
+            hits = coco_matches(
+                _sizes_misread(boxes[keep]),
+                scores[keep],
+                _sizes_misread(true_boxes),
+                iou_threshold,
+                id_zero=0 if first else None,
+            )
+            kept_scores, kept_hits, n_true = pooled.setdefault(label, ([], [], [0]))
+            kept_scores.append(scores[keep])
+            kept_hits.append(hits)
+            n_true[0] += true_boxes.shape[0]
+    aps = [
+        average_precision(np.concatenate(s), np.concatenate(h), n[0], interpolation="coco101")
+        for _, (s, h, n) in sorted(pooled.items())
+        if n[0] > 0
+    ]
+    if not aps:
+        raise GraderError("box-map: no class has a true box: mean average precision is undefined")
+    return float(np.mean(aps))
 
 
 DECLARATIONS = (

@@ -15,10 +15,13 @@ by ``rapidfuzz``'s C++ implementation over whole columns (bms-molecular-translat
 
 Both are lower-is-better and read text labels; an empty prediction is invalid
 (:func:`require_filled_text`), because a CSV cell cannot tell an empty answer from a missing one.
+A sequence token that is not an integer is invalid too (:func:`require_integer_tokens`), as in
+the original grader.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -64,8 +67,15 @@ def sequence_levenshtein_rate(y_true: Columns, y_pred: Columns) -> float:
     tokens = sum(map(len, truth))
     if tokens == 0:
         raise GraderError("sequence-levenshtein-rate: the answers hold no tokens at all")
-    pred = [text.split() for text in _texts(y_pred.arrays[0])]
+    pred = [[_as_number(token) for token in text.split()] for text in _texts(y_pred.arrays[0])]
+    truth = [[_as_number(token) for token in tokens_of_row] for tokens_of_row in truth]
     return float(levenshtein_distances(truth, pred).sum()) / tokens
+
+
+def _as_number(token: str) -> str:
+    """An integer token in one spelling (``+2`` and ``02`` are gesture 2, as the original reads
+    them); any other token unchanged."""
+    return str(int(token)) if INTEGER_TOKEN.fullmatch(token) else token
 
 
 def require_filled_text(y_pred: Columns) -> None:
@@ -82,6 +92,35 @@ def require_filled_text(y_pred: Columns) -> None:
                 f"column {show_value(name)} has {count(len(empty), 'empty value')} (an empty "
                 f"cell reads as a missing prediction); write a prediction in every row, e.g. "
                 f"the sample submission's"
+            )
+
+
+INTEGER_TOKEN = re.compile(r"[+-]?[0-9]+")
+
+
+def require_integer_tokens(y_pred: Columns) -> None:
+    """Reject a sequence prediction with a token that is not an integer (``x``, ``1.0``), as the
+    original grader does: such a token would count as a wrong gesture, so a perfect file written
+    with floats would silently get the worst score. Empty cells are refused first.
+
+    Raises:
+        SubmissionRejected: A cell is empty, or holds a token that is not an integer.
+    """
+    require_filled_text(y_pred)
+    for name, values in zip(y_pred.names, y_pred.arrays, strict=True):
+        bad = [
+            (row, token)
+            for row, text in enumerate(_texts(values))
+            for token in text.split()
+            if not INTEGER_TOKEN.fullmatch(token)
+        ]
+        if bad:
+            row, token = bad[0]
+            rows = len({row for row, _ in bad})
+            raise SubmissionRejected(
+                f"column {show_value(name)} has tokens that are not integers in "
+                f"{count(rows, 'row')}, first {show_value(token)} in data row {row + 1}; write "
+                "each sequence as whole numbers separated by spaces, e.g. '2 14 20'"
             )
 
 
@@ -110,8 +149,9 @@ DECLARATIONS = (
         value_kind="label",
         rows_sum_to_one=False,
         compute=sequence_levenshtein_rate,
-        description="token Levenshtein distance of space-separated sequences per true token",
+        description="token Levenshtein distance of space-separated integer sequences per true "
+        "token",
         arity="one",
-        check_predictions=require_filled_text,
+        check_predictions=require_integer_tokens,
     ),
 )

@@ -48,6 +48,12 @@ class ScriptAgent:
     privileged: bool = False
 
     def run(self, sandbox: Sandbox, task: AgentTask) -> ExecResult:
+        if task.task_dir is not None:
+            raise AgentError(
+                f"agent {self.name!r} works on competitions only (it hands in a submission.csv "
+                "and never touches the task's workspace): run engineering tasks with oracle, "
+                "noop, cheat:NAME, mini-swe:MODEL or an agent folder (docs/engineering.md)"
+            )
         target = f"{sandbox.paths.agent}/{self.script.name}"
         sandbox.copy_in(self.script, target)
         return sandbox.exec(

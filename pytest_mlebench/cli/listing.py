@@ -1,12 +1,17 @@
-"""``mlebench list``: the competitions and splits, as a table or JSON."""
+"""``mlebench list``: the competitions and splits, as a table or JSON.
+
+The counts say how many competitions are *defined* (a folder in this release) and how many are
+*prepared* (their data is in the data folder, ready to run offline): a defined competition whose
+data is missing is skipped by pytest with the command that prepares it."""
 
 from __future__ import annotations
 
 import argparse
 import json
 
-from pytest_mlebench.cli.common import common, registry
+from pytest_mlebench.cli.common import common, data_dir, registry
 from pytest_mlebench.cli.eng_listing import print_tasks
+from pytest_mlebench.data import prepared_paths
 from pytest_mlebench.medals import MEDALS
 from pytest_mlebench.registry import Competition
 from pytest_mlebench.settings import add_cli_options
@@ -41,14 +46,22 @@ def cmd_list(args: argparse.Namespace) -> int:
     width = max((len(c.id) for c in chosen), default=len("id"))
     for cid in not_yet:
         print(f"{cid:<{width}}  not yet available (no competition folder in this release)")
-    print(f"\n{len(chosen)} competitions")
+    folder = data_dir(args)
+    ready = {c.id for c in known if prepared_paths(c, folder).manifest.is_file()}
+    print(f"\n{count_text(len(chosen))} defined, {len(ready & {c.id for c in chosen})} prepared "
+          f"(data in {folder}; mlebench prepare -c ID makes it)")  # fmt: skip
     if not_yet:
         print(f"{len(not_yet)} more of split {args.split} not yet available (listed above)")
     for name, ids in sorted(known.splits.items()):
         missing = known.unavailable.get(name, ())
         note = f", {len(missing)} listed but not in this release" if missing else ""
-        print(f"split {name}: {len(ids)} available{note}")
+        print(f"split {name}: {len(ids)} defined, {len(ready & set(ids))} prepared{note}")
     return 0
+
+
+def count_text(count: int) -> str:
+    """``1 competition``, ``89 competitions``."""
+    return f"{count} competition" if count == 1 else f"{count} competitions"
 
 
 COLUMNS = ("id", "complexity", "source", "modality", "metric", "direction")

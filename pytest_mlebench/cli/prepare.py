@@ -143,10 +143,17 @@ def _without_unreachable_kaggle(
 def kaggle_setup_message(problem: str, needing: int, chosen: int) -> str:
     """The one message for a Kaggle that cannot be used: what is missing, each fix, the ways
     around it (``--from``, the embedded split)."""
-    which = f"all {chosen}" if needing == chosen else f"{needing} of the {chosen}"
+    if needing == chosen:
+        which = (
+            "the competition chosen needs"
+            if chosen == 1
+            else f"all {chosen} competitions chosen need"
+        )
+    else:
+        which = f"{needing} of the {chosen} competitions chosen need"
     go_on = "" if needing == chosen else "; the others are prepared now"
     return (
-        f"mlebench: {which} competitions chosen need a download from Kaggle, which cannot be "
+        f"mlebench: {which} a download from Kaggle, which cannot be "
         f"used here: {problem}.\nFix that and run this command again, or prepare from raw "
         "files you already have with --from PATH; the embedded competitions need neither "
         f"(mlebench prepare --split embedded){go_on}"

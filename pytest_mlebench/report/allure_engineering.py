@@ -17,6 +17,7 @@ from typing import Any
 
 from pytest_mlebench.eng.scoring import GATE_WORDS
 from pytest_mlebench.records.run_record import RunRecord
+from pytest_mlebench.report.check_cards import result_text
 from pytest_mlebench.report.engineering_stats import DIMENSIONS, scored
 from pytest_mlebench.report.radar import RadarSeries, radar_chart
 
@@ -37,7 +38,7 @@ def check_steps(record: RunRecord) -> list[CheckStep]:
     steps = []
     for check in block.get("checks") or ():
         result = check.get("result")
-        shown = "-" if result is None else f"{100 * float(result):.0f} %"
+        shown = result_text(result)
         gate = ", gate" if check.get("gate") else ""
         passed = result is not None and float(result) >= 1.0
         card = None

@@ -24,7 +24,9 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from pytest_mlebench.report.compare import (
+    EPSILON,
     Comparison,
+    CompetitionChange,
     compare_summaries,
     comparison_lines,
     competition_changes,
@@ -43,6 +45,7 @@ from pytest_mlebench.report.variant_comparison import variant_note
 from pytest_mlebench.values.cost_limit import CostLimit
 
 Mode = Literal["paired", "rate-drop"]
+NOT_COMPARABLE = "not comparable"
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,7 @@ class GateResult:
         comparison: The rate checks (rate-drop mode) and the per-competition changes (both).
         notes: Why a mode was chosen, agents left out, and the like.
         costs: The cost checks (``--mle-max-cost-increase``), one per pair of agents.
+        lost_valid: Competitions whose valid-submission rate fell (each fails the gate).
     """
 
     mode: Mode
@@ -80,6 +84,7 @@ class GateResult:
     comparison: Comparison
     notes: tuple[str, ...]
     costs: tuple[CostCheck, ...] = ()
+    lost_valid: tuple[str, ...] = ()
 
 
 def paired_margin(max_drop: float) -> float | None:
@@ -140,6 +145,9 @@ def run_gate(
         max_cost_increase: How much the mean LLM cost per matched run may rise; ``None``: no
             cost check.
     """
+    refused = backend_refusal(base, new, baseline)
+    if refused is not None:
+        return _refused_result(refused, baseline)
     agent_pairs, agent_notes = pair_agents(base["agents"], new["agents"])
     matchings = [match_runs(base, new, b, n) for b, n in agent_pairs]
     chosen, why = choose_mode(mode, base, new, matchings)
@@ -152,9 +160,68 @@ def run_gate(
         gates = tuple(_agent_gate(base, new, m, alpha, paired_margin(max_drop)) for m in matchings)
         comparison = Comparison((), tuple(changes), tuple(agent_notes))
         result = _paired_result(gates, comparison, baseline, notes + agent_notes)
+    result = with_lost_valid(result, lost_valid_submissions(result.comparison.changes))
     if max_cost_increase is None:
         return result
     return with_costs(result, cost_checks(base, new, agent_pairs, max_cost_increase))
+
+
+def lost_valid_submissions(changes: Sequence[CompetitionChange]) -> tuple[str, ...]:
+    """The competitions, matched on both sides, whose valid-submission rate fell.
+
+    An agent that stops handing in a valid file has regressed, whatever the statistics say: in
+    the paired gate one such competition among many moves neither the percentile interval nor
+    McNemar's test far enough, so both modes fail on it directly.
+    """
+    lost = []
+    for change in changes:
+        before = change.base.get("valid_rate") if change.base else None
+        now = change.new.get("valid_rate") if change.new else None
+        if before is not None and now is not None and now < before - EPSILON:
+            lost.append(f"{change.competition_id} ({change.agent}) {before:.0f} % -> {now:.0f} %")
+    return tuple(lost)
+
+
+def with_lost_valid(result: GateResult, lost: tuple[str, ...]) -> GateResult:
+    """``result`` failing when a competition lost valid submissions."""
+    if not lost:
+        return result
+    reason = f"valid submissions lost: {', '.join(lost)}"
+    if result.ok:
+        verdict = "regression" if result.mode == "paired" else "failed"
+        return replace(result, ok=False, verdict=verdict, reason=reason, lost_valid=lost)
+    return replace(result, reason=f"{result.reason}; {reason}", lost_valid=lost)
+
+
+def backend_refusal(base: dict[str, Any], new: dict[str, Any], baseline: str) -> str | None:
+    """Why ``base`` and ``new`` cannot be compared because their runs used different sandbox
+    backends, or ``None``.
+
+    A local run has the host's packages, cores and memory, a Docker run the image's and its
+    limits: a score moved by that is not the agent's change. Summaries written before the key
+    ``sandboxes`` existed are compared as before.
+    """
+    before, now = base.get("sandboxes"), new.get("sandboxes")
+    if not before or not now or set(before) == set(now):
+        return None
+    return (
+        f"the baseline {baseline} ran in the {' and '.join(before)} sandbox backend, this "
+        f"session in {' and '.join(now)}: runs in different backends are not comparable; run "
+        f"both with the same --mle-sandbox (the backend of each run is its record's 'sandbox')"
+    )
+
+
+def _refused_result(reason: str, baseline: str) -> GateResult:
+    return GateResult(
+        mode="rate-drop",
+        ok=False,
+        verdict=NOT_COMPARABLE,
+        reason=reason,
+        baseline=baseline,
+        agents=(),
+        comparison=Comparison((), (), ()),
+        notes=(),
+    )
 
 
 def with_costs(result: GateResult, costs: tuple[CostCheck, ...]) -> GateResult:
@@ -252,14 +319,17 @@ def agent_lines(gate: AgentGate) -> list[str]:
 
 def gate_lines(result: GateResult) -> list[str]:
     """What the terminal and ``mlebench report --compare`` print, ending with the decision."""
+    if result.verdict == NOT_COMPARABLE:
+        return [f"GATE FAILED: {NOT_COMPARABLE}: {result.reason}"]
     lines = _mode_lines(result)
-    if not result.costs:
+    extra = [f"  valid submissions lost: {entry}" for entry in result.lost_valid]
+    extra += [f"  {line}" for check in result.costs for line in check.lines()]
+    if not extra:
         return lines
-    costs = [f"  {line}" for check in result.costs for line in check.lines()]
-    if any(check.failed for check in result.costs):
-        verdict = "" if result.mode == "rate-drop" else f"{result.verdict}: "
-        return [*lines[:-1], *costs, f"GATE FAILED: {verdict}{result.reason}"]
-    return [*lines[:-1], *costs, lines[-1]]
+    if result.ok:
+        return [*lines[:-1], *extra, lines[-1]]
+    verdict = "" if result.mode == "rate-drop" else f"{result.verdict}: "
+    return [*lines[:-1], *extra, f"GATE FAILED: {verdict}{result.reason}"]
 
 
 def _mode_lines(result: GateResult) -> list[str]:

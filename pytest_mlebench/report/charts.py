@@ -14,11 +14,14 @@ from typing import Any
 from pytest_mlebench.medals import MEDALS
 from pytest_mlebench.report.category_profiles import Profile
 
-# One colour per medal, in MEDALS order (best first); the last one is for no medal.
+# One colour per medal, in MEDALS order (best first); the last one is for no medal. Silver is a
+# steel blue so that it stands apart from the median tick and from runs without a medal.
 MEDAL_COLOURS: dict[str | None, str] = {
-    **dict(zip(MEDALS, ("#d4a017", "#9ea7ad", "#b0703c"), strict=True)),
+    **dict(zip(MEDALS, ("#d4a017", "#5b84b1", "#b0703c"), strict=True)),
     None: "#5b6770",
 }
+MEDIAN_COLOUR = "#7c3aed"  # the median tick of the score chart, dashed as well
+NO_MEDAL_FILL = "#ffffff"  # a run without a medal is a hollow dot in the score chart
 BAR_COLOUR = "#3d6fb6"
 VALID_COLOUR = "#b9cbe6"
 PERCENTILE_COLOUR = "#c2410c"
@@ -154,21 +157,57 @@ def _finite(value: Any) -> bool:
     return isinstance(value, (int, float)) and math.isfinite(value)
 
 
+def _legend(x: float, y: float) -> list[str]:
+    """The score chart's key: which tick is which threshold, what a dot's fill means."""
+    parts, at = [], x
+    for name in (*MEDALS, "median"):
+        colour = MEDIAN_COLOUR if name == "median" else MEDAL_COLOURS[name]
+        dash = ' stroke-dasharray="3 2"' if name == "median" else ""
+        parts.append(
+            f'<line x1="{at:.1f}" y1="{y - 9}" x2="{at:.1f}" y2="{y + 1}" stroke="{colour}" '
+            f'stroke-width="2"{dash}/>'
+        )
+        parts.append(_text(at + 4, y, name, size=10))
+        at += 14 + 6 * len(name)
+    parts.append(
+        f'<circle cx="{at + 4:.1f}" cy="{y - 4}" r="4" fill="{NO_MEDAL_FILL}" stroke="#111"/>'
+    )
+    parts.append(_text(at + 11, y, "run, no medal (filled: its medal's colour)", size=10))
+    return parts
+
+
+def _scale(y: float, left: float, width: float, span: tuple[float, float], flip: bool) -> str:
+    """The lane's numbers: its two ends and its middle, in the metric's own units."""
+    low, high = (span[1], span[0]) if flip else span
+    parts = []
+    for share, anchor in ((0.0, "start"), (0.5, "middle"), (1.0, "end")):
+        value = low + (high - low) * share
+        x = left + width * share
+        parts.append(f'<line x1="{x:.1f}" y1="{y + 9}" x2="{x:.1f}" y2="{y + 13}" stroke="#999"/>')
+        parts.append(
+            f'<text x="{x:.1f}" y="{y + 22:.1f}" font-size="9" fill="#555" '
+            f'text-anchor="{anchor}">{value:.4g}</text>'
+        )
+    return "".join(parts)
+
+
 def score_chart(entries: Sequence[dict[str, Any]], title: str) -> str:
-    """One lane per competition: medal thresholds as ticks, each seed's score as a dot.
+    """One lane per competition: medal thresholds as ticks, each seed's score as a dot, and the
+    lane's scale (its ends and middle) in the metric's units below it.
 
     Lanes are scaled per competition (metrics differ) and oriented so that better is to the
     right, whether the metric is higher- or lower-is-better.
     """
-    left, width, row = 230, 440, 30
-    height = 30 + row * len(entries)
+    left, width, row = 230, 440, 40
+    height = 46 + row * len(entries)
     parts = [
         *_svg_open(left + width + 30, height, title),
-        _text(left, 14, "worse", size=10),
-        _text(left + width, 14, "better", "end", 10),
+        *_legend(left, 14),
+        _text(left, 32, "worse", size=10),
+        _text(left + width, 32, "better", "end", 10),
     ]
     for index, entry in enumerate(entries):
-        y = 22 + index * row
+        y = 38 + index * row
         parts.append(_text(left - 8, y + 15, entry["competition_id"], "end"))
         span = _span(entry)
         parts.append(
@@ -183,22 +222,25 @@ def score_chart(entries: Sequence[dict[str, Any]], title: str) -> str:
             share = (value - span[0]) / (span[1] - span[0])
             return left + width * (1 - share if flip else share)
 
+        parts.append(_scale(y + 11, left, width, span, flip))
         for key, value in (entry.get("thresholds") or {}).items():
             if _finite(value):
                 name = key.replace("_threshold", "")
-                colour = MEDAL_COLOURS.get(name, "#777")
+                colour = MEDIAN_COLOUR if name == "median" else MEDAL_COLOURS.get(name, "#777")
+                dash = ' stroke-dasharray="3 2"' if name == "median" else ""
                 parts.append(
                     f'<line x1="{place(value):.1f}" y1="{y + 2}" x2="{place(value):.1f}" '
-                    f'y2="{y + 20}" stroke="{colour}" stroke-width="2">'
+                    f'y2="{y + 20}" stroke="{colour}" stroke-width="2"{dash}>'
                     f"<title>{escape(name)} {value:.5g}</title></line>"
                 )
         for run in entry["runs"]:
             if _finite(run.get("score")):
-                colour = MEDAL_COLOURS[run.get("medal")]
+                medal = run.get("medal")
+                colour = MEDAL_COLOURS[medal] if medal else NO_MEDAL_FILL
                 parts.append(
                     f'<circle cx="{place(run["score"]):.1f}" cy="{y + 11}" r="5" fill="{colour}" '
                     f'stroke="#111"><title>seed {run["seed"]}: {run["score"]:.5g} '
-                    f"({escape(run.get('medal') or 'no medal')})</title></circle>"
+                    f"({escape(medal or 'no medal')})</title></circle>"
                 )
     parts.append("</svg>")
     return "".join(parts)

@@ -4,6 +4,10 @@
   ``summary.json`` and ``mlebench/`` (grading report + ``submission.jsonl``) into ``--out``.
 * ``--html DIR`` also renders the self-contained page; ``--allure DIR`` runs Allure's generator
   on ``--alluredir``.
+* ``--session ID`` and ``--agent NAME`` (repeatable) keep the records of those sessions and agents
+  (:mod:`~pytest_mlebench.report.session_select`); ``--list-sessions`` lists the sessions of the
+  results files (default ``reports/results.jsonl``). Each session's own summary also stays in
+  ``reports/sessions/<id>/summary.json``, a baseline for ``--compare`` and ``--mle-baseline``.
 * ``--compare BASE NEW`` is the CI gate after the fact
   (:mod:`~pytest_mlebench.report.baseline_gate`, mode ``--gate``): exit 1 when it finds a
   regression of NEW against BASE.
@@ -21,12 +25,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.errors import ConfigError
-from pytest_mlebench.records.run_record import read_records
+from pytest_mlebench.records.run_record import RunRecord, read_records
 from pytest_mlebench.report.allure_site import AllureUnavailable, generate_allure_site
 from pytest_mlebench.report.pipeline import (
     compare_with_baseline,
@@ -36,6 +41,7 @@ from pytest_mlebench.report.pipeline import (
 )
 from pytest_mlebench.report.score_history import load_history
 from pytest_mlebench.report.session_report import GateSettings, SessionReport, Summary
+from pytest_mlebench.report.session_select import select_records, session_rows
 from pytest_mlebench.report.summary_json import is_summary
 from pytest_mlebench.report.writers import (
     GroupLines,
@@ -48,6 +54,7 @@ from pytest_mlebench.report.writers import (
 from pytest_mlebench.settings import add_cli_options, cli_value
 
 DEFAULT_ALLURE_RESULTS = Path("reports") / "allure-results"
+DEFAULT_RESULTS = Path("reports") / "results.jsonl"
 
 
 def add_report_command(commands: Any) -> None:
@@ -61,6 +68,26 @@ def add_report_command(commands: Any) -> None:
     )
     parser.add_argument(
         "--out", type=Path, default=Path("reports"), help="folder for summary.json and mlebench/"
+    )
+    parser.add_argument(
+        "--session",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="only the runs of this session (an id or its unique start; repeatable); "
+        "--list-sessions shows the ids",
+    )
+    parser.add_argument(
+        "--agent",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="only the runs of this agent (repeatable)",
+    )
+    parser.add_argument(
+        "--list-sessions",
+        action="store_true",
+        help=f"list the sessions of RESULTS (default {DEFAULT_RESULTS}) and exit",
     )
     parser.add_argument(
         "--seeds", type=int, default=None, help="seeds each competition should have"
@@ -98,17 +125,35 @@ def add_report_command(commands: Any) -> None:
     parser.set_defaults(handler=cmd_report)
 
 
-def results_report(paths: list[Path], seeds: int | None, out: Path) -> SessionReport:
-    """One summary.json as it is, or results files merged and summarised."""
+def results_report(
+    paths: list[Path],
+    seeds: int | None,
+    out: Path,
+    sessions: Sequence[str] = (),
+    agents: Sequence[str] = (),
+) -> SessionReport:
+    """One summary.json as it is, or results files merged and summarised (only the runs of
+    ``sessions`` and ``agents`` when named)."""
     if len(paths) == 1 and _is_summary_file(paths[0]):
+        if sessions or agents:
+            raise ConfigError(
+                f"--session and --agent select runs of results files; {paths[0]} is a "
+                f"summary.json (give {DEFAULT_RESULTS} or another results file)"
+            )
         return report_from_summary(paths[0], out)
+    records = select_records(read_results(paths), sessions, agents)
+    return report_from_records(records, out, sources=[str(p) for p in paths], seeds=seeds)
+
+
+def read_results(paths: Sequence[Path]) -> list[RunRecord]:
+    """Every record of the results files ``paths``; :class:`ConfigError` when there is none."""
     missing = [str(p) for p in paths if not p.is_file()]
     if missing:
         raise ConfigError(f"no such file: {', '.join(missing)}")
     records = list(read_records(paths))
     if not records:
         raise ConfigError(f"no run records in {', '.join(map(str, paths))}")
-    return report_from_records(records, out, sources=[str(p) for p in paths], seeds=seeds)
+    return records
 
 
 def _is_summary_file(path: Path) -> bool:
@@ -136,10 +181,18 @@ def compared_report(args: argparse.Namespace) -> SessionReport:
 
 def cmd_report(args: argparse.Namespace) -> int:
     """Run ``mlebench report``; 0 on success, 1 when the gate fails or Allure cannot run."""
+    if args.list_sessions:
+        rows = session_rows(read_results(list(args.results) or [DEFAULT_RESULTS]))
+        _print([row.line() for row in rows])
+        return 0
+    if (args.session or args.agent) and not args.results:
+        args.results = [DEFAULT_RESULTS]
     if not (args.results or args.allure or args.compare):
-        raise ConfigError("nothing to do: give RESULTS, --allure DIR or --compare BASE NEW")
-    if args.html and not args.results:
-        raise ConfigError("--html needs RESULTS (results files or a summary.json)")
+        raise ConfigError(
+            "nothing to do: give RESULTS, --allure DIR, --compare BASE NEW or --list-sessions"
+        )
+    if args.html and not (args.results or args.compare):
+        raise ConfigError("--html needs RESULTS (results files or a summary.json) or --compare")
     lines: list[str] = []
     history: tuple[Summary, ...] = ()
     if args.history is not None:
@@ -147,7 +200,11 @@ def cmd_report(args: argparse.Namespace) -> int:
         history = tuple(Summary.from_layout(summary) for summary in found.summaries)
         lines.append(f"history: {len(history)} earlier summaries in {args.history}")
         lines += [f"history: passed over {note}" for note in found.passed_over]
-    report = results_report(list(args.results), args.seeds, args.out) if args.results else None
+    report = (
+        results_report(list(args.results), args.seeds, args.out, args.session, args.agent)
+        if args.results
+        else None
+    )
     if report is not None:
         report = replace(report, history=history)
         lines += publish(report, [SummaryFileWriter(), MlebenchFilesWriter(), GroupLines()])
@@ -155,9 +212,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     if compared is not None:
         compared = replace(compared, history=history)
         lines += publish(compared, [VerdictLines()])
-    if report is not None and args.html:
-        baseline = compared.baseline if compared is not None else None
-        lines += publish(replace(report, baseline=baseline), [HtmlWriter(args.html)])
+    if args.html:
+        lines += publish(page_report(report, compared), [HtmlWriter(args.html)])
     _print(lines)
     code = 1 if compared is not None and compared.gate_failed else 0
     if args.allure:
@@ -171,6 +227,17 @@ def cmd_report(args: argparse.Namespace) -> int:
     elif report is not None and report.built:
         _print(publish(report, [MarkdownWriter()]))
     return code
+
+
+def page_report(report: SessionReport | None, compared: SessionReport | None) -> SessionReport:
+    """What the HTML page draws: RESULTS' report, with the comparison when ``--compare`` ran;
+    ``--compare`` alone draws NEW against BASE."""
+    if report is None or compared is None:
+        shown = report or compared
+        if shown is None:
+            raise ConfigError("--html needs RESULTS (results files or a summary.json) or --compare")
+        return shown
+    return replace(report, baseline=compared.baseline, gate=compared.gate)
 
 
 def _print(lines: list[str]) -> None:

@@ -12,6 +12,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 
 from pytest_mlebench.records.run_record import RunRecord
+from pytest_mlebench.report.check_cards import CheckCard
 from pytest_mlebench.report.engineering_stats import (
     DIMENSIONS,
     engineering_section,
@@ -80,12 +81,8 @@ def card_lines(records: Sequence[RunRecord], shown_id: Callable[[RunRecord], str
     by_dimension: dict[str, list[str]] = defaultdict(list)
     for record in records:
         for check in failed_checks(record):
-            by_dimension[str(check.get("dimension"))].append(
-                f"    {shown_id(record)} {check.get('id')} "
-                f"({100 * float(check.get('result') or 0):.0f} %): "
-                f"{check.get('why') or 'no explanation given'} — fix: "
-                f"{check.get('fix_hint') or 'see the task instruction'}"
-            )
+            shown = CheckCard.of(check, shown_id(record)).text()
+            by_dimension[str(check.get("dimension"))].append(f"    {shown}")
     if not by_dimension:
         return []
     order = {name: index for index, name in enumerate(DIMENSIONS)}
@@ -93,10 +90,10 @@ def card_lines(records: Sequence[RunRecord], shown_id: Callable[[RunRecord], str
     count = 0
     for dimension in sorted(by_dimension, key=lambda d: (order.get(d, len(order)), d)):
         lines.append(f"  {dimension}:")
-        for card in by_dimension[dimension]:
+        for line in by_dimension[dimension]:
             if count == MAX_CARDS:
                 left = sum(len(cards) for cards in by_dimension.values()) - MAX_CARDS
                 return [*lines, f"  … {left} more in summary.md and the HTML page"]
-            lines.append(card)
+            lines.append(line)
             count += 1
     return lines

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
+from pytest_mlebench.report.check_cards import CheckCard
 from pytest_mlebench.report.compare import pair_agents
 from pytest_mlebench.report.engineering_stats import DIMENSIONS
 from pytest_mlebench.report.markdown_table import table
@@ -169,20 +170,16 @@ def _base_agent(baseline: Layout | None, agent: str) -> str | None:
     return next((base for base, new in pairs if new == agent), None)
 
 
-def failed_cards(summary: Layout, agent: str) -> dict[str, list[str]]:
-    """Per dimension, one line per failed check of ``agent``'s runs: task, seed, why, fix."""
-    cards: dict[str, list[str]] = defaultdict(list)
+def failed_cards(summary: Layout, agent: str) -> dict[str, list[CheckCard]]:
+    """Per dimension, the failed checks of ``agent``'s runs: task, seed, why, fix, evidence."""
+    cards: dict[str, list[CheckCard]] = defaultdict(list)
     for entry in summary.get("competitions") or ():
         if entry.get("agent") != agent or entry.get("kind") != "engineering":
             continue
         for run in entry.get("runs") or ():
             for check in run.get("failed_checks") or ():
-                why = check.get("why") or "no explanation given"
-                fix = check.get("fix_hint") or "see the task's instruction"
-                cards[str(check.get("dimension", "other"))].append(
-                    f"`{check.get('id')}` {entry['competition_id']} s{run.get('seed')} "
-                    f"({100 * float(check.get('result') or 0):.0f} %): {why} — fix: {fix}"
-                )
+                shown = f"{entry['competition_id']} s{run.get('seed')}"
+                cards[str(check.get("dimension", "other"))].append(CheckCard.of(check, shown))
     return dict(cards)
 
 
@@ -217,7 +214,7 @@ def engineering_markdown(
             lines += [f"#### Failed checks — {agent}", ""]
             for dimension in sorted(cards, key=_dimension_order):
                 lines.append(f"- **{dimension}**")
-                lines += [f"  - {card}" for card in cards[dimension]]
+                lines += [f"  - {card.markdown()}" for card in cards[dimension]]
             lines.append("")
     return lines
 
@@ -287,7 +284,7 @@ def engineering_html(
         if cards:
             parts.append(f'<h3>Failed checks — {escape(agent)}</h3><ul class="cards">')
             for dimension in sorted(cards, key=_dimension_order):
-                items = "".join(f"<li>{escape(card)}</li>" for card in cards[dimension])
+                items = "".join(f"<li>{card.html()}</li>" for card in cards[dimension])
                 parts.append(f"<li><b>{escape(dimension)}</b><ul>{items}</ul></li>")
             parts.append("</ul>")
     return "".join(parts)

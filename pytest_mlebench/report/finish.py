@@ -4,7 +4,8 @@ The reports describe **this session**: ``summary.json``, ``summary.md``, the HTM
 (``html/index.html``) and ``mlebench/`` are built from the records this session wrote, next to
 the results file (``reports/`` by default). A rerun (``--mle-rerun … --mle-from …``) completes the
 series it reruns, so its reports cover every record of the results file, merged (the newer
-record of a run replaces the older). Combining other sessions is an explicit
+record of a run replaces the older); so does ``pytest --lf`` (:mod:`~pytest_mlebench.rerun_series`),
+over the records of the session it reruns. Combining other sessions is an explicit
 ``mlebench report FILE...`` or ``--compare``. With ``--alluredir``: ``environment.properties`` and
 ``categories.json`` in the Allure results folder. With ``--mle-baseline`` the comparison
 (:mod:`~pytest_mlebench.report.baseline_gate`) runs before ``summary.md`` is written, so the
@@ -38,6 +39,7 @@ from pytest_mlebench.report.writers import (
     MarkdownWriter,
     MlebenchFilesWriter,
     ReportWriter,
+    SessionSummaryWriter,
     SummaryFileWriter,
     VerdictLines,
 )
@@ -58,6 +60,8 @@ class SessionEnd:
             than left at its default.
         extra_writers: The writers of the ``pytest_mlebench_report_writers`` hook, run after
             the built-in ones.
+        series: The earlier sessions a ``pytest --lf`` rerun completes
+            (:mod:`~pytest_mlebench.rerun_series`).
     """
 
     rootdir: Path
@@ -65,6 +69,7 @@ class SessionEnd:
     update_environment: Callable[[dict[str, Any]], None] = lambda environment: None
     require_given: bool = False
     extra_writers: tuple[ReportWriter, ...] = ()
+    series: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -99,7 +104,7 @@ def finish_session(
     if not any(r.ran for r in mine):
         return nothing_ran(mle_session, mine, end)
     flags, flag_lines = session_integrity(mle_session, mine)
-    basis = records if mle_session.settings.rerun else mine
+    basis = report_basis(mle_session, records, mine, end.series)
     path = mle_session.settings.results_path
     report = report_from_records(
         basis,
@@ -113,11 +118,32 @@ def finish_session(
     return FinishResult(lines=tuple(lines), gate_failed=report.gate_failed)
 
 
+def report_basis(
+    mle_session: MLEBenchSession,
+    records: Sequence[RunRecord],
+    mine: Sequence[RunRecord],
+    series: Sequence[str],
+) -> Sequence[RunRecord]:
+    """The records the session's reports cover: every record for ``--mle-rerun``, the series'
+    for a ``pytest --lf`` rerun (the competitions it left out keep their earlier records), else
+    this session's."""
+    if mle_session.settings.rerun:
+        return records
+    if series:
+        wanted = {*series, mle_session.session_id}
+        return [r for r in records if r.session_id in wanted]
+    return mine
+
+
 def session_writers(
     mle_session: MLEBenchSession, report: SessionReport, mine: Sequence[RunRecord], end: SessionEnd
 ) -> list[ReportWriter]:
     """The writers of the session end, in the order their lines are shown."""
-    writers: list[ReportWriter] = [SummaryFileWriter(), MlebenchFilesWriter()]
+    writers: list[ReportWriter] = [
+        SummaryFileWriter(),
+        SessionSummaryWriter(mle_session.session_id),
+        MlebenchFilesWriter(),
+    ]
     if end.allure_dir is not None:
         environment = build_environment(mle_session, end.rootdir, mine)
         rates = medal_rates(mine)
@@ -173,8 +199,9 @@ def nothing_ran(
         )
     reasons = sorted({record.reason for record in mine if record.reason})
     why = "; ".join(reasons[:2]) + (f"; and {len(reasons) - 2} more" if len(reasons) > 2 else "")
+    which = "the one selected run was" if len(mine) == 1 else f"all {len(mine)} selected runs were"
     alarm = (
-        f"mlebench: NO RUN HAPPENED: all {len(mine)} selected run(s) were skipped "
+        f"mlebench: NO RUN HAPPENED: {which} skipped "
         f"({why or 'see the skip reasons above'}); nothing was recorded and no report was written"
     )
     return FinishResult(lines=tuple(lines), gate_failed=bool(lines), alarm=alarm)

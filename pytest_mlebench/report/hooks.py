@@ -28,6 +28,7 @@ from pytest_mlebench.report.progress import (
 )
 from pytest_mlebench.report.rerun import RerunPlan, item_pair, plan_rerun, split_items
 from pytest_mlebench.report.summary_json import load_summary
+from pytest_mlebench.rerun_series import earlier_series, remember_session, rerun_header
 from pytest_mlebench.session import MLEBenchSession
 from pytest_mlebench.settings import source_of
 from pytest_mlebench.values.time_limit import run_time_limit
@@ -65,6 +66,8 @@ class ReportHooks:
             else:
                 removed = allure_glue.clean_results_dir(self.allure_dir)
                 self.header.append(f"allure results {self.allure_dir}: cleaned ({removed} entries)")
+        if self.mle_session.is_controller:
+            self.header += rerun_header(self.config)
         if settings.rerun and settings.rerun_from is not None:
             self.rerun = self._plan(settings.rerun_from)
             self.header.append(self.rerun.header())
@@ -206,6 +209,7 @@ class ReportHooks:
                 self.config.hook.pytest_mlebench_update_environment(environment=environment)
             ),
             require_given=source_of(self.config, "require") != "default",
+            series=earlier_series(self.config),
             extra_writers=tuple(
                 writer
                 for writers in self.config.hook.pytest_mlebench_report_writers(config=self.config)
@@ -213,6 +217,10 @@ class ReportHooks:
             ),
         )
         result = finish_session(self.mle_session, records, end)
+        if self.records:
+            remember_session(
+                self.config, self.mle_session.session_id, self.mle_session.settings.agent
+            )
         self.lines, self.alarm = list(result.lines), result.alarm
         if result.gate_failed and session.exitstatus in (
             pytest.ExitCode.OK,

@@ -21,6 +21,7 @@ from pytest_mlebench.report.category_profiles import build_profile, profile_rows
 from pytest_mlebench.report.charts import medal_rate_chart, profile_chart, score_chart
 from pytest_mlebench.report.engineering_views import engineering_html
 from pytest_mlebench.report.llm_usage import usage_brief
+from pytest_mlebench.report.run_links import run_links_html, with_run_links
 from pytest_mlebench.report.summary_json import node_text
 
 STYLE = """
@@ -32,6 +33,7 @@ table{border-collapse:collapse;margin:8px 0 16px;font-size:13px}
 th,td{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
 th{background:#f3f5f7}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .medal{display:inline-block;padding:0 6px;border-radius:8px;font-size:12px;color:#111}
+.gate-passed{color:#2f855a}.gate-failed{color:#b91c1c}.links a{margin:0 2px}
 .medal-gold{background:#f2d16b}.medal-silver{background:#d5dadd}.medal-bronze{background:#e0a878}
 .medal-none{background:#eef0f2;color:#59636e}
 .outcome-failed,.outcome-error{color:#b42318}.outcome-skipped{color:#7a6a00}
@@ -117,6 +119,7 @@ def _run_cell(run: dict[str, Any]) -> str:
         + _integrity_badge(run.get("integrity"))
         + _usage_note(run.get("llm_usage"))
         + _node_text(run.get("node"))
+        + run_links_html(run.get("href"))
     )
 
 
@@ -272,8 +275,9 @@ def agent_section(agent: str, section: dict[str, Any], entries: list[dict[str, A
             groups_table(complexity),
             *(["<h3>Per modality</h3>", groups_table(modality)] if modality else []),
             "<h3>Score per competition</h3>",
-            '<p class="meta">Ticks: median (grey), bronze, silver, gold thresholds; dots: one '
-            "per seed, coloured by medal. Better is to the right.</p>",
+            '<p class="meta">Ticks: median (purple, dashed), bronze, silver, gold thresholds; '
+            "dots: one per seed, coloured by medal (hollow: no medal). Each lane has its own "
+            "scale, in the metric's units, printed below it. Better is to the right.</p>",
             score_chart(mine, f"Score per competition, agent {agent}"),
             "<h3>Competitions</h3>",
             competitions_table(mine),
@@ -320,10 +324,12 @@ def render_html(
     title: str = "MLE-bench report",
     baseline: dict[str, Any] | None = None,
     history: Sequence[Mapping[str, Any]] = (),
+    comparison: Sequence[str] = (),
 ) -> str:
     """The whole page for ``summary`` (``summary.json`` layout), with ``baseline`` beside it in
-    the category profile and the engineering radar when given, and the engineering trend from
-    ``history`` (earlier summaries, oldest first)."""
+    the category profile and the engineering radar when given, the engineering trend from
+    ``history`` (earlier summaries, oldest first), and the gate's lines (``comparison``) when it
+    was compared with the baseline."""
     agents = summary.get("agents", {})
     sessions = ", ".join(summary.get("sessions", []))
     body = [
@@ -331,6 +337,7 @@ def render_html(
         f'<p class="meta">created {escape(str(summary.get("created_at", "")))} · agents '
         f"{escape(', '.join(agents))} · sessions {escape(sessions)}</p>",
         usage_html(summary.get("llm_usage"), "all runs"),
+        comparison_html(comparison),
     ]
     body += [agent_section(a, s, summary.get("competitions", [])) for a, s in agents.items()]
     body.append(profile_section(summary, baseline))
@@ -346,14 +353,30 @@ def render_html(
     )
 
 
+def comparison_html(lines: Sequence[str]) -> str:
+    """The gate against the baseline: its decision first, then its numbers as printed."""
+    if not lines:
+        return ""
+    decision = lines[-1]
+    css = "gate-passed" if decision.startswith("gate passed") else "gate-failed"
+    return (
+        f'<h2 id="comparison">Comparison with the baseline</h2><p class="{css}"><b>'
+        f"{escape(decision)}</b></p><pre>{escape(chr(10).join(lines[:-1]))}</pre>"
+    )
+
+
 def write_html(
     out_dir: Path,
     summary: dict[str, Any],
     baseline: dict[str, Any] | None = None,
     history: Sequence[Mapping[str, Any]] = (),
+    comparison: Sequence[str] = (),
 ) -> Path:
     """Write ``out_dir/index.html``; returns its path."""
     out_dir.mkdir(parents=True, exist_ok=True)
     page = out_dir / "index.html"
-    page.write_text(render_html(summary, baseline=baseline, history=history), "utf-8")
+    linked = with_run_links(summary, out_dir)
+    page.write_text(
+        render_html(linked, baseline=baseline, history=history, comparison=comparison), "utf-8"
+    )
     return page

@@ -41,7 +41,9 @@ def _number(value: float | None, unit: str = "") -> str:
 def gate_section(gate: GateResult) -> list[str]:
     """The verdict first (passed/FAILED, the words the gate used), then the numbers behind it."""
     status = "passed" if gate.ok else "FAILED"
-    lines = [f"## Gate: {status} — {gate.verdict}", ""]
+    # the rate-drop gate's verdict is the same word again ("FAILED — failed"): say it once
+    repeated = gate.verdict.lower() in (status.lower(), "passed", "failed")
+    lines = [f"## Gate: {status}" if repeated else f"## Gate: {status} — {gate.verdict}", ""]
     lines.append(f"{gate.mode} gate against `{gate.baseline}`: {gate.reason}")
     lines.append("")
     if gate.agents:

@@ -42,7 +42,8 @@ from pytest_mlebench.report.percentiles import PercentileBasis, mean_percentile
 from pytest_mlebench.timestamps import utc_timestamp
 
 SCHEMA = "pytest-mlebench/summary/1"
-CARD_KEYS = ("id", "dimension", "result", "gate", "why", "fix_hint")  # a failed check's card
+# a failed check's card, with the verifier's evidence (the request sent, the answer got)
+CARD_KEYS = ("id", "dimension", "result", "gate", "why", "fix_hint", "evidence")
 
 
 def build_summary(
@@ -64,6 +65,7 @@ def build_summary(
         "created_at": created_at or utc_timestamp(),
         "sessions": sorted({r.session_id for r in records}),
         "description": sorted({r.description for r in records}),
+        "sandboxes": sorted({r.sandbox for r in records}),
         "agents": {agent: agent_section(runs) for agent, runs in sorted(by_agent.items())},
         "competitions": competition_entries(records),
         "llm_usage": usage_totals(records),

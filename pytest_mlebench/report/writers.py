@@ -26,6 +26,7 @@ from pytest_mlebench.report.summary_json import write_summary
 from pytest_mlebench.report.terminal import group_line
 
 HTML_FOLDER = "html"  # the session's page: <results folder>/html/index.html
+SESSIONS_FOLDER = "sessions"  # <results folder>/sessions/<session id>/summary.json
 
 
 class ReportWriter(Protocol):
@@ -47,6 +48,21 @@ class SummaryFileWriter:
             f"{len(summary.sessions)} session(s) in {', '.join(summary.sources)})"
         )
         return [line, *(f"merge: {finding}" for finding in report.merge_findings)]
+
+
+@dataclass(frozen=True)
+class SessionSummaryWriter:
+    """``sessions/<id>/summary.json``: the session's summary kept beside the shared
+    ``summary.json``, which the next session overwrites, so a gate can find it later."""
+
+    session_id: str
+
+    def write(self, report: SessionReport) -> list[str]:
+        if not report.built:
+            return []
+        target = report.out_dir / SESSIONS_FOLDER / self.session_id / "summary.json"
+        path = write_summary(target, report.summary.to_dict())
+        return [f"session summary: {path} (a baseline for --mle-baseline and report --compare)"]
 
 
 class MlebenchFilesWriter:
@@ -89,7 +105,8 @@ class HtmlWriter:
     def write(self, report: SessionReport) -> list[str]:
         baseline = report.baseline.to_dict() if report.baseline is not None else None
         history = [summary.to_dict() for summary in report.history]
-        page = write_html(self.folder, report.summary.to_dict(), baseline, history)
+        compared = gate_lines(report.gate) if report.gate is not None else ()
+        page = write_html(self.folder, report.summary.to_dict(), baseline, history, compared)
         if not self.remake:
             return [f"html: {page}"]
         source = report.out_dir / "summary.json"

@@ -5,8 +5,9 @@ with read-only modes, the private answers never are. The agent gets a minimal en
 secrets) and runs in its own process group, killed with all its children at the deadline. Where
 Linux namespaces work (:mod:`pytest_mlebench.sandbox.namespaces`), the data is mounted read-only,
 the answers and credentials are masked, the network is cut and the agent cannot see the harness's
-processes. Nothing limits memory, and the agent runs the host's Python (which may have the
-packages embedded competitions come from): use the Docker backend for untrusted agents.
+processes. Nothing limits memory, and the agent runs the harness's own Python (its folder comes
+first on the agent's ``PATH``, so ``python3`` has the packages the harness has): use the Docker
+backend for untrusted agents.
 ``docs/sandbox.md`` spells out the difference.
 """
 
@@ -32,6 +33,8 @@ from pytest_mlebench.sandbox.process import run_process_tree
 from pytest_mlebench.sandbox.validator import CLIENT_SCRIPT, validate_script
 
 PASS_THROUGH_ENV = ("PATH", "LANG", "LC_ALL", "TZ", "TMPDIR")
+#: Names the interpreter whose folder comes first on the agent's PATH (default: the harness's).
+LOCAL_PYTHON_ENV = "MLEBENCH_LOCAL_PYTHON"
 GATEWAY_DIR = ".gateway"
 
 
@@ -137,6 +140,7 @@ class LocalSandbox(Sandbox):
 
     def _agent_env(self, extra: Mapping[str, str] | None) -> dict[str, str]:
         env = {key: os.environ[key] for key in PASS_THROUGH_ENV if key in os.environ}
+        env["PATH"] = harness_python_first(env.get("PATH", os.defpath))
         env["HOME"] = str(self.root / "home")
         env["PYTHONUNBUFFERED"] = "1"
         env["CUDA_VISIBLE_DEVICES"] = ",".join(self.spec.resources.gpus)
@@ -173,6 +177,20 @@ class LocalSandbox(Sandbox):
             _make_writable(self.root)
             shutil.rmtree(self.root, ignore_errors=True)
             self._started = False
+
+
+def harness_python_first(path: str) -> str:
+    """``path`` with the folder of the agents' interpreter first.
+
+    An agent folder's ``start.sh`` calls ``python3``: in the local backend that is the
+    interpreter running pytest (a virtual environment's, with the packages the harness has), or
+    the one ``MLEBENCH_LOCAL_PYTHON`` names, not whatever ``python3`` comes first on the user's
+    ``PATH`` (a venv used as ``.venv/bin/pytest`` is not on it). ``docs/agents.md`` says so.
+    """
+    folder = str(Path(os.environ.get(LOCAL_PYTHON_ENV) or sys.executable).parent)
+    return os.pathsep.join(
+        [folder, *(entry for entry in path.split(os.pathsep) if entry != folder)]
+    )
 
 
 def kill_marked(marker: bytes) -> int:

@@ -1,9 +1,10 @@
 """Fixtures of the AIDE tests: AIDE installed from its lock for the local backend, and a FAKE
 upstream answering AIDE's prompts with the scripted titanic solution.
 
-The local backend runs the agent's ``python3`` from PATH, so ``aide_on_path`` puts a ``python3``
-first on PATH that is this interpreter with AIDE's locked packages (installed once per lock into
-the user cache, from wheels the host's pip downloads) in front of its own.
+The local backend runs ``python3`` from the folder of ``MLEBENCH_LOCAL_PYTHON`` (default: the
+harness's own), so ``aide_on_path`` names a ``python3`` that is this interpreter with AIDE's
+locked packages (installed once per lock into the user cache, from wheels the host's pip
+downloads) in front of its own.
 """
 
 from __future__ import annotations
@@ -93,12 +94,15 @@ def _built_site(root: Path, lock: Path, package: str) -> Path:
 
 
 def python_with(site: Path, bin_dir: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Put a ``python3`` first on PATH that runs this interpreter with ``site`` importable."""
+    """A ``python3`` that runs this interpreter with ``site`` importable, first on PATH and
+    named as the local backend's agent interpreter (``MLEBENCH_LOCAL_PYTHON``)."""
     bin_dir.mkdir()
     shim = bin_dir / "python3"
     shim.write_text(f'#!/bin/sh\nPYTHONPATH="{site}" exec "{sys.executable}" "$@"\n')
     shim.chmod(0o755)
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    # the local backend puts this interpreter's folder first on the agent's PATH
+    monkeypatch.setenv("MLEBENCH_LOCAL_PYTHON", str(shim))
     return shim
 
 

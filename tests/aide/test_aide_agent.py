@@ -74,6 +74,7 @@ def test_an_image_without_aideml_is_a_recorded_failure_that_says_so(
     shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
     shim.chmod(0o755)
     monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+    monkeypatch.setenv("MLEBENCH_LOCAL_PYTHON", str(shim))
     monkeypatch.setenv("OPENAI_API_KEY", PROVIDER_KEY)
     result = project.run("-k", "toy-a", "--mle-agent", "aide:gpt-4o-mini")
     result.assert_outcomes(failed=1)

@@ -51,8 +51,9 @@ def test_list_shows_complexity_modality_metric_direction(
     line = next(line for line in out.splitlines() if line.startswith("toy "))
     expected = ["toy", "low", "embedded", "tabular", "accuracy", "higher", "is", "better"]
     assert line.split() == expected
-    assert "split lite: 22 available" in out
-    assert "split toys: 1 available, 1 listed but not in this release" in out
+    assert "split lite: 22 defined, 0 prepared" in out
+    assert "split toys: 1 defined, 0 prepared, 1 listed but not in this release" in out
+    assert f"defined, 0 prepared (data in {toy[-1]}; mlebench prepare -c ID makes it)" in out
 
 
 def test_list_json_of_a_split(toy: list[str], capsys: pytest.CaptureFixture[str]) -> None:
@@ -66,6 +67,8 @@ def test_prepare_then_grade_sample(
 ) -> None:
     code, out, _ = run(capsys, "prepare", *toy, "--split", "toys")
     assert code == 0 and "1 of 1 prepared" in out
+    _, listed, _ = run(capsys, "list", *toy)
+    assert "split toys: 1 defined, 1 prepared" in listed
     sample = tmp_path / "data" / "toy" / "prepared" / "public" / "sample_submission.csv"
     code, out, _ = run(capsys, "grade-sample", str(sample), "toy", *toy)
     report = json.loads(out)
@@ -138,7 +141,7 @@ def test_unknown_competition_is_a_clear_error(
 ) -> None:
     code, _, err = run(capsys, "prepare", *toy, "-c", "nope")
     assert code == 1
-    assert "unknown competition 'nope'; known competitions:" in err
+    assert "unknown competition 'nope'; none is close; known competitions (" in err
 
 
 def test_bad_submission_list_is_a_clear_error(
@@ -170,4 +173,4 @@ def test_list_of_split_all_shows_every_id_not_yet_available(
     if not_yet:
         assert f"{len(not_yet)} more of split all not yet available" in out
     else:  # every competition ships: the listing says so, and names none as missing
-        assert "split all: 75 available" in out and "not yet available" not in out
+        assert "split all: 75 defined" in out and "not yet available" not in out

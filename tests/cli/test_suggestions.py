@@ -44,10 +44,24 @@ def test_list_with_a_mistyped_split_offers_the_closest(capsys: pytest.CaptureFix
     assert code == 1 and "unknown split 'embeded'; did you mean: embedded?" in err
 
 
-def test_a_name_close_to_nothing_still_lists_every_known_one() -> None:
+def test_a_name_close_to_nothing_still_lists_every_known_one_wrapped() -> None:
     registry = load_registry()
-    with pytest.raises(UnknownCompetition, match="known competitions: .*titanic"):
+    with pytest.raises(UnknownCompetition) as raised:
         registry.get("zzzzzzzz")
+    first, *listed = str(raised.value).splitlines()
+    assert (
+        first
+        == f"unknown competition 'zzzzzzzz'; none is close; known competitions ({len(registry)}):"
+    )
+    assert len(listed) > 5 and all(len(line) <= 96 and line.startswith("  ") for line in listed)
+    assert "titanic" in " ".join(listed)
+
+
+def test_a_word_of_the_id_is_enough_for_a_suggestion(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, err = run(capsys, "prepare", "--data-dir", str(tmp_path / "d"), "-c", "spaceship-titanic")
+    assert code == 1 and "unknown competition 'spaceship-titanic'; did you mean: titanic?" in err
 
 
 def test_an_agent_name_close_to_a_built_in_offers_it() -> None:

@@ -189,3 +189,22 @@ def test_tf2qa_true_negatives_count_there_not_here(tmp_path: Path) -> None:
     # right: the span and both true negatives, 3 of 4
     assert original == pytest.approx(0.75, abs=1e-12)
     assert f1_score([1, 1, 0, 0], [1, 0, 0, 0], average="micro") == pytest.approx(original)
+
+
+def test_jigsaw_refuses_a_toxicity_column_in_place_of_prediction(tmp_path: Path) -> None:
+    # the original reads a `toxicity` column when `prediction` is missing; Kaggle's format (and
+    # ours, decided in the competition's README) takes only `prediction`
+    identities = ["male", "female", "homosexual_gay_or_lesbian", "christian", "jewish", "muslim",
+                  "black", "white", "psychiatric_or_mental_illness"]  # fmt: skip
+    answers = pd.DataFrame(
+        [[float(i % 2), *([1.0] * 9 if i < 2 else [0.0] * 9)] for i in range(4)],
+        columns=["toxicity", *identities],
+    )
+    answers.insert(0, "id", [7000000 + i for i in range(4)])
+    cid = "jigsaw-unintended-bias-in-toxicity-classification"
+    renamed = pd.DataFrame({"id": answers["id"], "toxicity": [0.1, 0.9, 0.2, 0.8]})
+    result = _score(cid, answers, renamed, tmp_path)
+    assert not result.valid
+    assert result.reason == "missing column 'prediction'; expected columns: id, prediction"
+    fixed = renamed.rename(columns={"toxicity": "prediction"})
+    assert _score(cid, answers, fixed, tmp_path).valid

@@ -347,3 +347,11 @@ def test_a_skipped_competition_does_not_suggest_the_command_that_ran(
     assert code == 1
     assert "comp-a: Kaggle knows no competition of that id (HTTP 404)" in out
     assert "prepare it with" not in out
+
+
+def test_the_kaggle_message_of_one_competition_speaks_of_one() -> None:
+    from pytest_mlebench.cli.prepare import kaggle_setup_message
+
+    message = kaggle_setup_message("no kaggle.json", 1, 1)
+    assert message.startswith("mlebench: the competition chosen needs a download from Kaggle")
+    assert "all 1" not in message

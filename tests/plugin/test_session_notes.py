@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_mlebench.sandbox.gpus import detect_gpus
-from pytest_mlebench.session_notes import seeds_text, selection_line
+from pytest_mlebench.session_notes import eng_image_line, seeds_text, selection_line
 from tests.factories import toy_config, write_competition
 from tests.plugin.conftest import ExampleProject
 
@@ -23,6 +23,16 @@ def test_the_selection_line() -> None:
     assert selection_line(14, 28, 36, 2) == (
         "mlebench: 14 of 36 competitions selected: 28 run(s), 2 seeds (s0-s1) each"
     )
+
+
+def test_an_unbuilt_eng_image_is_announced_with_its_first_time() -> None:
+    line = eng_image_line(tasks=3, built=False)
+    assert line is not None
+    assert line.startswith("mlebench: set-up: the eng image")
+    assert "the first of the 3 selected task(s) builds it now, once: 13 to 18 min" in line
+    assert "mlebench sandbox build --profile eng" in line
+    assert eng_image_line(tasks=3, built=True) is None
+    assert eng_image_line(tasks=0, built=False) is None
 
 
 def test_header_counts_what_is_available_and_collection_what_is_selected(

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from pytest_mlebench.local_model import LocalModelError, LocalModelServer, ServerOptions
-from pytest_mlebench.local_model.catalog import resolve_model
+from pytest_mlebench.local_model.catalog import ModelFile, resolve_model
 
 MODEL = "smollm2-135m"
 MAX_TOKENS = 160  # the server's cap for answers that ask for no max_tokens (AIDE, the judge)
@@ -36,13 +36,19 @@ def free_port() -> int:
         return port
 
 
-def start_server(model: str, log_path: Path, max_tokens: int = MAX_TOKENS) -> LocalModelServer:
+def installed_model(model: str = MODEL) -> ModelFile:
+    """The model file of ``model``, with llama.cpp's server installed; else the test is skipped
+    with the install commands (a machine without the tier's packages skips, never fails)."""
     if importlib.util.find_spec("xllamacpp") is None:
         pytest.skip("the real-model tier needs: pip install 'pytest-mlebench[local-model]'")
     try:
-        model_file = resolve_model(model)
+        return resolve_model(model)
     except LocalModelError as exc:
         pytest.skip(f"the real-model tier's model is not installed: {exc}")
+
+
+def start_server(model: str, log_path: Path, max_tokens: int = MAX_TOKENS) -> LocalModelServer:
+    model_file = installed_model(model)
     options = ServerOptions(free_port(), CONTEXT, THREADS, max_tokens)
     server = LocalModelServer(model_file, options, log_path)
     server.start()

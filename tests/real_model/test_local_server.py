@@ -12,7 +12,7 @@ import pytest
 from pytest_mlebench.local_model import LocalModelError, LocalModelServer, ServerOptions
 from pytest_mlebench.local_model.catalog import ModelFile, resolve_model
 from pytest_mlebench.local_model.model_server import answers
-from tests.real_model.conftest import MODEL, chat, free_port
+from tests.real_model.conftest import MODEL, chat, free_port, installed_model
 
 pytestmark = [pytest.mark.real_model, pytest.mark.timeout(600)]
 
@@ -60,7 +60,7 @@ def test_a_taken_port_is_a_clear_error(model_server: LocalModelServer, tmp_path:
 
 def test_stop_ends_the_child_and_frees_the_port(tmp_path: Path) -> None:
     server = LocalModelServer(
-        resolve_model(MODEL), ServerOptions(free_port(), 2048, 1, 8), tmp_path / "log"
+        installed_model(), ServerOptions(free_port(), 2048, 1, 8), tmp_path / "log"
     )
     with server:
         assert answers(server.base_url)
@@ -118,6 +118,7 @@ def test_the_server_ends_when_its_parent_is_killed(tmp_path: Path) -> None:
     import subprocess
     import time
 
+    installed_model()  # skips with the install command when the model is missing
     port = free_port()
     parent = (
         "import sys, time\n"

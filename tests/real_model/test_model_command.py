@@ -13,7 +13,7 @@ import pytest
 
 from pytest_mlebench.cli import main
 from pytest_mlebench.local_model.model_server import answers
-from tests.real_model.conftest import free_port
+from tests.real_model.conftest import free_port, installed_model
 from tests.sandbox.conftest import answer_ctrl_c
 
 
@@ -37,7 +37,7 @@ def test_list_names_every_known_model(capsys: pytest.CaptureFixture[str]) -> Non
 @pytest.mark.real_model
 @pytest.mark.timeout(300)
 def test_serve_runs_until_ctrl_c_and_stops_the_server(tmp_path: Path) -> None:
-    pytest.importorskip("xllamacpp", reason="needs: pip install 'pytest-mlebench[local-model]'")
+    installed_model()  # the server's package and the default model, or a skip naming them
     port = free_port()
     command = [sys.executable, "-m", "pytest_mlebench.cli", "model", "serve", "--port", str(port)]
     command += ["--threads", "1", "--log", str(tmp_path / "server.log")]

@@ -54,6 +54,7 @@ def record(
     percentile: float | None = None,
     complexity: str = "low",
     modality: str = "tabular",
+    sandbox: str = "local",
     **extra: Any,
 ) -> RunRecord:
     """One run record; ``graded=False`` leaves ``grade`` empty (errors, skips)."""
@@ -66,8 +67,8 @@ def record(
         agent=agent,
         outcome=outcome,  # type: ignore[arg-type]
         reason=None,
-        sandbox="local",
-        isolated=False,
+        sandbox=sandbox,
+        isolated=sandbox != "local",
         started_at="2026-01-01T09:00:00+00:00",
         finished_at=finished_at,
         grade=grade(competition_id, score, percentile) if graded and outcome != "skipped" else None,

@@ -168,3 +168,48 @@ def test_cost_joins_when_runs_carry_usage_and_stays_silent_otherwise() -> None:
         cost.line() == "cost over 12 matched run(s): tokens 12000 -> 6000 (-50.0 %), $6.00 -> $3.00"
     )
     assert f"    {cost.line()}" in gate_lines(gate)
+
+
+def one_seed_session(invalid: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Fourteen competitions, one seed, percentile 80; ``invalid`` ones hand in no valid file."""
+    runs = [
+        record(
+            cid, 0, None if cid in invalid else 0.85, percentile=None if cid in invalid else 80.0
+        )
+        for cid in (f"c{n:02d}" for n in range(14))
+    ]
+    return build_summary(merge_records(runs))
+
+
+def test_a_competition_that_lost_its_valid_submission_fails_the_default_gate() -> None:
+    result = run_gate(one_seed_session(), one_seed_session(("c03",)), baseline="base.json")
+    assert result.mode == "paired"
+    assert (result.ok, result.verdict) == (False, "regression")
+    assert result.lost_valid == ("c03 (dummy) 100 % -> 0 %",)
+    lines = gate_lines(result)
+    assert "  valid submissions lost: c03 (dummy) 100 % -> 0 %" in lines
+    assert lines[-1] == "GATE FAILED: regression: valid submissions lost: c03 (dummy) 100 % -> 0 %"
+
+
+def test_a_lost_valid_submission_fails_the_rate_drop_gate_within_its_allowance() -> None:
+    # one of 14 is a 7.1-point drop overall: inside --mle-max-drop 10, still a lost submission
+    result = run_gate(
+        one_seed_session(), one_seed_session(("c03",)), baseline="b", mode="rate-drop", max_drop=10
+    )
+    assert (result.ok, result.verdict) == (False, "failed")
+    assert gate_lines(result)[-1] == "GATE FAILED: valid submissions lost: c03 (dummy) 100 % -> 0 %"
+
+
+def test_sessions_in_different_sandbox_backends_are_refused_naming_them() -> None:
+    docker = session(sandbox="docker")
+    result = run_gate(docker, session(), baseline="base.json")
+    assert (result.ok, result.verdict) == (False, "not comparable")
+    (line,) = gate_lines(result)
+    assert line.startswith("GATE FAILED: not comparable: the baseline base.json ran in the docker")
+    assert "this session in local" in line and "--mle-sandbox" in line
+
+
+def test_a_baseline_without_backends_is_compared_as_before() -> None:
+    old = session(sandbox="docker")
+    del old["sandboxes"]
+    assert run_gate(old, session(), baseline="old.json").ok

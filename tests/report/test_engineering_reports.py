@@ -317,3 +317,26 @@ def test_doing_nothing_draws_no_spike_on_the_radar(tmp_path: Path) -> None:
         DIMS, 0.0
     ) | {"explainability": None}  # the tiny task has no explainability check
     assert (section["verified"], section["pass_rate"]) == (2, 0.0)
+
+
+def test_cards_carry_the_evidence_and_never_round_a_failure_up_to_100() -> None:
+    from pytest_mlebench.report.engineering_terminal import task_table
+
+    almost = {"id": "F2", "dimension": "functional", "result": 0.998, "gate": False,
+              "why": "answers must match", "fix_hint": "load the model once",
+              "evidence": ["POST /predict 3 rows -> 500", "999 of 1000 rows right"]}  # fmt: skip
+    summary = summary_of(task_run("svc", 0, 0.9, outcome="failed", failed=[almost]))
+    text = render_markdown(summary)
+    expected = (
+        "`F2` svc s0 (99.8 %): answers must match — fix: load the model once — evidence: "
+        "POST /predict 3 rows -> 500; 999 of 1000 rows right"
+    )
+    assert f"  - {expected}" in text
+    assert "(100 %)" not in text
+    page = render_html(summary)
+    assert "<code>F2</code> svc s0 (99.8 %)" in page
+    assert "POST /predict 3 rows -&gt; 500" in page
+    cards = page[page.index('<ul class="cards">') :]
+    assert "`" not in cards[: cards.index("</ul></li></ul>")]
+    lines = task_table([task_run("svc", 0, 0.9, outcome="failed", failed=[almost])], lambda r: "x")
+    assert any("(99.8 %)" in line and "evidence: POST /predict" in line for line in lines)

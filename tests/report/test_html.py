@@ -54,3 +54,40 @@ def test_percentiles_and_the_category_profile_are_on_the_page(tmp_path: Path) ->
     assert "<title>dummy, modality image: 92.5</title>" in profile
     # 2 charts x 2 series x 6 categories (image, tabular from the baseline, text, high, low, lite)
     assert profile.count('class="series"') == 2 * 2 * 6
+
+
+def test_each_run_links_to_its_folder_log_submission_and_grade(tmp_path: Path) -> None:
+    run_dir = tmp_path / "reports" / "runs" / "alpha-s0"
+    summary = build_summary(merge_records([record("alpha", 0, 0.95, run_dir=str(run_dir))]))
+    page = write_html(tmp_path / "reports" / "html", summary).read_text()
+    for target in ("", "agent.log", "submission.csv", "grade.json"):
+        assert f'href="../runs/alpha-s0/{target}"' in page
+
+
+def test_the_score_chart_has_a_scale_a_key_and_a_colour_per_tick() -> None:
+    from pytest_mlebench.report.charts import MEDAL_COLOURS, MEDIAN_COLOUR, score_chart
+
+    entry = build_summary(merge_records([record("alpha", 0, 0.85)]))["competitions"][0]
+    svg = score_chart([entry], "scores")
+    # thresholds 0.5 (median) to 0.9 (gold), padded by 5 %: the lane's ends and middle
+    assert ">0.48</text>" in svg and ">0.7</text>" in svg and ">0.92</text>" in svg
+    colours = {MEDAL_COLOURS["silver"], MEDIAN_COLOUR, MEDAL_COLOURS[None]}
+    assert len(colours) == 3 and all(
+        f'stroke="{c}"' in svg for c in colours - {MEDAL_COLOURS[None]}
+    )
+    assert f'fill="{MEDAL_COLOURS["silver"]}"' in svg  # the silver run's dot
+    assert "median</text>" in svg and "run, no medal" in svg
+
+
+def test_report_compare_with_html_draws_the_comparison(tmp_path: Path) -> None:
+    from pytest_mlebench.cli import main
+    from pytest_mlebench.records.run_record import append_record
+
+    base, new = tmp_path / "base.jsonl", tmp_path / "new.jsonl"
+    append_record(base, record("alpha", 0, 0.95))
+    append_record(new, record("alpha", 0, None))
+    args = ["report", "--compare", str(base), str(new), "--html", str(tmp_path / "page")]
+    assert main([*args, "--out", str(tmp_path / "out")]) == 1
+    page = (tmp_path / "page" / "index.html").read_text()
+    assert '<h2 id="comparison">Comparison with the baseline</h2>' in page
+    assert 'class="gate-failed"><b>GATE FAILED' in page

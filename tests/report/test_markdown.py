@@ -73,7 +73,7 @@ def test_a_rate_drop_gate_shows_its_checks_and_notes() -> None:
     old = build_summary(merge_records([record("alpha", 0, 0.95), record("beta", 0, 0.6)]))
     gate = run_gate(old, NEW, baseline="old.json")
     text = render_markdown(NEW, gate, old)
-    assert "## Gate: FAILED — failed" in text
+    assert "## Gate: FAILED\n" in text and "FAILED — failed" not in text
     assert "rate-drop gate against `old.json`: drop larger than 0 points" in text
     assert "| dummy | overall | any_medal | 50.0 % | 0.0 % | FAIL |" in text
     assert "- note: rate-drop gate: the baseline carries no leaderboard percentiles" in text

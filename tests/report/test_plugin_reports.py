@@ -288,7 +288,7 @@ def test_a_baseline_of_record_version_one_falls_back_to_rate_drop_with_a_note(
         ]
     )
     markdown = (project.root / "new" / "summary.md").read_text()
-    assert "## Gate: passed — passed" in markdown and "- note: rate-drop gate:" in markdown
+    assert "## Gate: passed\n" in markdown and "- note: rate-drop gate:" in markdown
 
 
 @pytest.mark.parametrize(

@@ -65,7 +65,7 @@ def test_a_session_where_everything_was_skipped_adds_nothing_and_says_so(
     assert (project.root / "reports" / "summary.json").read_text() == before
     lines = mlebench_lines(skipped)
     assert lines[-1].startswith(
-        "mlebench: NO RUN HAPPENED: all 1 selected run(s) were skipped (toy-missing: cannot "
+        "mlebench: NO RUN HAPPENED: the one selected run was skipped (toy-missing: cannot "
         "prepare its data: no_such_mod_mlebench is not installed"
     )  # the skip's own reason, whatever it is (missing data, no Docker for an image build, …)
     assert lines[-1].endswith("); nothing was recorded and no report was written")

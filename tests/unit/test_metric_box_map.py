@@ -86,18 +86,38 @@ def test_class_ids_compare_as_numbers_and_corner_boxes_as_corners() -> None:
 
 
 def test_the_original_vinbigdata_number_reads_corners_as_sizes() -> None:
-    # misread, class 0 matches (IoU ≈ 0.84): AP 1 at every one of the 101 recall points → 1
+    # misread, class 0 matches (IoU ≈ 0.84), but that box is the answers' first (id 0), which
+    # the original never counts as found: class 0 AP 0, class 14 AP 1 → 0.5
     cols = _cols(VIN_TRUTH, VIN_PRED)
-    assert COCO_MISREAD.compute(*cols) == pytest.approx(1.0, abs=1e-12)
+    assert COCO_MISREAD.compute(*cols) == pytest.approx(0.5, abs=1e-12)
+    # in the other order class 14's box is the first: 0.5 again, from the other class
+    swapped = _cols(VIN_TRUTH[::-1], VIN_PRED[::-1])
+    assert COCO_MISREAD.compute(*swapped) == pytest.approx(0.5, abs=1e-12)
+
+
+def test_the_first_true_box_is_never_found_so_a_perfect_file_scores_below_1() -> None:
+    # class 0: two boxes, the first (id 0) never found; its detection is a false positive ranked
+    # first (ties keep the answers' order): precision 0.5 up to recall 0.5, 51 of 101 points →
+    # 0.5 * 51 / 101; class 1: AP 1. pycocotools gives 0.6262376 for this file too.
+    truth = ["0 1 0 0 10 10", "0 1 0 0 10 10", "1 1 5 5 20 20"]
+    perfect = ["0 0.9 0 0 10 10", "0 0.9 0 0 10 10", "1 0.8 5 5 20 20"]
+    value = COCO_MISREAD.compute(*_cols(truth, perfect))
+    assert value == pytest.approx((0.5 * 51 / 101 + 1) / 2, abs=1e-12)
+    # five boxes of class 0 in the first row: recall stops at 4/5 (pycocotools: 0.8207921)
+    row = " ".join(f"0 1 {10 * i} {10 * i} {10 * i + 8} {10 * i + 8}" for i in range(5))
+    guess = " ".join(f"0 0.{9 - i} {10 * i} {10 * i} {10 * i + 8} {10 * i + 8}" for i in range(5))
+    many = COCO_MISREAD.compute(*_cols([row, "3 1 1 1 9 9"], [guess, "3 0.5 1 1 9 9"]))
+    assert many == pytest.approx(0.8207920792079207, abs=1e-12)
 
 
 def test_coco_keeps_the_most_confident_predictions_per_row_and_label() -> None:
     # the hit has the lowest confidence of three: kept with max_per_label 3, dropped with 2
-    truth = ["0 1 0 0 10 10"]
-    pred = ["0 0.9 50 50 60 60 0 0.8 70 70 80 80 0 0.1 0 0 10 10"]
-    # kept: precision 1/3 at recall 1 → 1/3 at every recall point
+    # (the first row's class-1 box is the answers' first, never found: AP 0 for class 1)
+    truth = ["1 1 90 90 95 95", "0 1 0 0 10 10"]
+    pred = ["", "0 0.9 50 50 60 60 0 0.8 70 70 80 80 0 0.1 0 0 10 10"]
+    # kept: precision 1/3 at recall 1 → 1/3 at every recall point; mean with class 1's 0
     value = COCO_MISREAD.compute(*_cols(truth, pred), max_per_label=3)
-    assert value == pytest.approx(1 / 3, abs=1e-12)
+    assert value == pytest.approx(1 / 6, abs=1e-12)
     assert COCO_MISREAD.compute(*_cols(truth, pred), max_per_label=2) == pytest.approx(0.0)
 
 

@@ -91,3 +91,31 @@ def test_a_whole_file_scores_after_alignment(tmp_path: Path) -> None:
     result = score_submission(submission, answers, spec)
     assert result.valid, result.reason
     assert result.score == 0.5  # a: one substitution (2→4), b: exact
+
+
+@pytest.mark.parametrize(
+    ("cell", "token"), [("2 x 4", "'x'"), ("2.0 3.0", "'2.0'"), ("2 3,4", "'3,4'")]
+)
+def test_a_sequence_token_that_is_not_an_integer_is_refused(
+    cell: str, token: str, tmp_path: Path
+) -> None:
+    # the original refuses the file; scored, a perfect file written with floats got the worst
+    answers, submission = tmp_path / "answers.csv", tmp_path / "submission.csv"
+    answers.write_text("Id,Sequence\n1,2 3\n2,4\n")
+    submission.write_text(f'Id,Sequence\n1,"{cell}"\n2,4\n')
+    spec = SubmissionSpec(id_column="Id", target_columns=("Sequence",), metric=RATE.name)
+    result = score_submission(submission, answers, spec)
+    assert not result.valid and result.score is None
+    assert result.reason is not None
+    assert f"not integers in 1 row, first {token} in data row 1" in result.reason
+    assert "'2 14 20'" in result.reason
+
+
+def test_integer_sequences_with_signs_still_score(tmp_path: Path) -> None:
+    answers, submission = tmp_path / "answers.csv", tmp_path / "submission.csv"
+    answers.write_text("Id,Sequence\n1,2 3\n2,4\n")
+    submission.write_text('Id,Sequence\n1,"+2 03"\n2,4\n')
+    spec = SubmissionSpec(id_column="Id", target_columns=("Sequence",), metric=RATE.name)
+    result = score_submission(submission, answers, spec)
+    assert result.valid, result.reason
+    assert result.score == 0.0  # '+2' and '03' are the gestures 2 and 3
