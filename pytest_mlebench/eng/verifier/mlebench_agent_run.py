@@ -37,11 +37,13 @@ Standard library only: the verifier's image loads it from ``$PYTHONPATH`` beside
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -57,12 +59,13 @@ CHOSEN_PYTHON_ENV = frozenset(
     {"PYTHONHASHSEED", "PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED", "PYTHONIOENCODING"}
 )
 REFUSED_ENV = frozenset({"BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "PS4", "GCONV_PATH"})
-REFUSED_ENV_PREFIXES = ("PYTHON", "LD_", "PERL5", "NODE_OPTIONS", "RUBYOPT", "GIT_CONFIG")
+REFUSED_ENV_PREFIXES = ("PYTHON", "LD_", "PERL5", "NODE_OPTIONS", "RUBYOPT")
 HIDDEN_ENV = ("PRIVATE_DIR", "PRISTINE_DIR", "VERIFY_OUT")
 OUTPUT_TAIL_BYTES = 4 * 1024**2  # the most of a program's output the verifier reads back
 _LOADED = time.monotonic()  # about the verifier's start: its plugin imports this module
 _LIVE_SESSIONS: set[int] = set()  # session ids of programs started here that still run
 _SEALED: list[bool] = []
+_STARTING = threading.Lock()  # a start and the reaping of strays never interleave
 
 
 class UnsafeVerifier(RuntimeError):
@@ -122,6 +125,17 @@ def agent_scratch(prefix: str) -> Path:
     return folder
 
 
+def agent_copy(source: Path, target: Path, *, ignore: Iterable[str] = ()) -> Path:
+    """A copy of ``source`` (the agent's workspace, or a part) at ``target``, handed to
+    ``nobody``. Links are copied as links, never followed: the verifier (root) copying a planted
+    ``leak -> /private/answers.csv`` would otherwise put the answers where the agent's program
+    reads."""
+    patterns = shutil.ignore_patterns(*ignore) if ignore else None
+    shutil.copytree(source, target, symlinks=True, ignore=patterns)
+    hand_over(target)
+    return target
+
+
 def hand_over(*paths: Path) -> None:
     """Give ``paths`` (recursively) to ``nobody`` when privileged; links are changed, never
     followed, so a link the agent planted cannot hand over a file of the verifier's."""
@@ -146,6 +160,23 @@ def python_script(script: Path | str, *args: str, hash_seeded: bool = False) -> 
     return [sys.executable, *_flags(hash_seeded, script=True), str(script), *args]
 
 
+def pytest_command(work: Path, *args: str) -> list[str]:
+    """The image's pytest over the tests of the agent's repository ``work`` (run it with
+    ``cwd=work``): ``python3 -I`` keeps a workspace folder named ``pytest`` from standing in for
+    it, and ``work`` goes on ``sys.path`` through pytest's own ``pythonpath``, as ``python3 -m
+    pytest`` from the repository's root would have it; no plugin is loaded by entry point."""
+    return python_tool(
+        "pytest", "--rootdir", str(work), "-o", f"pythonpath={work}", "-p", "no:cacheprovider",
+        *args,
+    )  # fmt: skip
+
+
+def python_code(code: str, *args: str, hash_seeded: bool = False) -> list[str]:
+    """``python3 -E -s -c CODE ARGS``: the verifier's own snippet over the agent's modules (the
+    program's folder is first on ``sys.path``, as ``-c`` has it)."""
+    return [sys.executable, *_flags(hash_seeded, script=True), "-c", code, *args]
+
+
 def _flags(hash_seeded: bool, *, script: bool) -> list[str]:
     if not hash_seeded:
         return ["-E", "-s"] if script else ["-I"]
@@ -158,6 +189,7 @@ def fresh_env(env: Mapping[str, str] | None = None, *, home: Path | None = None)
     names a variable that would change how an interpreter or shell starts."""
     base = {"PATH": SAFE_PATH, "LANG": "C.UTF-8", "HOME": str(home or agent_scratch("home-"))}
     base.update({key: os.environ[key] for key in CONTRACT_ENV if key in os.environ})
+    base["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # only the plugins a program names
     for key, value in (env or {}).items():
         if _refused(key):
             raise UnsafeVerifier(
@@ -167,6 +199,13 @@ def fresh_env(env: Mapping[str, str] | None = None, *, home: Path | None = None)
             )
         base[key] = value
     return base
+
+
+def without_refused(env: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
+    """``env`` (the agent's own values, such as a manifest's ``env:``) without what the door
+    refuses, and the names left out (for the check's evidence)."""
+    kept = {key: value for key, value in env.items() if not _refused(key)}
+    return kept, sorted(set(env) - set(kept))
 
 
 def _refused(key: str) -> bool:
@@ -282,13 +321,29 @@ def _popen(
     home = home or agent_scratch("home-")
     hand_over(*writable, home)
     user = {"user": AGENT_UID, "group": AGENT_UID, "extra_groups": []} if privileged() else {}
+    with _STARTING:
+        process = _spawn(argv, cwd, env, home, stdout, stderr, stdin, pass_fds, user)
+        _LIVE_SESSIONS.add(process.pid)
+    return process
+
+
+def _spawn(
+    argv: Sequence[str],
+    cwd: Path | None,
+    env: Mapping[str, str] | None,
+    home: Path,
+    stdout: object,
+    stderr: object,
+    stdin: str | bytes | None,
+    pass_fds: Sequence[int],
+    user: dict[str, object],
+) -> subprocess.Popen[bytes]:
     process = subprocess.Popen(
         list(argv), cwd=cwd or agent_scratch("cwd-"), env=fresh_env(env, home=home),
         stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
         stdout=stdout, stderr=stderr, start_new_session=True, close_fds=True,
         pass_fds=tuple(pass_fds), **user,  # type: ignore[call-overload]
     )  # fmt: skip
-    _LIVE_SESSIONS.add(process.pid)
     return process  # type: ignore[no-any-return]
 
 
@@ -333,6 +388,11 @@ def reap_strays() -> int:
     the count killed."""
     if not privileged():
         return 0
+    with _STARTING:
+        return _reap()
+
+
+def _reap() -> int:
     killed = 0
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
