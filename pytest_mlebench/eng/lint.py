@@ -1,16 +1,18 @@
 """What the hidden ``verify/`` files of a task hold, read from source, never run.
 
-Which check ids they name: a verifier test names its check with ``@pytest.mark.check("ID")`` (on a function or a class) or a
-module-level ``pytestmark = pytest.mark.check("ID")``. :func:`checks_in_verify` finds them with
-:mod:`ast` in every ``test_*.py`` of the folder, so the task loader can hold ``config.yaml`` and the
-tests to each other at session start without importing a line of the verifier.
+Which check ids they name: a verifier test names its check with ``@pytest.mark.check("ID")`` (on
+a function or a class) or a module-level ``pytestmark = pytest.mark.check("ID")``.
+:func:`checks_in_verify` finds them with :mod:`ast` in every ``test_*.py`` of the folder, so the
+task loader can hold ``config.yaml`` and the tests to each other at session start without
+importing a line of the verifier.
 
 Whether they start a process: every program derived from the agent's work runs through the
-verifier's one door (``mlebench_agent_run``: ``run_agent``, ``start_agent``, ``agent_module``), which
-drops it to an unprivileged user with a fresh environment and a time limit. :func:`process_starts`
-finds any other way to start one (``subprocess``, ``os.system``, ``os.exec*``, ``os.spawn*``,
-``os.fork``, ``pty``, ``multiprocessing``, ``asyncio.create_subprocess_*``, and those modules imported
-by name), so the loader refuses a task whose verifier could run the agent's code as root.
+verifier's one door (``mlebench_agent_run``: ``run_agent``, ``start_agent``; and
+``agent_module``), which drops it to an unprivileged user with a fresh environment and a time
+limit. :func:`process_starts` finds any other way to start one (``subprocess``, ``os.system``,
+``os.exec*``, ``os.spawn*``, ``os.fork``, ``pty``, ``multiprocessing``, a process pool,
+``asyncio.create_subprocess_*``, and those modules imported by name), so the loader refuses a
+task whose verifier could run the agent's code as root.
 """
 
 from __future__ import annotations

@@ -160,14 +160,17 @@ def python_script(script: Path | str, *args: str, hash_seeded: bool = False) -> 
     return [sys.executable, *_flags(hash_seeded, script=True), str(script), *args]
 
 
-def pytest_command(work: Path, *args: str) -> list[str]:
+def pytest_command(work: Path, *args: str, paths: Sequence[Path] = ()) -> list[str]:
     """The image's pytest over the tests of the agent's repository ``work`` (run it with
     ``cwd=work``): ``python3 -I`` keeps a workspace folder named ``pytest`` from standing in for
-    it, and ``work`` goes on ``sys.path`` through pytest's own ``pythonpath``, as ``python3 -m
-    pytest`` from the repository's root would have it; no plugin is loaded by entry point."""
+    it; ``work`` (and ``paths``, such as installed dependencies) go on ``sys.path`` through
+    pytest's own ``pythonpath``, as ``python3 -m pytest`` from the repository's root would have
+    it; the repository's ``addopts`` are dropped (``-p its_plugin`` would load a module that
+    rewrites outcomes) and no plugin is loaded by entry point."""
+    search = " ".join(str(path) for path in (work, *paths))
     return python_tool(
-        "pytest", "--rootdir", str(work), "-o", f"pythonpath={work}", "-p", "no:cacheprovider",
-        *args,
+        "pytest", "--rootdir", str(work), "-o", f"pythonpath={search}", "-o", "addopts=",
+        "-p", "no:cacheprovider", *args,
     )  # fmt: skip
 
 
