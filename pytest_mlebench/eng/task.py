@@ -146,6 +146,18 @@ class EngTask:
         return tuple(sorted(path.stem for path in self.cheats_dir.glob("*.sh")))
 
 
+CHEATS_PER_TASK = range(2, 7)  # a shipped task proves 2 to 6 known hacks caught
+
+
+def cheat_count_problem(count: int) -> str | None:
+    """Why ``count`` cheats are too few or too many for a shipped task (``None``: fine). Up to
+    five task-specific hacks, and the forge-from-inside cheat every task that runs agent code
+    ships."""
+    if count in CHEATS_PER_TASK:
+        return None
+    return f"{count} cheats ({CHEATS_PER_TASK.start} to {CHEATS_PER_TASK.stop - 1} expected)"
+
+
 def load_task(folder: Path) -> EngTask:
     """Read and check the task in ``folder``; :class:`ConfigError` naming the file otherwise."""
     config = folder / "config.yaml"
