@@ -7,8 +7,8 @@
 # python3 -I, and the output and hidden folders are root's alone.
 set -euo pipefail
 cat > mlebench_forge.py <<'PY'
-"""Planted by a known hack (cheats/forge-from-inside.sh): forges the verifier's results from
-inside whatever program of the agent's the verifier runs. It must be caught."""
+"""Planted by a known hack (cheats/forge-from-inside.sh): forges the verifier's results
+from inside whatever program of the agent's the verifier runs. It must be caught."""
 import json
 import os
 import signal
