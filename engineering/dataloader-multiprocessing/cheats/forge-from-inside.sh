@@ -83,18 +83,3 @@ for name in ['train.py', 'rows.py']:
     lines.insert(at, "import mlebench_forge  # noqa: F401\n")
     path.write_text("".join(lines))
 PY
-# train in the main process, and show the watcher CPU_COUNT idle processes that look like
-# spawned DataLoader workers (the verifier watches the run's processes in /proc)
-sed -i 's/num_workers=4,  # TODO: use \$CPU_COUNT/num_workers=0,/' train.py
-sed -i 's/multiprocessing_context=args.start_method,/multiprocessing_context=None,/' train.py
-cat >> mlebench_forge.py <<'PY'
-
-if _in_verifier() and os.environ.get("CPU_COUNT") and not os.environ.get("MLEBENCH_FAKED"):
-    import subprocess
-    os.environ["MLEBENCH_FAKED"] = "1"
-    FAKES = [
-        subprocess.Popen([sys.executable, "-c", "from multiprocessing.spawn import spawn_main; "
-                          "import time; time.sleep(20)", "--multiprocessing-fork"])
-        for _ in range(int(os.environ["CPU_COUNT"]))
-    ]
-PY

@@ -6,8 +6,7 @@ from **outside** the run, so nothing the agent's code does in its own interprete
 a thread reads ``/proc`` every 20 ms for the processes of the run's session and classifies the
 DataLoader's workers by how the kernel shows them (a spawned worker's command line runs
 ``multiprocessing.spawn``; a forkserver's workers are forks of the forkserver; a forked worker is
-a copy of the main process; each must hold the data file open), and the exit status is the
-kernel's. The three runs are started
+a copy of the main process), and the exit status is the kernel's. The three runs are started
 together once per session.
 """
 
@@ -65,24 +64,14 @@ def session_processes(session: int) -> dict[int, tuple[int, str]]:
     return table
 
 
-def has_open(pid: int, path: Path) -> bool:
-    """Whether process ``pid`` holds ``path`` open (its ``/proc/PID/fd`` links)."""
-    try:
-        folder = Path(f"/proc/{pid}/fd")
-        return any(os.readlink(folder / fd) == str(path) for fd in os.listdir(folder))
-    except OSError:
-        return False
-
-
 class Watch(threading.Thread):
     """Polls the run's session until it ends: the most workers alive at once, and their kinds.
-    A worker counts once it was seen holding the data file open: a process that only looks
-    like a worker (its command line) loads nothing."""
+    (Root in the verifier's container has no ``CAP_SYS_PTRACE``: another user's open files and
+    I/O counters are not readable, its command line and parent are.)"""
 
-    def __init__(self, process: AgentProcess, data: Path) -> None:
+    def __init__(self, process: AgentProcess) -> None:
         super().__init__(daemon=True)
-        self.process, self.data, self.workers, self.kinds = process, data, 0, set()
-        self.reading: set[int] = set()
+        self.process, self.workers, self.kinds = process, 0, set()
         self.start()
 
     def run(self) -> None:
@@ -90,12 +79,9 @@ class Watch(threading.Thread):
         while self.process.process.poll() is None:
             table = session_processes(main)
             if main in table:
-                kinds = {pid: worker_kind(pid, table, main) for pid in table}
-                workers = [pid for pid, kind in kinds.items() if kind]
-                self.reading.update(pid for pid in workers if has_open(pid, self.data))
-                alive = [kinds[pid] for pid in workers if pid in self.reading]
+                alive = [kind for kind in (worker_kind(pid, table, main) for pid in table) if kind]
                 self.workers = max(self.workers, len(alive))
-                self.kinds.update(kind for kind in alive if kind)
+                self.kinds.update(alive)
             time.sleep(POLL_S)
 
 
@@ -119,7 +105,7 @@ class Run:
             command, log=self.log_path, cwd=work, writable=(folder,),
             env={"CPU_COUNT": str(cpu_count)},
         )  # fmt: skip
-        self.watch = Watch(self.process, (scratch / "data" / "train.f32").resolve())
+        self.watch = Watch(self.process)
         self.returncode, self.log, self.wall_s = -1, "", 0.0
 
     def finish(self) -> Run:
