@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 import time
 from pathlib import Path
 
@@ -56,8 +57,10 @@ def main_run(work: Path, scratch: Path) -> Run:
 
 @pytest.fixture(scope="session")
 def alt_run(work: Path, scratch: Path) -> Run:
-    data = scratch / "alt-data"  # the other problem's training rows only, not its hidden rows
-    data.mkdir()
+    # the other problem's training rows only, not its hidden rows; in a folder of root's, not in
+    # the scratch folder the main run could write (root never writes where the agent can plant)
+    data = Path(tempfile.mkdtemp(prefix="alt-data-"))
+    data.chmod(0o755)
     shutil.copy2(Path(os.environ["PRIVATE_DIR"]) / "alt" / "train.npz", data / "train.npz")
     return Run(work, data, scratch / "alt", 12345)
 
