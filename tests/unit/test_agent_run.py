@@ -109,3 +109,46 @@ def test_a_service_runs_until_stopped(door: Any, tmp_path: Path) -> None:
     assert service.poll() is None and "up" in service.log_tail()
     service.stop(grace_s=0.5)
     assert service.poll() is not None
+
+
+@pytest.fixture(scope="module")
+def requirements(door: Any) -> Any:
+    import mlebench_agent_requirements
+
+    return mlebench_agent_requirements
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "-e .",
+        "--index-url http://example.invalid/simple",
+        "--find-links ./wheels",
+        "-r other.txt",
+        "./wheels/evil-1.0-py3-none-any.whl",
+        "evil @ file:///work/evil",
+        "git+https://example.invalid/evil.git",
+        "evil==1.0 --find-links ./w",
+        "https://example.invalid/evil.tar.gz",
+    ],
+)
+def test_a_requirement_that_is_not_a_pin_is_refused(
+    requirements: Any, tmp_path: Path, line: str
+) -> None:
+    path = tmp_path / "requirements.txt"
+    path.write_text(f"numpy==1.26.4\n{line}\n")
+    with pytest.raises(requirements.RequirementRefused, match="requirements.txt:2"):
+        requirements.read_requirements(path)
+
+
+def test_pins_extras_ranges_and_markers_are_read(requirements: Any, tmp_path: Path) -> None:
+    path = tmp_path / "requirements.txt"
+    path.write_text(
+        "# pinned\nnumpy==1.26.4  # the array library\nuvicorn[standard]>=0.20,<1\n"
+        "\ntomli==2.0.1 ; python_version < '3.11'\n"
+    )
+    assert requirements.read_requirements(path) == [
+        "numpy==1.26.4",
+        "uvicorn[standard]>=0.20,<1",
+        "tomli==2.0.1 ; python_version < '3.11'",
+    ]
