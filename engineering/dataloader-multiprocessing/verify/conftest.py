@@ -17,6 +17,7 @@ import os
 import shutil
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from mlebench_agent_run import AgentProcess, agent_scratch, python_script, start
 RUN_TIMEOUT_S = 60
 EPOCHS = 2
 POLL_S = 0.02
+STEADY = 5  # polls a worker must be seen in: a fork on its way to exec() is no worker
 SPAWN = "from multiprocessing.spawn import spawn_main"
 FORKSERVER = "from multiprocessing.forkserver import main"
 
@@ -65,13 +67,16 @@ def session_processes(session: int) -> dict[int, tuple[int, str]]:
 
 
 class Watch(threading.Thread):
-    """Polls the run's session until it ends: the most workers alive at once, and their kinds.
-    (Root in the verifier's container has no ``CAP_SYS_PTRACE``: another user's open files and
-    I/O counters are not readable, its command line and parent are.)"""
+    """Polls the run's session until it ends: the most workers alive at once, and their kinds
+    (a worker seen in at least ``STEADY`` polls: a short-lived fork, such as one on its way to
+    run another program, is none). Root in the verifier's container has no ``CAP_SYS_PTRACE``:
+    another user's open files and I/O counters are not readable, its command line and parent
+    are."""
 
     def __init__(self, process: AgentProcess) -> None:
         super().__init__(daemon=True)
         self.process, self.workers, self.kinds = process, 0, set()
+        self.sightings: Counter[int] = Counter()
         self.start()
 
     def run(self) -> None:
@@ -79,7 +84,11 @@ class Watch(threading.Thread):
         while self.process.process.poll() is None:
             table = session_processes(main)
             if main in table:
-                alive = [kind for kind in (worker_kind(pid, table, main) for pid in table) if kind]
+                kinds = {pid: worker_kind(pid, table, main) for pid in table}
+                self.sightings.update(pid for pid, kind in kinds.items() if kind)
+                alive = [
+                    kind for pid, kind in kinds.items() if kind and self.sightings[pid] >= STEADY
+                ]
                 self.workers = max(self.workers, len(alive))
                 self.kinds.update(alive)
             time.sleep(POLL_S)
