@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from mlebench_agent_code import agent_module
-from mlebench_agent_run import Finished, pytest_command, run_agent
+from mlebench_agent_run import Finished, suite_command, run_agent
 
 GIT_ENV = {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "safe.directory", "GIT_CONFIG_VALUE_0": "*"}
 
@@ -24,7 +24,7 @@ def visible_tests(work: Path, *node_ids: str) -> Finished:
     """The image's pytest over the agent's visible tests (a ``pytest/`` folder of the
     workspace cannot stand in for it)."""
     return run_agent(
-        pytest_command(work, "-q", *node_ids), cwd=work, writable=(work,),
+        suite_command(work, "-q", *node_ids), cwd=work, writable=(work,),
         env={"PYTHONDONTWRITEBYTECODE": "1"}, timeout_s=60,
     )  # fmt: skip
 

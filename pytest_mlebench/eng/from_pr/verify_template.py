@@ -44,7 +44,7 @@ from _suite_results import (  # type: ignore[import-not-found]
     read_junit,
 )
 from mlebench_agent_requirements import RequirementRefused, pip_install, read_requirements
-from mlebench_agent_run import agent_scratch, hand_over, pytest_command, run_agent
+from mlebench_agent_run import agent_scratch, hand_over, suite_command, run_agent
 
 IDS = json.loads(Path(__file__).with_name("ids.json").read_text("utf-8"))
 NONE = "(no pass-to-pass test)"
@@ -113,7 +113,7 @@ def suite() -> Suite:
     files = sorted({test.split("::", 1)[0] for test in IDS["fail_to_pass"] + IDS["pass_to_pass"]})
     junit = tree.parent / "junit.xml"
     install_log, paths = install_dependencies(tree)
-    command = pytest_command(tree, *PYTEST_OPTIONS, f"--junitxml={junit}", *files, paths=paths)
+    command = suite_command(tree, *PYTEST_OPTIONS, f"--junitxml={junit}", *files, paths=paths)
     done = run_agent(command, cwd=tree, writable=(tree.parent,), timeout_s=float(IDS["timeout_s"]))
     log = install_log + done.output[-2000:]
     if done.timed_out:

@@ -160,7 +160,7 @@ def python_script(script: Path | str, *args: str, hash_seeded: bool = False) -> 
     return [sys.executable, *_flags(hash_seeded, script=True), str(script), *args]
 
 
-def pytest_command(work: Path, *args: str, paths: Sequence[Path] = ()) -> list[str]:
+def suite_command(work: Path, *args: str, paths: Sequence[Path] = ()) -> list[str]:
     """The image's pytest over the tests of the agent's repository ``work`` (run it with
     ``cwd=work``): ``python3 -I`` keeps a workspace folder named ``pytest`` from standing in for
     it; ``work`` (and ``paths``, such as installed dependencies) go on ``sys.path`` through
