@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from mlebench_agent_code import agent_module
-from mlebench_agent_run import Finished, suite_command, run_agent
+from mlebench_agent_run import Finished, run_agent, suite_command
 
 GIT_ENV = {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "safe.directory", "GIT_CONFIG_VALUE_0": "*"}
 

@@ -44,7 +44,7 @@ from _suite_results import (  # type: ignore[import-not-found]
     read_junit,
 )
 from mlebench_agent_requirements import RequirementRefused, pip_install, read_requirements
-from mlebench_agent_run import agent_scratch, hand_over, suite_command, run_agent
+from mlebench_agent_run import agent_scratch, hand_over, run_agent, suite_command
 
 IDS = json.loads(Path(__file__).with_name("ids.json").read_text("utf-8"))
 NONE = "(no pass-to-pass test)"

@@ -7,7 +7,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from mlebench_agent_run import suite_command, run_agent
+from mlebench_agent_run import run_agent, suite_command
 
 
 def get(url: str) -> tuple[int, bytes]:
