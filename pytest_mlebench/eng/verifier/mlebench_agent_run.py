@@ -162,16 +162,17 @@ def python_script(script: Path | str, *args: str, hash_seeded: bool = False) -> 
 
 def suite_command(work: Path, *args: str, paths: Sequence[Path] = ()) -> list[str]:
     """The image's pytest over the tests of the agent's repository ``work`` (run it with
-    ``cwd=work``): ``python3 -I`` keeps a workspace folder named ``pytest`` from standing in for
-    it; ``work`` (and ``paths``, such as installed dependencies) go on ``sys.path`` through
-    pytest's own ``pythonpath``, as ``python3 -m pytest`` from the repository's root would have
-    it; the repository's ``addopts`` are dropped (``-p its_plugin`` would load a module that
+    ``cwd=work``). ``python3 -I`` imports the real pytest first, so a workspace folder named
+    ``pytest`` cannot stand in for it; only then do ``work`` (and ``paths``, such as installed
+    dependencies) go first on ``sys.path``, as ``python3 -m pytest`` from the repository's root
+    has it. The repository's ``addopts`` are dropped (``-p its_plugin`` would load a module that
     rewrites outcomes) and no plugin is loaded by entry point."""
-    search = " ".join(str(path) for path in (work, *paths))
-    return python_tool(
-        "pytest", "--rootdir", str(work), "-o", f"pythonpath={search}", "-o", "addopts=",
-        "-p", "no:cacheprovider", *args,
-    )  # fmt: skip
+    boot = (
+        "import sys, pytest; "
+        f"sys.path[0:0] = {[str(work), *map(str, paths)]!r}; "
+        "sys.exit(pytest.main(sys.argv[1:]))"
+    )
+    return [sys.executable, "-I", "-c", boot, "-o", "addopts=", "-p", "no:cacheprovider", *args]
 
 
 def python_code(code: str, *args: str, hash_seeded: bool = False) -> list[str]:
