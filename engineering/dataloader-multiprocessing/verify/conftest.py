@@ -3,7 +3,7 @@
 Every run uses a copy of the pristine data and its own output folder and runs through the
 verifier's door (as the agent's user, a fresh environment). What the verifier counts is measured
 from **outside** the run, so nothing the agent's code does in its own interpreter can rewrite it:
-a thread reads ``/proc`` every 20 ms for the processes of the run's session and classifies the
+a thread reads ``/proc`` every 100 ms for the processes of the run's session and classifies the
 DataLoader's workers by how the kernel shows them (a spawned worker's command line runs
 ``multiprocessing.spawn``; a forkserver's workers are forks of the forkserver; a forked worker is
 a copy of the main process), and the exit status is the kernel's. The three runs are started
@@ -26,8 +26,8 @@ from mlebench_agent_run import AgentProcess, agent_scratch, python_script, start
 
 RUN_TIMEOUT_S = 60
 EPOCHS = 2
-POLL_S = 0.02
-STEADY = 5  # polls a worker must be seen in: a fork on its way to exec() is no worker
+POLL_S = 0.1  # a worker lives for seconds; three watchers must not cost the runs a core
+STEADY = 3  # polls a worker must be seen in: a fork on its way to exec() is no worker
 SPAWN = "from multiprocessing.spawn import spawn_main"
 FORKSERVER = "from multiprocessing.forkserver import main"
 
