@@ -152,3 +152,21 @@ def test_pins_extras_ranges_and_markers_are_read(requirements: Any, tmp_path: Pa
         "uvicorn[standard]>=0.20,<1",
         "tomli==2.0.1 ; python_version < '3.11'",
     ]
+
+
+def test_a_copy_for_the_agent_keeps_links_as_links(door: Any, tmp_path: Path) -> None:
+    """Root copying ``leak -> /private/answers.csv`` by following it would hand the answers to
+    the agent's program."""
+    secret = tmp_path / "private" / "answers.csv"
+    secret.parent.mkdir()
+    secret.write_text("the answers\n")
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "leak").symlink_to(secret)
+    copy = door.agent_copy(work, tmp_path / "copy")
+    assert (copy / "leak").is_symlink() and (copy / "leak").readlink() == secret
+
+
+def test_the_agents_own_variables_are_filtered_not_refused(door: Any) -> None:
+    kept, dropped = door.without_refused({"HTTP_PORT": "8080", "PYTHONPATH": "/work"})
+    assert kept == {"HTTP_PORT": "8080"} and dropped == ["PYTHONPATH"]
