@@ -39,9 +39,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import stat
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -49,8 +47,21 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-VERIFIER_PLUGIN = "mlebench_verify"  # the verifier container's PID 1 runs pytest with it
-AGENT_UID = 65534  # "nobody": the agent's code never runs as the verifier's root
+from mlebench_agent_commands import python_code, python_script, python_tool, suite_command
+from mlebench_agent_seal import (
+    AGENT_UID,
+    UnsafeVerifier,
+    in_verifier_container,
+    privileged,
+    seal_hidden,
+)
+
+__all__ = [
+    "AgentProcess", "Finished", "UnsafeVerifier", "agent_copy", "agent_scratch", "hand_over",
+    "in_verifier_container", "python_code", "python_script", "python_tool", "run_agent",
+    "seconds_left", "start_agent", "suite_command", "without_refused",
+]  # fmt: skip
+
 DEFAULT_TIMEOUT_S = 120.0  # a call's limit when the caller names none
 VERIFIER_SHARE = 0.9  # no call runs past this share of the verifier's own time limit
 SAFE_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -64,12 +75,7 @@ HIDDEN_ENV = ("PRIVATE_DIR", "PRISTINE_DIR", "VERIFY_OUT")
 OUTPUT_TAIL_BYTES = 4 * 1024**2  # the most of a program's output the verifier reads back
 _LOADED = time.monotonic()  # about the verifier's start: its plugin imports this module
 _LIVE_SESSIONS: set[int] = set()  # session ids of programs started here that still run
-_SEALED: list[bool] = []
 _STARTING = threading.Lock()  # a start and the reaping of strays never interleave
-
-
-class UnsafeVerifier(RuntimeError):
-    """The verifier asked the door for something it must not do (a harness or task fault)."""
 
 
 @dataclass(frozen=True)
@@ -93,20 +99,6 @@ class Finished:
     @property
     def ok(self) -> bool:
         return self.returncode == 0 and not self.timed_out
-
-
-def in_verifier_container() -> bool:
-    """True only when PID 1 is the verifier's own command (a fresh verifier container): on the
-    local backend no process is ever touched."""
-    try:
-        return VERIFIER_PLUGIN.encode() in Path("/proc/1/cmdline").read_bytes()
-    except OSError:
-        return False
-
-
-def privileged() -> bool:
-    """True where the door drops to ``nobody``: root in the verifier's container."""
-    return os.geteuid() == 0 and in_verifier_container()
 
 
 def seconds_left(timeout_s: float = DEFAULT_TIMEOUT_S) -> float:
@@ -144,48 +136,6 @@ def hand_over(*paths: Path) -> None:
     for path in paths:
         for entry in _walk(path):
             os.chown(entry, AGENT_UID, AGENT_UID, follow_symlinks=False)
-
-
-def python_tool(module: str, *args: str, hash_seeded: bool = False) -> list[str]:
-    """``python3 -I -m MODULE ARGS``: the tool of the verifier's image, whatever folder the
-    program runs in. ``hash_seeded``: keep ``PYTHONHASHSEED`` from the call's ``env`` (the
-    interpreter then reads the door's fresh environment, still without a user site or the
-    current folder on ``sys.path``)."""
-    return [sys.executable, *_flags(hash_seeded, script=False), "-m", module, *args]
-
-
-def python_script(script: Path | str, *args: str, hash_seeded: bool = False) -> list[str]:
-    """``python3 -E -s SCRIPT ARGS``: one of the agent's scripts, its own folder first on
-    ``sys.path`` (it imports its sibling modules), no ``PYTHON*`` and no user site."""
-    return [sys.executable, *_flags(hash_seeded, script=True), str(script), *args]
-
-
-def suite_command(work: Path, *args: str, paths: Sequence[Path] = ()) -> list[str]:
-    """The image's pytest over the tests of the agent's repository ``work`` (run it with
-    ``cwd=work``). ``python3 -I`` imports the real pytest first, so a workspace folder named
-    ``pytest`` cannot stand in for it; only then do ``work`` (and ``paths``, such as installed
-    dependencies) go first on ``sys.path``, as ``python3 -m pytest`` from the repository's root
-    has it. The repository's ``addopts`` are dropped (``-p its_plugin`` would load a module that
-    rewrites outcomes) and no plugin is loaded by entry point."""
-    boot = (
-        "import sys, pytest; "
-        f"sys.path[0:0] = {[str(work), *map(str, paths)]!r}; "
-        "sys.exit(pytest.main(sys.argv[1:]))"
-    )
-    return [sys.executable, "-I", "-c", boot, "-o", "addopts=", "-p", "no:cacheprovider", *args]
-
-
-def python_code(code: str, *args: str, hash_seeded: bool = False) -> list[str]:
-    """``python3 -E -s -c CODE ARGS``: the verifier's own snippet over the agent's modules (the
-    program's folder is first on ``sys.path``, as ``-c`` has it)."""
-    return [sys.executable, *_flags(hash_seeded, script=True), "-c", code, *args]
-
-
-def _flags(hash_seeded: bool, *, script: bool) -> list[str]:
-    if not hash_seeded:
-        return ["-E", "-s"] if script else ["-I"]
-    safe_path = [] if script or sys.version_info < (3, 11) else ["-P"]
-    return ["-s", *safe_path]
 
 
 def fresh_env(env: Mapping[str, str] | None = None, *, home: Path | None = None) -> dict[str, str]:
@@ -415,35 +365,6 @@ def _session(proc: Path) -> int:
     """The session id in ``/proc/PID/stat`` (after the command's closing parenthesis)."""
     fields = (proc / "stat").read_text().rpartition(")")[2].split()
     return int(fields[3])
-
-
-def seal_hidden() -> None:
-    """Before the first program starts (privileged only): the results folder root-only, and
-    :class:`UnsafeVerifier` when a hidden folder is open to other users."""
-    if _SEALED or not privileged():
-        return
-    out = os.environ.get("VERIFY_OUT")
-    if out:
-        Path(out).mkdir(parents=True, exist_ok=True)
-        os.chmod(out, 0o700)
-    for name in (os.environ.get("PRIVATE_DIR"), os.environ.get("VERIFY_DIR", "/verify")):
-        if name and Path(name).exists():
-            _require_root_only(Path(name))
-    _SEALED.append(True)
-
-
-def _require_root_only(folder: Path) -> None:
-    info = folder.stat()
-    if info.st_uid != AGENT_UID and not stat.S_IMODE(info.st_mode) & 0o077:
-        return  # the owner (root, or the harness's user on a bind mount) alone
-    try:
-        os.chown(folder, 0, 0)
-        os.chmod(folder, 0o700)
-    except OSError as exc:
-        raise UnsafeVerifier(
-            f"{folder} is open to other users (mode {stat.S_IMODE(info.st_mode):o}) and cannot be"
-            f" closed ({exc}): the harness must stage it root-only (0700)"
-        ) from None
 
 
 def _walk(path: Path) -> Iterable[str]:
