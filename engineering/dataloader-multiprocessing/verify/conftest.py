@@ -27,7 +27,7 @@ from mlebench_agent_run import AgentProcess, agent_scratch, python_script, start
 RUN_TIMEOUT_S = 60
 EPOCHS = 2
 POLL_S = 0.1  # a worker lives for seconds; three watchers must not cost the runs a core
-STEADY = 3  # polls a worker must be seen in: a fork on its way to exec() is no worker
+STEADY = 10  # polls (1 s) a worker must be seen in: a fork on its way to exec() is none
 SPAWN = "from multiprocessing.spawn import spawn_main"
 FORKSERVER = "from multiprocessing.forkserver import main"
 
