@@ -19,7 +19,7 @@ from typing import Any, Literal, cast
 import yaml
 
 from pytest_mlebench.eng.builder_spec import BuilderSpec, parse_builder
-from pytest_mlebench.eng.lint import checks_in_verify
+from pytest_mlebench.eng.lint import DOOR, checks_in_verify, process_starts_in_verify
 from pytest_mlebench.errors import ConfigError
 from pytest_mlebench.yaml_text import load_yaml
 
@@ -147,6 +147,18 @@ class EngTask:
         if not self.cheats_dir.is_dir():
             return ()
         return tuple(sorted(path.stem for path in self.cheats_dir.glob("*.sh")))
+
+
+CHEATS_PER_TASK = range(2, 7)  # a shipped task proves 2 to 6 known hacks caught
+
+
+def cheat_count_problem(count: int) -> str | None:
+    """Why ``count`` cheats are too few or too many for a shipped task (``None``: fine). Up to
+    five task-specific hacks, and the forge-from-inside cheat every task that runs agent code
+    ships."""
+    if count in CHEATS_PER_TASK:
+        return None
+    return f"{count} cheats ({CHEATS_PER_TASK.start} to {CHEATS_PER_TASK.stop - 1} expected)"
 
 
 def load_task(folder: Path) -> EngTask:
@@ -344,6 +356,13 @@ def _check_coverage(requirements: Mapping[str, str], checks: tuple[Check, ...], 
 def _check_tests(
     verify: Path, checks: tuple[Check, ...], metrics: Mapping[str, Metric], where: str
 ) -> None:
+    starts = process_starts_in_verify(verify)
+    if starts:
+        raise ConfigError(
+            f"{where}: the verifier starts a process outside its door: {'; '.join(starts)}."
+            f" Run every program through {DOOR}: it runs the agent's code as an unprivileged"
+            " user, in a fresh environment, with a time limit"
+        )
     tested = checks_in_verify(verify)
     declared = {check.id for check in checks}
     untested = [c.id for c in checks if c.id not in tested and c.id not in metrics]

@@ -44,6 +44,8 @@ from typing import Any
 
 import yaml
 
+from pytest_mlebench.eng.task import cheat_count_problem
+
 PLUGIN_DIR = Path(__file__).resolve().parents[2] / "pytest_mlebench" / "eng" / "verifier"
 DEFAULT_WEIGHTS = {
     "functional": 0.40,
@@ -112,8 +114,9 @@ def lint(task_dir: Path) -> list[str]:
         if not (task_dir / name).exists()
     ]
     cheats = sorted((task_dir / "cheats").glob("*.sh"))
-    if not 2 <= len(cheats) <= 5:
-        problems.append(f"{len(cheats)} cheats (2 to 5 expected)")
+    too_many_or_few = cheat_count_problem(len(cheats))
+    if too_many_or_few:
+        problems.append(too_many_or_few)
     if config.get("id") != task_dir.name:
         problems.append(f"id {config.get('id')!r} is not the folder name")
     requirements = set(config.get("requirements") or {})

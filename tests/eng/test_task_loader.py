@@ -8,7 +8,12 @@ from typing import Any
 
 import pytest
 
-from pytest_mlebench.eng.lint import checks_in_source, checks_in_verify
+from pytest_mlebench.eng.lint import (
+    checks_in_source,
+    checks_in_verify,
+    process_starts,
+    process_starts_in_verify,
+)
 from pytest_mlebench.eng.task import DEFAULT_WEIGHTS, load_task
 from pytest_mlebench.eng.task_registry import load_eng_registry
 from pytest_mlebench.errors import ConfigError, UnknownCompetition
@@ -177,6 +182,57 @@ def test_a_verifier_file_that_does_not_parse_is_named(tmp_path: Path) -> None:
     (tmp_path / "test_bad.py").write_text("def (:\n")
     with pytest.raises(ConfigError, match="test_bad.py: the verifier test does not parse"):
         checks_in_verify(tmp_path)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import subprocess",
+        "import multiprocessing.pool",
+        "from subprocess import run",
+        "import os\nos.system('id')",
+        "import os\nos.execv('/bin/sh', ['sh'])",
+        "from os import spawnlp",
+        "import os\nos.posix_spawn('/bin/sh', ['sh'], {})",
+        "import pty",
+        "from concurrent.futures import ProcessPoolExecutor",
+        "import asyncio\nasyncio.create_subprocess_exec('sh')",
+        "__import__('subprocess')",
+        "import importlib\nimportlib.import_module('subprocess')",
+    ],
+)
+def test_the_lint_finds_a_process_started_outside_the_door(tmp_path: Path, source: str) -> None:
+    path = tmp_path / "conftest.py"
+    path.write_text(source + "\n")
+    assert process_starts(path), source
+
+
+def test_the_door_and_threads_are_no_process_start(tmp_path: Path) -> None:
+    path = tmp_path / "test_ok.py"
+    path.write_text(
+        "import os, threading\nfrom concurrent.futures import ThreadPoolExecutor\n"
+        "from mlebench_agent_run import run_agent\nrun_agent(['true'])\nos.environ.get('X')\n"
+    )
+    assert process_starts(path) == []
+
+
+def test_the_loader_refuses_a_verifier_that_bypasses_the_door(tmp_path: Path) -> None:
+    folder = write_task(tmp_path)
+    (folder / "verify" / "helper.py").write_text("import subprocess\n")
+    with pytest.raises(ConfigError, match=r"helper.py:1: import subprocess.*mlebench_agent_run"):
+        load_task(folder)
+
+
+def test_no_shipped_verifier_starts_a_process_outside_the_door() -> None:
+    root = Path(__file__).resolve().parents[2]
+    folders = [
+        *(root / "engineering").glob("*/verify"),
+        root / "pytest_mlebench" / "eng" / "from_pr",
+    ]
+    template = root / "pytest_mlebench" / "eng" / "from_pr" / "verify_template.py"
+    found = [f for folder in folders[:-1] for f in process_starts_in_verify(folder)]
+    found += [f"{template}:{line}: {what}" for line, what in process_starts(template)]
+    assert len(folders) > 16 and found == []
 
 
 def test_the_registry_loads_tasks_and_splits(tmp_path: Path) -> None:

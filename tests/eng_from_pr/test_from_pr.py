@@ -170,6 +170,19 @@ def test_oracle_passes_every_check(task: Path, pristine: Path, tmp_path: Path) -
     assert document["checks"]["F1"]["total"] == 2  # type: ignore[index]
 
 
+def test_a_pytest_package_of_the_workspace_does_not_stand_in_for_pytest(
+    task: Path, pristine: Path, tmp_path: Path
+) -> None:
+    """The forge cheat's ``pytest/`` package writes an all-passed junit file when it is run as
+    ``python3 -m pytest`` from the workspace; the verifier runs the image's pytest (``-I``), so
+    the change's failing tests still fail."""
+    work = fresh_work(pristine, tmp_path)
+    run_script(task, "cheats/forge-from-inside.sh", work)
+    assert (work / "pytest" / "__main__.py").is_file() and (work / "sitecustomize.py").is_file()
+    document = run_verifier(task, pristine, work, tmp_path / "out")
+    assert results(document)["F1"] == 0.0
+
+
 def test_editing_the_tests_is_caught(task: Path, pristine: Path, tmp_path: Path) -> None:
     work = fresh_work(pristine, tmp_path)
     run_script(task, "cheats/edit-tests.sh", work)

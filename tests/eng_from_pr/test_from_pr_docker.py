@@ -84,11 +84,17 @@ def test_oracle_passes_in_the_image(task: Path, tmp_path: Path) -> None:
     shutil.copytree(pristine, work, symlinks=True)
     run_script(task, "solution/solve.sh", work)
     (tmp_path / "out").mkdir()
+    hidden = {name: tmp_path / f"hidden-{name}" for name in ("verify", "private")}
+    shutil.copytree(task / "verify", hidden["verify"])
+    shutil.copytree(tmp_path / "private", hidden["private"])
+    for folder in hidden.values():  # as the harness stages them: root's alone
+        for inner in [folder, *(path for path in folder.rglob("*") if path.is_dir())]:
+            inner.chmod(0o700)
     mounts = {
-        task / "verify": "/verify:ro",
+        hidden["verify"]: "/verify:ro",
         pristine: "/pristine:ro",
         work: "/work",
-        tmp_path / "private": "/private:ro",
+        hidden["private"]: "/private:ro",
         tmp_path / "out": "/out",
         PLUGIN_DIR: "/plugin:ro",
     }

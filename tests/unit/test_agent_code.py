@@ -154,7 +154,8 @@ def test_no_call_outlasts_the_verifiers_time(
     """A hang under the default timeout (120 s) still ends before the verifier's own limit: the
     check fails as the agent's, instead of the verifier running out of time (an error)."""
     monkeypatch.setenv("VERIFY_TIME_LIMIT", "5")
-    monkeypatch.setattr(agent_code, "_LOADED", time.monotonic())  # the verifier started now
+    door = sys.modules["mlebench_agent_run"]
+    monkeypatch.setattr(door, "_LOADED", time.monotonic())  # the verifier started now
     module = agent_code.agent_module("agent_mod", _workspace(tmp_path / "hang", SLOW_MODULE))
     with pytest.raises(agent_code.AgentCodeError, match="ran past 90 % of the verifier's 5 s"):
         module.slow()  # sleeps 60 s
@@ -166,16 +167,6 @@ def test_a_module_that_does_not_import_is_the_agents_failure(
     work = _workspace(tmp_path / "broken", "import no_such_package_here\n")
     with pytest.raises(agent_code.AgentCodeError, match="ModuleNotFoundError"):
         agent_code.agent_module("agent_mod", work)
-
-
-def test_the_agents_environment_has_no_hidden_folders(
-    agent_code: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("PRIVATE_DIR", "/private")
-    monkeypatch.setenv("VERIFY_OUT", "/verify-out")
-    env = agent_code.agent_env(PYTHONPATH="")
-    assert "PRIVATE_DIR" not in env and "VERIFY_OUT" not in env and env["PYTHONPATH"] == ""
-    assert agent_code.as_agent_user() == {}  # outside the verifier's container: nothing changes
 
 
 def test_the_same_failure_raises_the_same_type_each_time(agent_code: Any, remote: Any) -> None:

@@ -6,8 +6,6 @@ import hashlib
 import json
 import os
 import resource
-import shutil
-import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -15,7 +13,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
-from mlebench_agent_code import agent_env, agent_module, agent_scratch, as_agent_user
+from mlebench_agent_code import agent_module
+from mlebench_agent_run import agent_copy, agent_scratch, run_agent
 
 REPRODUCE_TIMEOUT_S = 120
 OUTPUTS = ["predictions.csv", "validation_predictions.csv", "report.json"]
@@ -29,23 +28,12 @@ class Reproduction:
     """``bash reproduce.sh`` in a fresh copy of the workspace without its outputs."""
 
     def __init__(self, work: Path, target: Path) -> None:
-        shutil.copytree(work, target, ignore=shutil.ignore_patterns(*OUTPUTS, "__pycache__"))
+        agent_copy(work, target, ignore=(*OUTPUTS, "__pycache__"))
         before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         started = time.monotonic()
-        try:
-            done = subprocess.run(
-                ["bash", "reproduce.sh"],
-                cwd=target,
-                capture_output=True,
-                text=True,
-                timeout=REPRODUCE_TIMEOUT_S,
-                check=False,
-                env=agent_env(PYTHONPATH=""),
-                **as_agent_user(target),
-            )
-            self.returncode, self.log = done.returncode, (done.stdout + done.stderr)[-600:]
-        except (subprocess.TimeoutExpired, FileNotFoundError) as error:
-            self.returncode, self.log = -1, str(error)
+        done = run_agent(["bash", "reproduce.sh"], cwd=target, timeout_s=REPRODUCE_TIMEOUT_S)
+        self.returncode = -1 if done.timed_out else done.returncode
+        self.log = done.output[-600:]
         self.wall_s = time.monotonic() - started
         self.peak_mb = max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
         self.predictions = digest(target / "predictions.csv")

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 from conftest import feature_names, scores, truth
-from mlebench_agent_code import agent_module, agent_scratch, type_name
+from mlebench_agent_code import agent_module, type_name
+from mlebench_agent_run import agent_copy, agent_scratch
 from sklearn.impute import SimpleImputer
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
@@ -40,14 +40,14 @@ def test_test_rows_do_not_change_the_fit(  # type: ignore[no-untyped-def]
     """Extreme values in data/test.csv must not move anything fit() learns."""
     probe = labelled.head(200)
     plain = scores(pipeline.fit(labelled.copy()), probe)
-    sentinel_dir = agent_scratch("sentinel-")
-    shutil.copytree(
-        work, sentinel_dir, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__")
-    )
+    sentinel_dir = agent_scratch("sentinel-") / "work"
+    agent_copy(work, sentinel_dir, ignore=("__pycache__",))
     test = pd.read_csv(pristine_data / "test.csv")
     for column in ["Income", "Assets", "Debt", "Amount", "Price", "Expenses"]:
         test[column] = 1e7
-    test.to_csv(sentinel_dir / "data" / "test.csv", index=False)
+    target = sentinel_dir / "data" / "test.csv"
+    target.unlink(missing_ok=True)  # never write through a link the agent planted
+    test.to_csv(target, index=False)
     moved_pipeline = agent_module("pipeline", sentinel_dir, writable=(sentinel_dir,))
     moved = scores(moved_pipeline.fit(labelled.copy()), probe)
     delta = float(np.max(np.abs(plain - moved)))

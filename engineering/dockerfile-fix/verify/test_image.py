@@ -6,13 +6,13 @@ import csv
 import io
 import json
 import shutil
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import Build, require_build
+from mlebench_agent_run import run_agent
 
 ROOT_USERS = {"", "root", "0"}
 INSTALL_WORDS = ("pip", "requirements")
@@ -149,10 +149,9 @@ def test_hadolint_finds_no_error(work_dir: Path, evidence: Callable[[str], None]
     assert hadolint, "hadolint is not in the verifier's image"
     dockerfile = work_dir / "Dockerfile"
     assert dockerfile.is_file(), "no Dockerfile"
-    done = subprocess.run(
-        [hadolint, "--no-fail", "-f", "json", str(dockerfile)],
-        capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+    # as nobody, from a fresh folder: a .hadolint.yaml the agent planted is not read
+    done = run_agent([hadolint, "--no-fail", "-f", "json", str(dockerfile)], timeout_s=60)
+    assert not done.timed_out, done.output
     findings = json.loads(done.stdout or "[]")
     errors = [
         f"{item['code']} line {item['line']}: {item['message']}"

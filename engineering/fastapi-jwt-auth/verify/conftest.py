@@ -9,10 +9,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import signal
 import socket
-import subprocess
-import sys
 import tempfile
 import time
 import urllib.error
@@ -23,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mlebench_agent_code import as_agent_user
+from mlebench_agent_run import AgentProcess, python_tool, start_agent
 
 READY_WITHIN_S = 30.0
 
@@ -32,7 +29,7 @@ READY_WITHIN_S = 30.0
 class Api:
     port: int
     secret: str
-    process: subprocess.Popen
+    process: AgentProcess
     output: Path
     ready: bool = False
 
@@ -81,25 +78,13 @@ def users() -> dict[str, list[str]]:
 def api() -> Iterator[Api]:
     port, secret = pick_port(), secrets.token_urlsafe(32)
     output = Path(tempfile.mkdtemp(prefix="api-")) / "server.log"
-    env = {**os.environ, "JWT_SECRET": secret, "HOME": str(output.parent)}
-    for name in ("PRIVATE_DIR", "PRISTINE_DIR", "VERIFY_OUT"):
-        env.pop(name, None)
-    command = [
-        sys.executable,
-        "-m",
-        "uvicorn",
-        "main:app",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-    ]
-    with output.open("wb") as sink:
-        process = subprocess.Popen(
-            command, cwd=os.environ["WORK_DIR"], env=env, stdout=sink, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL, start_new_session=True,
-            **as_agent_user(Path(os.environ["WORK_DIR"]), output.parent),
-        )  # fmt: skip
+    work = Path(os.environ["WORK_DIR"])
+    command = python_tool(
+        "uvicorn", "main:app", "--app-dir", str(work), "--host", "127.0.0.1", "--port", str(port)
+    )
+    process = start_agent(
+        command, log=output, cwd=work, writable=(work,), env={"JWT_SECRET": secret}
+    )
     started = Api(port=port, secret=secret, process=process, output=output)
     deadline = time.monotonic() + READY_WITHIN_S
     while time.monotonic() < deadline and process.poll() is None:
@@ -110,13 +95,7 @@ def api() -> Iterator[Api]:
         except OSError:
             time.sleep(0.2)
     yield started
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(process.pid, sig)
-            process.wait(timeout=2)
-            break
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            continue
+    process.stop()
 
 
 @pytest.fixture

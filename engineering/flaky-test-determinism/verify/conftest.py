@@ -14,7 +14,6 @@ import queue
 import random
 import shutil
 import statistics
-import subprocess
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -22,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mlebench_agent_code import as_agent_user
+from mlebench_agent_run import hand_over, python_script, run_agent
 
 RUNS = 30
 SESSIONS = 3  # runs per process: 10 hash seeds, 30 orders
@@ -58,22 +57,26 @@ class Run:
 
 @dataclass
 class Lane:
-    """A private copy of a workspace and a scratch folder; one run at a time uses it."""
+    """A private copy of a workspace, the verifier's runner and probe (root's, read-only to the
+    suite) and a folder for the probe's reports; one run at a time uses it."""
 
     work: Path
     scratch: Path
-    user: dict[str, Any]
+    reports: Path
 
 
 def make_lane(source: Path) -> Lane:
     root = Path(tempfile.mkdtemp(prefix="lane-"))
     root.chmod(0o755)
-    work, scratch = root / "work", root / "scratch"
+    work, scratch, reports = root / "work", root / "scratch", root / "reports"
     shutil.copytree(source, work, symlinks=True)
-    scratch.mkdir()
+    scratch.mkdir(mode=0o755)
+    reports.mkdir()
     for helper in ("flaky_probe.py", "flaky_runner.py"):
         shutil.copy2(HERE / helper, scratch / helper)
-    return Lane(work, scratch, as_agent_user(work, scratch))
+        (scratch / helper).chmod(0o644)
+    hand_over(work, reports)
+    return Lane(work, scratch, reports)
 
 
 Job = tuple[int, list[int], str | None]  # (hash seed, order seeds, mutant)
@@ -82,11 +85,8 @@ Job = tuple[int, list[int], str | None]  # (hash seed, order seeds, mutant)
 def run_process(lane: Lane, job: Job) -> list[Run]:
     """One process of the suite under ``job``'s hash seed: a session per order seed."""
     hash_seed, order_seeds, mutant = job
-    reports = [lane.scratch / f"report-{hash_seed}-{seed}.json" for seed in order_seeds]
+    reports = [lane.reports / f"report-{hash_seed}-{seed}.json" for seed in order_seeds]
     env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(lane.scratch),
-        "PYTHONPATH": str(lane.scratch),
         "PYTHONHASHSEED": str(hash_seed),
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
@@ -94,15 +94,12 @@ def run_process(lane: Lane, job: Job) -> list[Run]:
     if mutant:
         env["FLAKY_MUTANT"] = mutant
     plan = json.dumps([[seed, str(path)] for seed, path in zip(order_seeds, reports, strict=True)])
-    command = ["python3", str(lane.scratch / "flaky_runner.py"), plan]
-    try:
-        done = subprocess.run(
-            command, cwd=lane.work, env=env, capture_output=True, text=True,
-            timeout=RUN_TIMEOUT_S * len(order_seeds), stdin=subprocess.DEVNULL, **lane.user,
-        )  # fmt: skip
-        output = done.stdout[-1500:] + done.stderr[-500:]
-    except subprocess.TimeoutExpired:
-        output = f"timed out after {RUN_TIMEOUT_S * len(order_seeds)} s"
+    # the runner's own folder (root's) first on sys.path: the probe comes from there, not PYTHONPATH
+    command = python_script(lane.scratch / "flaky_runner.py", plan, hash_seeded=True)
+    done = run_agent(command, cwd=lane.work, env=env, timeout_s=RUN_TIMEOUT_S * len(order_seeds))
+    output = done.stdout[-1500:] + done.stderr[-500:]
+    if done.timed_out:
+        output = f"timed out after {done.limit_s:.0f} s"
     runs = []
     for seed, report in zip(order_seeds, reports, strict=True):
         data = json.loads(report.read_text("utf-8")) if report.is_file() else None

@@ -17,7 +17,9 @@ import pytest
 
 
 def main() -> int:
-    sys.path.insert(0, os.getcwd())  # as `python3 -m pytest` run from the workspace root has it
+    # the workspace as `python3 -m pytest` run from its root has it, but after this runner's own
+    # folder: a flaky_probe.py planted in the workspace cannot stand in for the verifier's probe
+    sys.path.insert(1, os.getcwd())
     for order_seed, report in json.loads(sys.argv[1]):
         before = set(sys.modules)
         os.environ["FLAKY_ORDER_SEED"] = str(order_seed)

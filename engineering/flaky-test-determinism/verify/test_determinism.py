@@ -6,7 +6,6 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import tempfile
 from collections import Counter
 from collections.abc import Callable
@@ -15,7 +14,7 @@ from typing import Any
 
 import pytest
 from conftest import RNG, RUNS, Run
-from mlebench_agent_code import as_agent_user
+from mlebench_agent_run import python_code, run_agent
 
 NOT_RUN = {"skipped", "xfailed", "xpassed"}
 WORDS = ["ash", "bay", "cob", "dew", "elm", "fig", "gum", "hop", "ivy", "jam", "kit", "lea"]
@@ -75,13 +74,13 @@ print(json.dumps([top_tokens(texts, k) for texts, k in cases]))
 def top_tokens_in_a_fresh_process(work: Path, hash_seed: int, cases: list[Any]) -> list[Any]:
     """``top_tokens`` for ``cases`` in ``python3 -S`` (no site: nothing of the workspace is
     imported but datakit) under ``PYTHONHASHSEED=hash_seed``."""
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONHASHSEED": str(hash_seed),
-           "PYTHONDONTWRITEBYTECODE": "1"}  # fmt: skip
-    done = subprocess.run(
-        ["python3", "-S", "-c", SCRIPT], cwd=work, env=env, input=json.dumps(cases),
-        capture_output=True, text=True, timeout=20, **as_agent_user(work),
-    )  # fmt: skip
-    assert done.returncode == 0, f"datakit.vocab.top_tokens failed: {done.stderr[-400:]}"
+    env = {"PYTHONHASHSEED": str(hash_seed), "PYTHONDONTWRITEBYTECODE": "1"}
+    command = python_code(SCRIPT, hash_seeded=True)
+    command.insert(1, "-S")
+    done = run_agent(
+        command, cwd=work, writable=(work,), env=env, stdin=json.dumps(cases), timeout_s=20
+    )
+    assert done.ok, f"datakit.vocab.top_tokens failed: {done.output[-400:]}"
     return json.loads(done.stdout)
 
 

@@ -12,9 +12,7 @@ import json
 import os
 import random
 import shutil
-import signal
 import socket
-import subprocess
 import tempfile
 import threading
 import time
@@ -26,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mlebench_agent_code import as_agent_user
+from mlebench_agent_run import AgentProcess, start_agent
 from prometheus_client.parser import text_string_to_metric_families
 
 READY_WITHIN_S = 30.0
@@ -103,7 +101,7 @@ class Service:
     port: int
     workers: int
     buckets: list[float]
-    process: subprocess.Popen
+    process: AgentProcess
     output: Path
     ready: bool = False
     settled: list[int] | None = None
@@ -181,16 +179,7 @@ class Service:
         return self.settled
 
     def stop(self) -> None:
-        for sig, wait in ((signal.SIGTERM, 2.0), (signal.SIGKILL, 2.0)):
-            try:
-                os.killpg(self.process.pid, sig)
-            except ProcessLookupError:
-                return
-            try:
-                self.process.wait(timeout=wait)
-                return
-            except subprocess.TimeoutExpired:
-                continue
+        self.process.stop()
 
 
 def start_service(work: Path, workers: int, buckets: list[float]) -> Service:
@@ -199,21 +188,14 @@ def start_service(work: Path, workers: int, buckets: list[float]) -> Service:
     folder = Path(tempfile.mkdtemp(prefix="svc-"))
     output = folder / "start.out"
     env = {
-        **os.environ,
         "PORT": str(port),
         "WORKERS": str(workers),
         "LATENCY_BUCKETS": ",".join(f"{b:g}" for b in buckets),
-        "HOME": str(folder),
         "TMPDIR": str(folder),
     }
-    for name in ("PRIVATE_DIR", "PRISTINE_DIR", "VERIFY_OUT", "PROMETHEUS_MULTIPROC_DIR"):
-        env.pop(name, None)
-    user = as_agent_user(work, folder)
-    with output.open("wb") as sink:
-        process = subprocess.Popen(
-            ["bash", "start.sh"], cwd=work, env=env, stdout=sink, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL, start_new_session=True, **user,
-        )  # fmt: skip
+    process = start_agent(
+        ["bash", "start.sh"], log=output, cwd=work, writable=(work, folder), env=env, home=folder
+    )
     return Service(port=port, workers=workers, buckets=buckets, process=process, output=output)
 
 

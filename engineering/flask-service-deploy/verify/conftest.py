@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import socket
-import subprocess
 import tempfile
 import time
 import urllib.error
@@ -21,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mlebench_agent_code import as_agent_user
+from mlebench_agent_run import AgentProcess, start_agent
 
 READY_WITHIN_S = 30.0
 
@@ -40,7 +38,7 @@ class Response:
 class Service:
     port: int
     log: Path
-    process: subprocess.Popen
+    process: AgentProcess
     ready_at: float | None = None
     output: Path = field(default_factory=Path)
 
@@ -82,16 +80,7 @@ class Service:
             return ""
 
     def stop(self) -> None:
-        for sig, wait in ((signal.SIGTERM, 1.5), (signal.SIGKILL, 2.0)):
-            try:
-                os.killpg(self.process.pid, sig)
-            except ProcessLookupError:
-                return
-            try:
-                self.process.wait(timeout=wait)
-                return
-            except subprocess.TimeoutExpired:
-                continue
+        self.process.stop(grace_s=1.5)
 
 
 def pick_port() -> int:
@@ -105,15 +94,10 @@ def start_service(work: Path) -> Service:
     folder = Path(tempfile.mkdtemp(prefix="svc-"))
     log = folder / "logs" / "app.log"  # logs/ does not exist: the service makes it
     output = folder / "start.out"
-    env = {**os.environ, "PORT": str(port), "APP_LOG": str(log), "HOME": str(folder)}
-    for name in ("PRIVATE_DIR", "PRISTINE_DIR", "VERIFY_OUT"):
-        env.pop(name, None)
-    user = as_agent_user(work, folder)
-    with output.open("wb") as sink:
-        process = subprocess.Popen(
-            ["bash", "start.sh"], cwd=work, env=env, stdout=sink, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL, start_new_session=True, **user,
-        )  # fmt: skip
+    env = {"PORT": str(port), "APP_LOG": str(log)}
+    process = start_agent(
+        ["bash", "start.sh"], log=output, cwd=work, writable=(work, folder), env=env, home=folder
+    )
     return Service(port=port, log=log, process=process, output=output)
 
 

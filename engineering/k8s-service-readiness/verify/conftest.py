@@ -13,7 +13,6 @@ from __future__ import annotations
 import functools
 import os
 import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from typing import Any
 import pytest
 import yaml
 from emulation import Pod, container, documents, find, resolve, run_pod, service_port
+from mlebench_agent_run import run_agent
 
 LINT_CONFIG = "{extends: default, rules: {line-length: {max: 120}, document-start: disable}}"
 K8S_MARK = "k8s"
@@ -34,12 +34,15 @@ def cluster_missing() -> str | None:
         return f"no kubeconfig ({config} not found): set KUBECONFIG to a cluster's config"
     if shutil.which("kubectl") is None:
         return "kubectl is not on PATH"
-    try:
-        done = subprocess.run(["kubectl", "version", "--request-timeout=10s"],
-                              capture_output=True, text=True, timeout=15, check=False)  # fmt: skip
-    except subprocess.TimeoutExpired:
+    done = run_agent(["kubectl", "version", "--request-timeout=10s"], env=kube_env(), timeout_s=15)
+    if done.timed_out:
         return "kubectl version timed out: the cluster does not answer"
     return None if done.returncode == 0 else f"kubectl version failed: {done.stderr.strip()[:200]}"
+
+
+def kube_env() -> dict[str, str]:
+    """The cluster's config for kubectl, which runs in the door's fresh environment."""
+    return {"KUBECONFIG": os.environ.get("KUBECONFIG") or str(Path.home() / ".kube" / "config")}
 
 
 def pytest_configure(config: pytest.Config) -> None:

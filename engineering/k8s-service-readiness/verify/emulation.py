@@ -11,10 +11,7 @@ scheduler, no kube-proxy, no DNS, no image: see the task's README for what is no
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
 import urllib.error
@@ -24,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from mlebench_agent_run import AgentProcess, python_script, start_agent, without_refused
 
 WARMUP_SECONDS = 1.5  # the verifier's own value: the model "loads" this long in every run
 PROBE_EVERY_S = 0.1
@@ -110,7 +108,7 @@ def get(port: int | None, path: str, timeout: float = 1.0) -> tuple[int, str]:
 class Pod:
     """One running pod of the Deployment and what the emulated kubelet saw of it."""
 
-    process: subprocess.Popen[bytes]
+    process: AgentProcess
     env: dict[str, str]
     output: Path
     probe_port: int | None = None
@@ -118,6 +116,7 @@ class Pod:
     ready_after_s: float | None = None
     predict_when_ready: tuple[int, str] = (0, "never ready")
     probes: list[tuple[float, int]] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # manifest env names left out
 
     def tail(self) -> str:
         try:
@@ -126,9 +125,7 @@ class Pod:
             return ""
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
-            self.process.wait(timeout=5)
+        self.process.stop(grace_s=0)
 
 
 def run_pod(pristine: Path, spec: dict[str, Any], service_target: int | None) -> Pod:
@@ -136,16 +133,14 @@ def run_pod(pristine: Path, spec: dict[str, Any], service_target: int | None) ->
     first success, send one request through the Service's API port."""
     folder = Path(tempfile.mkdtemp(prefix="pod-"))
     shutil.copytree(pristine / "app", folder / "app")
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(folder)}
-    env.update(container_env(spec))
+    # the manifest's env is the agent's: what would change how Python starts is left out
+    env, refused = without_refused(container_env(spec))
     env.update({"WARMUP_SECONDS": str(WARMUP_SECONDS), "BIND_ADDRESS": "127.0.0.1"})
     output = folder / "pod.log"
-    with output.open("wb") as sink:
-        process = subprocess.Popen(
-            [sys.executable, "app/server.py"], cwd=folder, env=env, stdout=sink,
-            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
-        )  # fmt: skip
-    pod = Pod(process, env, output)
+    process = start_agent(
+        python_script("app/server.py"), log=output, cwd=folder, writable=(folder,), env=env
+    )
+    pod = Pod(process, env, output, refused=refused)
     probe = (spec.get("readinessProbe") or {}).get("httpGet") or {}
     pod.probe_path, pod.probe_port = probe.get("path"), resolve(probe.get("port"), spec)
     if not probe or "host" in probe or pod.probe_path is None:

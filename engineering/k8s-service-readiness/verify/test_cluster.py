@@ -12,22 +12,21 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import uuid
 from collections.abc import Iterator
 
 import pytest
 import yaml
+from conftest import kube_env
+from mlebench_agent_run import Finished, run_agent
 
 pytestmark = [pytest.mark.k8s, pytest.mark.usefixtures("cluster")]
 ROLLOUT_TIMEOUT_S = 120
 
 
-def kubectl(
-    *args: str, stdin: str | None = None, timeout: int = 60
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["kubectl", *args], input=stdin, capture_output=True, text=True,
-                          timeout=timeout, check=False)  # fmt: skip
+def kubectl(*args: str, stdin: str | None = None, timeout: int = 60) -> Finished:
+    """``kubectl ARGS`` through the verifier's door (it reads the agent's manifests)."""
+    return run_agent(["kubectl", *args], env=kube_env(), stdin=stdin, timeout_s=timeout)
 
 
 @pytest.fixture

@@ -14,9 +14,6 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-import signal
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -26,7 +23,7 @@ from typing import Any
 
 import psutil
 import pytest
-from mlebench_agent_code import as_agent_user
+from mlebench_agent_run import hand_over, python_script, seconds_left, start_agent
 
 RUN_TIMEOUT_S = 420  # one run: the oracle takes ~17 s alone, 5 times that on a loaded machine
 MEMORY_BOUND_MB = 512
@@ -101,30 +98,26 @@ def run_aggregate(work: Path, parts: list[Part], scratch: Path) -> Run:
     scratch.mkdir(parents=True, exist_ok=True)
     pipe, output, log = scratch / "input.csv", scratch / "out.csv", scratch / "program.log"
     os.mkfifo(pipe)
-    privileges = as_agent_user(scratch)
+    hand_over(scratch)
     done = threading.Event()
     feeder = threading.Thread(target=_feed, args=(pipe, parts, done), daemon=True)
     feeder.start()
     started = time.monotonic()
-    with open(log, "wb") as sink:
-        child = subprocess.Popen(
-            [sys.executable, "aggregate.py", str(pipe), str(output)], cwd=work,
-            stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT,
-            start_new_session=True, env={**os.environ, "HOME": str(scratch)}, **privileges,
-        )  # fmt: skip
-        watched, peak, status = psutil.Process(child.pid), 0.0, None
-        while time.monotonic() - started < RUN_TIMEOUT_S:
-            pid, raw, usage = os.wait4(child.pid, os.WNOHANG)
-            if pid:
-                status = os.waitstatus_to_exitcode(raw)
-                peak = max(peak, usage.ru_maxrss / 1024)
-                break
-            peak = max(peak, _tree_rss_mb(watched))
-            time.sleep(0.05)
-        else:
-            os.killpg(child.pid, signal.SIGKILL)
-            os.wait4(child.pid, 0)
-        child.returncode = status if status is not None else -9
+    child = start_agent(
+        python_script("aggregate.py", str(pipe), str(output)), log=log, cwd=work, home=scratch
+    )
+    # measured from outside: the tree's RSS in /proc while it runs, the kernel's rusage at its exit
+    watched, peak, status = psutil.Process(child.pid), 0.0, None
+    limit = seconds_left(RUN_TIMEOUT_S)
+    while time.monotonic() - started < limit:
+        pid, raw, usage = os.wait4(child.pid, os.WNOHANG)
+        if pid:
+            status = os.waitstatus_to_exitcode(raw)
+            peak = max(peak, usage.ru_maxrss / 1024)
+            break
+        peak = max(peak, _tree_rss_mb(watched))
+        time.sleep(0.05)
+    child.stop(grace_s=0)  # what is left of it (all of it, past its time)
     wall = time.monotonic() - started
     if not done.is_set():  # the program never opened its input, or stopped early
         try:

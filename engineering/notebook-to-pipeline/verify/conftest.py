@@ -10,13 +10,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from mlebench_agent_run import agent_copy, agent_scratch, python_script, run_agent
 
 RUN_TIMEOUT_S = 30
 REMOVED = ("analysis.ipynb", "reference")
@@ -26,16 +25,16 @@ class Run:
     """One ``python3 pipeline.py`` into ``out_dir`` (extra arguments: a stage, a parameter)."""
 
     def __init__(self, work: Path, source: Path, out_dir: Path, *extra: str) -> None:
-        command = [sys.executable, "pipeline.py", "--input", str(source), "--out-dir", str(out_dir)]
+        command = python_script(
+            "pipeline.py", "--input", str(source), "--out-dir", str(out_dir), *extra
+        )
         started = time.monotonic()
-        try:
-            done = subprocess.run(
-                [*command, *extra], cwd=work, capture_output=True, text=True,
-                timeout=RUN_TIMEOUT_S, check=False,
-            )  # fmt: skip
-            self.returncode, self.log = done.returncode, (done.stdout + done.stderr)[-800:]
-        except subprocess.TimeoutExpired:
-            self.returncode, self.log = -1, f"pipeline.py ran past {RUN_TIMEOUT_S} s"
+        done = run_agent(
+            command, cwd=work, writable=(work, out_dir.parent), timeout_s=RUN_TIMEOUT_S
+        )
+        self.returncode, self.log = done.returncode, done.output[-800:]
+        if done.timed_out:
+            self.returncode, self.log = -1, f"pipeline.py ran past {done.limit_s:.0f} s"
         self.wall_s = time.monotonic() - started
         self.out_dir = out_dir
 
@@ -67,8 +66,8 @@ def expected() -> dict[str, Any]:
 
 
 @pytest.fixture(scope="session")
-def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("runs")
+def scratch() -> Path:
+    return agent_scratch("runs-")  # the pipeline runs as the agent's user: pytest's tmp is root's
 
 
 @pytest.fixture(scope="session")
@@ -89,7 +88,7 @@ def rerun(main_run: Run, work: Path, hidden_input: Path, scratch: Path) -> Run:
     """A second run into a copy of the main run's output folder (the main run's stays as it was)."""
     again = scratch / "again"
     if main_run.out_dir.is_dir():
-        shutil.copytree(main_run.out_dir, again)
+        agent_copy(main_run.out_dir, again)  # links stay links: root never follows one
     return Run(work, hidden_input, again)
 
 

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import shutil
-import subprocess
-import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -16,7 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 from conftest import TOLERANCE, make_session, run_session
-from mlebench_agent_code import as_agent_user
+from mlebench_agent_run import python_script, run_agent
 
 MODEL_FILES = ("model.py", "weights.npz", "model_config.json")
 
@@ -95,26 +92,13 @@ def test_reexport_from_export_py(
     copy = base / "work"
     shutil.copytree(work_dir, copy, symlinks=True)
     for name in MODEL_FILES:  # the model is the task's, whatever the copy holds
+        (copy / name).unlink(missing_ok=True)  # never write through a link the agent planted
         shutil.copy2(pristine_dir / name, copy / name)
     target = copy / "export" / "model.onnx"
     if target.exists():
         target.unlink()
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in {"PRIVATE_DIR", "PRISTINE_DIR", "VERIFY_OUT"}
-    }
-    done = subprocess.run(
-        [sys.executable, "export.py"],
-        env={**env, "HOME": str(copy)},
-        **as_agent_user(base),
-        cwd=copy,
-        capture_output=True,
-        text=True,
-        timeout=90,
-        check=False,
-    )
-    assert done.returncode == 0, f"python3 export.py exited {done.returncode}: {done.stderr[-300:]}"
+    done = run_agent(python_script("export.py"), cwd=copy, writable=(base,), timeout_s=90)
+    assert done.ok, f"python3 export.py exited {done.returncode}: {done.output[-300:]}"
     assert target.is_file(), "python3 export.py did not write export/model.onnx"
     session = make_session(target)
     delta = max(

@@ -4,31 +4,28 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from mlebench_agent_code import agent_env, agent_module, as_agent_user
+from mlebench_agent_code import agent_module
+from mlebench_agent_run import Finished, run_agent, suite_command
 
 GIT_ENV = {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "safe.directory", "GIT_CONFIG_VALUE_0": "*"}
 
 
-def git(work: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    """git as the agent's user: the repository's own config (hooks, ``core.fsmonitor``) is the
-    agent's, so whatever it makes git run never runs as the verifier."""
-    return subprocess.run(
-        ["git", *args], cwd=work, env=agent_env(**GIT_ENV),
-        capture_output=True, text=True, check=False, **as_agent_user(work),
-    )  # fmt: skip
+def git(work: Path, *args: str) -> Finished:
+    """git through the verifier's door: the repository's own config (hooks, ``core.fsmonitor``)
+    is the agent's, so whatever it makes git run never runs as the verifier."""
+    return run_agent(["git", *args], cwd=work, writable=(work,), env=GIT_ENV, timeout_s=30)
 
 
-def visible_tests(work: Path, *node_ids: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *node_ids],
-        cwd=work, capture_output=True, text=True, timeout=60, check=False,
-        env=agent_env(PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=""), **as_agent_user(work),
+def visible_tests(work: Path, *node_ids: str) -> Finished:
+    """The image's pytest over the agent's visible tests (a ``pytest/`` folder of the
+    workspace cannot stand in for it)."""
+    return run_agent(
+        suite_command(work, "-q", *node_ids), cwd=work, writable=(work,),
+        env={"PYTHONDONTWRITEBYTECODE": "1"}, timeout_s=60,
     )  # fmt: skip
 
 

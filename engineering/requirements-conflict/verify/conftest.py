@@ -1,9 +1,10 @@
 """Installs the agent's requirements.txt into a fresh venv from the PRIVATE wheelhouse, once.
 
 The venv is made with ``--without-pip`` and filled by the image's own pip (``pip --python``),
-which is fast and needs nothing from the network; where the image has no pip module, the venv
-gets its own through ensurepip. Wheels only (``--only-binary :all:``): no build script of a
-source archive the agent might point pip at runs here.
+which is fast and needs nothing from the network. The file is read by the verifier
+(``mlebench_agent_requirements``): only ``NAME==VERSION``-style lines reach pip, as arguments,
+wheels only (``--only-binary=:all:``), and pip runs as the agent's user: no build script of a
+source archive, no option and no local path the agent might write into the file reaches pip.
 """
 
 from __future__ import annotations
@@ -11,13 +12,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from mlebench_agent_requirements import RequirementRefused, pip_install, read_requirements
+from mlebench_agent_run import agent_scratch, python_tool, run_agent
 
 PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)==([A-Za-z0-9.]+)$")
 
@@ -56,24 +57,15 @@ def expected() -> dict:
 @pytest.fixture(scope="session")
 def install() -> Install:
     work, wheelhouse = env_path("WORK_DIR"), env_path("PRIVATE_DIR") / "wheelhouse"
-    venv = Path(tempfile.mkdtemp(prefix="venv-")) / "v"
-    has_pip = (
-        subprocess.run([sys.executable, "-m", "pip", "--version"], capture_output=True).returncode
-        == 0
-    )
-    subprocess.run(
-        [sys.executable, "-m", "venv", *(["--without-pip"] if has_pip else []), str(venv)],
-        check=True,
-    )
+    venv = agent_scratch("venv-") / "v"
     python = venv / "bin" / "python"
-    pip = (
-        [sys.executable, "-m", "pip", "--python", str(python)]
-        if has_pip
-        else [str(python), "-m", "pip"]
-    )
-    done = subprocess.run(
-        [*pip, "install", "--no-index", "--only-binary", ":all:", "--no-cache-dir",
-         "--disable-pip-version-check", "--find-links", str(wheelhouse), "-r", "requirements.txt"],
-        cwd=work, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
-    return Install(python, pip, done.returncode, (done.stdout + done.stderr)[-1500:])
+    pip = [sys.executable, "-I", "-m", "pip", "--python", str(python)]
+    made = run_agent(python_tool("venv", "--without-pip", str(venv)), writable=(venv.parent,))
+    if not made.ok:
+        return Install(python, pip, 1, f"the venv was not made: {made.output[-500:]}")
+    try:
+        specs = read_requirements(work / "requirements.txt")
+    except (RequirementRefused, OSError) as refused:
+        return Install(python, pip, 1, str(refused))
+    done = pip_install(specs, wheelhouse, target=venv, python=python)
+    return Install(python, pip, done.returncode, done.output[-1500:])

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from conftest import PIN, Install, normalize, requirement_lines
+from mlebench_agent_run import run_agent
 
 
 def require_fix(install: Install) -> None:
@@ -26,7 +26,7 @@ def test_installs_from_the_wheelhouse(install: Install, evidence: Callable[[str]
 @pytest.mark.check("F1")
 def test_pip_check_is_clean(install: Install, evidence: Callable[[str], None]) -> None:
     assert install.returncode == 0, "nothing installed"
-    done = subprocess.run([*install.pip, "check"], capture_output=True, text=True, timeout=60)
+    done = run_agent([*install.pip, "check"], timeout_s=60)
     evidence(f"pip check: {done.stdout.strip()[:200]}")
     assert done.returncode == 0
 
@@ -36,12 +36,8 @@ def test_app_smoke(
     install: Install, pristine_dir: Path, expected: dict, evidence: Callable
 ) -> None:
     assert install.returncode == 0, "nothing installed"
-    done = subprocess.run(
-        [str(install.python), str(pristine_dir / "app.py")],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    # the venv's interpreter, as the agent's user: a wheel's .pth runs there, never as root
+    done = run_agent([str(install.python), "-E", "-s", str(pristine_dir / "app.py")], timeout_s=60)
     evidence(f"app.py exit {done.returncode}: {(done.stdout or done.stderr).strip()[-200:]}")
     assert done.returncode == 0 and done.stdout.strip() == expected["smoke_stdout"]
 

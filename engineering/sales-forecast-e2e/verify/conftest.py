@@ -12,8 +12,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -24,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
-from mlebench_agent_code import as_agent_user
+from mlebench_agent_run import python_script, run_agent
 
 RUN_TIMEOUT_S = 60
 KEYS = ["date", "store", "item"]
@@ -77,30 +75,25 @@ def read_forecast(path: Path) -> pd.DataFrame | None:
 def run_forecast(work: Path, history: pd.DataFrame, calendar: pd.DataFrame) -> Run:
     """Run the agent's forecast.py in a fresh copy of ``work`` on the given inputs."""
     folder = Path(tempfile.mkdtemp(prefix="forecast-"))
-    copy = folder / "work"
+    folder.chmod(0o755)  # root's: the runner and the inputs are readable, not writable
+    copy, outputs = folder / "work", folder / "outputs"
     shutil.copytree(work, copy, ignore=shutil.ignore_patterns(*OUTPUTS), symlinks=True)
+    outputs.mkdir()
     inputs = folder / "inputs"
     inputs.mkdir()
     history.to_csv(inputs / "history.csv", index=False)
     calendar.to_csv(inputs / "calendar.csv", index=False)
     (folder / "runner.py").write_text(RUNNER, "utf-8")
-    record, out = folder / "record.json", folder / "out.csv"
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in ("PRIVATE_DIR", "PRISTINE_DIR", "VERIFY_OUT")
-    }
-    env["HOME"] = str(folder)
-    user = as_agent_user(folder)
-    command = [sys.executable, str(folder / "runner.py"), str(record), "forecast.py",
-               str(inputs / "history.csv"), str(inputs / "calendar.csv"), str(out)]  # fmt: skip
+    for path in (inputs, *inputs.iterdir(), folder / "runner.py"):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    record, out = outputs / "record.json", outputs / "out.csv"
+    arguments = [str(inputs / "history.csv"), str(inputs / "calendar.csv"), str(out)]
+    command = python_script(folder / "runner.py", str(record), "forecast.py", *arguments)
     started = time.monotonic()
-    try:
-        done = subprocess.run(command, cwd=copy, env=env, capture_output=True, text=True,
-                              timeout=RUN_TIMEOUT_S, check=False, **user)  # fmt: skip
-        code, log = done.returncode, (done.stdout + done.stderr)[-500:]
-    except subprocess.TimeoutExpired:
-        code, log = -1, f"timed out after {RUN_TIMEOUT_S} s"
+    done = run_agent(command, cwd=copy, writable=(copy, outputs), timeout_s=RUN_TIMEOUT_S)
+    code, log = done.returncode, done.output[-500:]
+    if done.timed_out:
+        code, log = -1, f"timed out after {done.limit_s:.0f} s"
     wall = time.monotonic() - started
     try:
         seen = json.loads(record.read_text("utf-8"))

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
-from mlebench_agent_code import agent_env, agent_module, agent_scratch, as_agent_user
+from mlebench_agent_code import agent_module
+from mlebench_agent_run import agent_copy, agent_scratch, python_script, run_agent
 
 TRAIN_TIMEOUT_S = 60
 
@@ -24,17 +24,15 @@ class Run:
 
     def __init__(self, work: Path, data_dir: Path, out_dir: Path, seed: int) -> None:
         started = time.monotonic()
-        try:
-            done = subprocess.run(
-                [sys.executable, "train.py", "--data-dir", str(data_dir), "--out-dir", str(out_dir),
-                 "--seed", str(seed)],
-                cwd=work, capture_output=True, text=True, timeout=TRAIN_TIMEOUT_S, check=False,
-                env=agent_env(PYTHONPATH=""), **as_agent_user(work, data_dir, out_dir.parent),
-            )  # fmt: skip
-            self.returncode = done.returncode
-            self.log = (done.stdout + done.stderr)[-800:]
-        except subprocess.TimeoutExpired:
-            self.returncode, self.log = -1, f"train.py ran past {TRAIN_TIMEOUT_S} s"
+        command = python_script(
+            "train.py", "--data-dir", str(data_dir), "--out-dir", str(out_dir), "--seed", str(seed)
+        )
+        done = run_agent(
+            command, cwd=work, writable=(work, data_dir, out_dir.parent), timeout_s=TRAIN_TIMEOUT_S
+        )
+        self.returncode, self.log = done.returncode, done.output[-800:]
+        if done.timed_out:
+            self.returncode, self.log = -1, f"train.py ran past {done.limit_s:.0f} s"
         self.wall_s = time.monotonic() - started
         self.out_dir = out_dir
 
@@ -53,14 +51,16 @@ def scratch() -> Path:
 @pytest.fixture(scope="session")
 def main_run(work: Path, scratch: Path) -> Run:
     data = scratch / "data"
-    shutil.copytree(work / "data", data)
+    agent_copy(work / "data", data)  # links stay links: root never follows one
     return Run(work, data, scratch / "main", int(os.environ.get("MLEBENCH_SEED", "0")))
 
 
 @pytest.fixture(scope="session")
 def alt_run(work: Path, scratch: Path) -> Run:
-    data = scratch / "alt-data"  # the other problem's training rows only, not its hidden rows
-    data.mkdir()
+    # the other problem's training rows only, not its hidden rows; in a folder of root's, not in
+    # the scratch folder the main run could write (root never writes where the agent can plant)
+    data = Path(tempfile.mkdtemp(prefix="alt-data-"))
+    data.chmod(0o755)
     shutil.copy2(Path(os.environ["PRIVATE_DIR"]) / "alt" / "train.npz", data / "train.npz")
     return Run(work, data, scratch / "alt", 12345)
 

@@ -2,7 +2,8 @@
 
 Everything written here is text derived from a :class:`Change`: ``config.yaml`` (requirements and
 checks F1/R1/S1 with why and fix_hint), ``instruction.md``, ``README.md`` (provenance and the id
-lists), ``solution/`` (the oracle patch and ``solve.sh``), ``cheats/edit-tests.sh``,
+lists), ``solution/`` (the oracle patch and ``solve.sh``), ``cheats/edit-tests.sh`` and
+``cheats/forge-from-inside.sh``,
 ``prepare.py`` with ``history/to-base.patch``, and ``verify/`` (the template verifier, its junit
 reader and ``ids.json``). The workspace files themselves are exported by :mod:`.pr_task`.
 """
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pytest_mlebench.atomic_write import write_atomically
+from pytest_mlebench.eng.from_pr.forge_cheat import forge_from_inside_sh
 from pytest_mlebench.eng.from_pr.pr_split import Split
 
 HERE = Path(__file__).resolve().parent
@@ -144,7 +146,10 @@ Made by `mlebench eng from-pr` (backend `{change.backend}`).
 change) from `history/to-base.patch`. The change is visible in that history by design: the
 breakage is the change, and reverting its code is the oracle (`solution/fix.patch`, touching
 {len(change.code_paths)} file(s)). `cheats/edit-tests.sh` rewrites a failing test so that it
-passes; the verifier restores the tests and S1 reports the edit.
+passes; the verifier restores the tests and S1 reports the edit. `cheats/forge-from-inside.sh`
+plants a module that forges the verifier's results from inside the programs the verifier runs
+(the change's code files, `sitecustomize.py`, a `.pth`, a `pytest` package of the workspace);
+the verifier's door (nobody, a fresh environment, `python3 -I -m pytest`) catches it.
 
 ## Fail-to-pass
 {_bullets(change.split.fail_to_pass, limit=10_000)}
@@ -195,6 +200,7 @@ def write_task(folder: Path, change: Change, to_base: str, fix: str) -> None:
         ("solution/fix.patch", fix),
         ("solution/solve.sh", SOLVE_SH),
         ("cheats/edit-tests.sh", edit_tests_sh(change.split.fail_to_pass[0])),
+        ("cheats/forge-from-inside.sh", forge_from_inside_sh(_listed(change), change.code_paths)),
     ):
         _write(folder / name, text)
     shutil.copyfile(HERE / "prepare_template.py", folder / "prepare.py")
@@ -207,8 +213,12 @@ def write_task(folder: Path, change: Change, to_base: str, fix: str) -> None:
         "timeout_s": max(60, int(change.suite_wall_s * 3) + 30),
     }
     _write(folder / "verify" / "ids.json", json.dumps(ids, indent=2) + "\n")
-    for script in ("solution/solve.sh", "cheats/edit-tests.sh"):
+    for script in ("solution/solve.sh", "cheats/edit-tests.sh", "cheats/forge-from-inside.sh"):
         (folder / script).chmod(0o755)
+
+
+def _listed(change: Change) -> list[str]:
+    return [*change.split.fail_to_pass, *change.split.pass_to_pass]
 
 
 def _write(path: Path, text: str) -> None:

@@ -11,13 +11,15 @@ every outcome), and the repository's own pytest runs once over the files holding
 - ``S1`` (gate): no test file differs from the pristine workspace — the instruction forbids it.
 
 When the task was made with a wheelhouse, ``wheelhouse/`` beside this file holds the repository's
-dependencies; they are installed offline (``pip --no-index --target``) into the scratch folder and
-put on the suite's ``PYTHONPATH`` before it runs.
+dependencies; the lines of the repository's requirements files are read here (an option, a path
+or a URL is refused) and installed as wheels only (``pip --no-index --only-binary=:all:
+--target``) into the scratch folder, which goes on the suite's ``sys.path``.
 
-The suite is the agent's code: it runs in its own process, as the unprivileged user and without
-the hidden folders' variables (``mlebench_agent_code``, the verifier's door to the agent's code).
+The suite is the agent's code: it runs through the verifier's door (``mlebench_agent_run``) as
+the unprivileged user, in a fresh environment, with ``python3 -I -m pytest`` (a ``pytest`` folder
+of the repository cannot stand in for it) and without the repository's ``addopts``.
 
-Only the standard library, pytest, ``mlebench_agent_code`` (on the verifier's ``PYTHONPATH``) and
+Only the standard library, pytest, the verifier's modules (on its ``PYTHONPATH``) and
 ``_suite_results`` (copied beside this file) are imported.
 """
 
@@ -27,8 +29,6 @@ import filecmp
 import json
 import os
 import shutil
-import subprocess
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +43,8 @@ from _suite_results import (  # type: ignore[import-not-found]
     module_of,
     read_junit,
 )
-from mlebench_agent_code import agent_env, agent_scratch, as_agent_user
+from mlebench_agent_requirements import RequirementRefused, pip_install, read_requirements
+from mlebench_agent_run import agent_scratch, hand_over, run_agent, suite_command
 
 IDS = json.loads(Path(__file__).with_name("ids.json").read_text("utf-8"))
 NONE = "(no pass-to-pass test)"
@@ -85,10 +86,21 @@ def restore_tests(tree: Path, pristine: Path) -> tuple[str, ...]:
             continue
         else:
             changes.append(f"edited: {relative}")
-        target = tree / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
+        target = _plain_path(tree, relative)
         shutil.copyfile(theirs[relative], target)
     return tuple(changes)
+
+
+def _plain_path(tree: Path, relative: str) -> Path:
+    """``tree/relative`` with no link on the way (a link the agent planted is removed, never
+    written through: the verifier is root) and its folders made."""
+    target = tree
+    for part in Path(relative).parts:
+        target = target / part
+        if target.is_symlink():
+            target.unlink()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    return target
 
 
 @pytest.fixture(scope="module")
@@ -97,38 +109,38 @@ def suite() -> Suite:
     tree = agent_scratch("change-") / "repo"
     shutil.copytree(work, tree, symlinks=True, ignore=shutil.ignore_patterns(".git"))
     tampering = restore_tests(tree, pristine)
+    hand_over(tree)
     files = sorted({test.split("::", 1)[0] for test in IDS["fail_to_pass"] + IDS["pass_to_pass"]})
     junit = tree.parent / "junit.xml"
-    env = agent_env()
-    install_log = install_dependencies(tree, env)
-    command = [sys.executable, "-m", "pytest", *PYTEST_OPTIONS, f"--junitxml={junit}", *files]
-    user = as_agent_user(tree.parent)
-    try:
-        done = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True,
-                              timeout=float(IDS["timeout_s"]), **user)  # fmt: skip
-        log = install_log + (done.stdout + done.stderr)[-2000:]
-    except subprocess.TimeoutExpired:
-        log = f"the test suite ran past {IDS['timeout_s']} s"
+    install_log, paths = install_dependencies(tree)
+    command = suite_command(tree, *PYTEST_OPTIONS, f"--junitxml={junit}", *files, paths=paths)
+    done = run_agent(command, cwd=tree, writable=(tree.parent,), timeout_s=float(IDS["timeout_s"]))
+    log = install_log + done.output[-2000:]
+    if done.timed_out:
+        log = f"the test suite ran past {done.limit_s:.0f} s"
     if not junit.is_file():
         return Suite({}, frozenset(), tampering, log)
     outcomes, broken = read_junit(junit.read_text("utf-8"))
     return Suite(outcomes, frozenset(broken), tampering, log)
 
 
-def install_dependencies(tree: Path, env: dict[str, str]) -> str:
-    """Install the tree's requirements from ``wheelhouse/`` (if any) and extend ``env``'s path."""
+def install_dependencies(tree: Path) -> tuple[str, tuple[Path, ...]]:
+    """Install the tree's requirements as wheels from ``wheelhouse/`` (if any): a log line when
+    they did not install, and the folders to put on the suite's path."""
     wheels = Path(__file__).with_name("wheelhouse")
     files = [name for name in REQUIREMENT_FILES if (tree / name).is_file()]
     if not wheels.is_dir() or not files:
-        return ""
+        return "", ()
     site = tree.parent / "site-packages"
-    command = [sys.executable, "-m", "pip", "install", "-q", "--no-index", "--find-links",
-               str(wheels), "--target", str(site)]  # fmt: skip
-    for name in files:
-        command += ["-r", name]
-    done = subprocess.run(command, cwd=tree, capture_output=True, text=True)
-    env["PYTHONPATH"] = os.pathsep.join([str(site), env.get("PYTHONPATH", "")])
-    return "" if done.returncode == 0 else f"dependencies did not install: {done.stderr[-500:]}\n"
+    site.mkdir()
+    try:
+        specs = [spec for name in files for spec in read_requirements(tree / name)]
+    except RequirementRefused as refused:
+        return f"dependencies did not install: {refused}\n", ()
+    done = pip_install(specs, wheels, target=site)
+    if not done.ok:
+        return f"dependencies did not install: {done.output[-500:]}\n", (site,)
+    return "", (site,)
 
 
 def _outcome(suite: Suite, test: str) -> str:

@@ -2,10 +2,11 @@
 
 A verifier that ``import``s the agent's module runs the agent's code inside the process that
 counts the checks: a module-level ``sys.modules["mlebench_verify"].results = ...`` would then
-rewrite the results. :func:`agent_module` instead imports the module in a **child process**,
-started as the unprivileged user ``nobody`` when the verifier is root (always, in its container),
-with the hidden folders' variables removed from its environment. The child cannot write the
-verifier's output folder, signal or trace the verifier, or read ``/private`` (root only).
+rewrite the results. :func:`agent_module` instead imports the module in a **child process**
+started through the verifier's one door (:mod:`mlebench_agent_run`): as the unprivileged user
+``nobody`` when the verifier is root (always, in its container), in a fresh environment, with
+``python3 -I``. The child cannot write the verifier's output folder, signal or trace the
+verifier, or read ``/private`` or ``/verify`` (root only).
 
 The verifier drives the module through a proxy (:class:`Remote`): attribute reads, calls, item
 access, ``len``, iteration and ``numpy.asarray`` are requests over a pipe pair. Values go to the
@@ -28,9 +29,7 @@ import json
 import os
 import pickle
 import select
-import signal
 import struct
-import subprocess
 import sys
 import tempfile
 import time
@@ -39,13 +38,18 @@ import weakref
 from pathlib import Path
 from typing import Any
 
+from mlebench_agent_run import (
+    DEFAULT_TIMEOUT_S,
+    AgentProcess,
+    agent_scratch,
+    in_verifier_container,
+    seconds_left,
+    start_agent,
+)
 from mlebench_agent_values import decode, encode
 
-VERIFIER_PLUGIN = "mlebench_verify"  # the verifier container's PID 1 runs pytest with it
-AGENT_UID = 65534  # "nobody": the agent's code never runs as the verifier's root
-HIDDEN_ENV = ("PRIVATE_DIR", "PRISTINE_DIR", "VERIFY_OUT")
-DEFAULT_TIMEOUT_S = 120.0  # a call's limit outside a verifier (no VERIFY_TIME_LIMIT)
-_LOADED = time.monotonic()  # about the verifier's start: its plugin imports this module
+__all__ = ["AgentCodeError", "Remote", "agent_module", "in_verifier_container", "type_name"]
+
 MAX_FRAME = 1 << 31
 _HEADER = struct.Struct(">Q")
 
@@ -55,42 +59,6 @@ class AgentCodeError(Exception):
     error of the verifier)."""
 
     type_name = "AgentCodeError"
-
-
-def in_verifier_container() -> bool:
-    """True only when PID 1 is the verifier's own command (a fresh verifier container): on the
-    local backend no process is ever touched."""
-    try:
-        return VERIFIER_PLUGIN.encode() in Path("/proc/1/cmdline").read_bytes()
-    except OSError:
-        return False
-
-
-def as_agent_user(*writable: Path) -> dict[str, Any]:
-    """``subprocess`` arguments that run the agent's code as ``nobody`` when the verifier is root
-    in its container, after handing it ``writable``; the harness keeps /private readable by root
-    only, so that code cannot read the hidden answers. Elsewhere (the local backend, which is no
-    sandbox: its interpreter may not even be reachable by ``nobody``): nothing."""
-    if os.geteuid() != 0 or not in_verifier_container():
-        return {}
-    for path in writable:
-        subprocess.run(["chown", "-R", f"{AGENT_UID}:{AGENT_UID}", str(path)], check=True)
-    return {"user": AGENT_UID, "group": AGENT_UID, "extra_groups": []}
-
-
-def agent_scratch(prefix: str) -> Path:
-    """A fresh folder under the system's temporary folder that the agent's code may use (pytest's
-    own temporary folders are the verifier's root alone): owned by the agent user when root."""
-    folder = Path(tempfile.mkdtemp(prefix=prefix))
-    as_agent_user(folder)
-    return folder
-
-
-def agent_env(**extra: str) -> dict[str, str]:
-    """The verifier's environment without the hidden folders' variables, plus ``extra``."""
-    env = {key: value for key, value in os.environ.items() if key not in HIDDEN_ENV}
-    env.update(extra)
-    return env
 
 
 def agent_module(
@@ -177,28 +145,30 @@ class _Link:
 
     def __init__(self, name: str, work: Path, timeout_s: float, writable: tuple[Path, ...]) -> None:
         self.name, self.timeout_s, self.dead = name, timeout_s, ""
-        self.limit = float(os.environ.get("VERIFY_TIME_LIMIT") or 0)
-        self.last = _LOADED + 0.9 * self.limit if self.limit > 0 else float("inf")
-        self.until = min(time.monotonic() + timeout_s, self.last)
         self.log_path = Path(tempfile.mkdtemp(prefix="agent-code-")) / f"agent-{name}.log"
         to_child_r, self.to_child = os.pipe()
         self.from_child, from_child_w = os.pipe()
-        user = as_agent_user(work, self.log_path.parent, *writable)
         boot = (
             f"import sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); "
             f"import mlebench_agent_code as m; m.serve({to_child_r}, {from_child_w})"
         )
-        env = agent_env(HOME=str(self.log_path.parent), PYTHONPATH="")
-        with open(self.log_path, "wb") as sink:
-            self.process = subprocess.Popen(
-                [sys.executable, "-c", boot, name, str(work)], cwd=work, env=env,
-                stdin=subprocess.DEVNULL, stdout=sink, stderr=subprocess.STDOUT,
-                pass_fds=(to_child_r, from_child_w), start_new_session=True, **user,
-            )  # fmt: skip
+        self.agent = start_agent(
+            [sys.executable, "-I", "-c", boot, name, str(work)], log=self.log_path, cwd=work,
+            writable=(work, *writable), home=agent_scratch("agent-home-"),
+            pass_fds=(to_child_r, from_child_w),
+        )  # fmt: skip
+        self.process = self.agent.process
         os.close(to_child_r)
         os.close(from_child_w)
-        weakref.finalize(self, _stop, self.process, self.to_child, self.from_child)
+        self._deadline()
+        weakref.finalize(self, _stop, self.agent, self.to_child, self.from_child)
         self.root = self._decode(self._receive("import"))
+
+    def _deadline(self) -> None:
+        """The next answer's deadline: the call's timeout, cut to the verifier's time."""
+        left = seconds_left(self.timeout_s)
+        self.cut = left < self.timeout_s
+        self.until = time.monotonic() + left
 
     def request(self, op: str, ref: int, payload: Any) -> Any:
         if self.dead:
@@ -209,7 +179,7 @@ class _Link:
             _write_all(self.to_child, frame)
         except OSError:
             self._fail(f"the agent's process for {self.name!r} has exited")
-        self.until = min(time.monotonic() + self.timeout_s, self.last)
+        self._deadline()
         return self._decode(self._receive(op))
 
     def _receive(self, op: str) -> dict[str, Any]:
@@ -238,8 +208,9 @@ class _Link:
             wait = max(0.0, self.until - time.monotonic())
             ready, _, _ = select.select([self.from_child], [], [], wait)
             if not ready:
-                verifiers = f"90 % of the verifier's {self.limit:.0f} s"
-                past = f"{self.timeout_s:.0f} s" if self.until < self.last else verifiers
+                limit = os.environ.get("VERIFY_TIME_LIMIT", "?")
+                verifiers = f"90 % of the verifier's {limit} s"
+                past = verifiers if self.cut else f"{self.timeout_s:.0f} s"
                 self._fail(f"the agent's code ran past {past} ({op} in {self.name!r})")
             chunk = os.read(self.from_child, min(left, 1 << 20))
             if not chunk:
@@ -252,7 +223,7 @@ class _Link:
         return b"".join(chunks)
 
     def _fail(self, message: str) -> Any:
-        _stop(self.process, None, None)
+        _stop(self.agent, None, None)
         self.dead = f"{message}; its output ends: {self._log_tail()}"
         raise AgentCodeError(self.dead)
 
@@ -291,13 +262,8 @@ def _error(kind: str, message: str) -> AgentCodeError:
     return error
 
 
-def _stop(process: subprocess.Popen[bytes], *fds: int | None) -> None:
-    if process.poll() is None:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
-        except OSError:
-            process.kill()
-        process.wait(timeout=10)
+def _stop(agent: AgentProcess, *fds: int | None) -> None:
+    agent.stop(grace_s=0)
     for fd in fds:
         if fd is not None:
             try:

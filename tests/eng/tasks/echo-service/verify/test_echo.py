@@ -2,13 +2,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
+from mlebench_agent_run import run_agent, suite_command
 
 
 def get(url: str) -> tuple[int, bytes]:
@@ -29,13 +28,7 @@ def test_echo_has_the_seed_prefix(service, private_dir, evidence):
 
 @pytest.mark.check("F2")
 def test_the_visible_tests_pass(work_dir, evidence):
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
-        cwd=work_dir,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    result = run_agent(suite_command(work_dir, "-q", "tests"), cwd=work_dir, timeout_s=60)
     evidence(result.stdout.strip().splitlines()[-1] if result.stdout.strip() else "no output")
     assert result.returncode == 0
 
