@@ -10,18 +10,23 @@ a pass-to-pass check without a fail-to-pass one. Every error is a ConfigError at
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, cast
 
-import yaml
-
 from pytest_mlebench.eng.builder_spec import BuilderSpec, parse_builder
+from pytest_mlebench.eng.config_fields import (
+    choice_field,
+    list_field,
+    mapping_field,
+    number_field,
+    positive_int_field,
+    read_yaml,
+    text_field,
+)
 from pytest_mlebench.eng.lint import DOOR, checks_in_verify, process_starts_in_verify
 from pytest_mlebench.errors import ConfigError
-from pytest_mlebench.yaml_text import load_yaml
 
 Dimension = Literal["functional", "robustness", "efficiency", "explainability", "safety"]
 DIMENSIONS: tuple[Dimension, ...] = (
@@ -164,9 +169,9 @@ def cheat_count_problem(count: int) -> str | None:
 def load_task(folder: Path) -> EngTask:
     """Read and check the task in ``folder``; :class:`ConfigError` naming the file otherwise."""
     config = folder / "config.yaml"
-    raw = _read_yaml(config)
+    raw = read_yaml(config)
     where = str(config)
-    task_id = _text(raw, "id", where)
+    task_id = text_field(raw, "id", where)
     if task_id != folder.name:
         raise ConfigError(f"{where}: id {task_id!r} must equal the folder name {folder.name!r}")
     if raw.get("kind") != "engineering":
@@ -175,113 +180,71 @@ def load_task(folder: Path) -> EngTask:
         if not (folder / name).exists():
             raise ConfigError(f"{where}: the task folder has no {name}")
     requirements = _requirements(raw.get("requirements"), where)
-    checks = tuple(_check(entry, where) for entry in _list(raw.get("checks"), "checks", where))
+    checks = tuple(_check(entry, where) for entry in list_field(raw.get("checks"), "checks", where))
     metrics = _metrics(raw.get("metrics"), where)
     _check_coverage(requirements, checks, where)
     roles = {check.role for check in checks}
     if "pass-to-pass" in roles and "fail-to-pass" not in roles:
         raise ConfigError(f"{where}: a pass-to-pass check needs a fail-to-pass check beside it")
     _check_tests(folder / "verify", checks, metrics, where)
-    verify = _mapping(raw.get("verify") or {}, "verify", where)
-    evidence = _mapping(raw.get("evidence") or {}, "evidence", where)
+    verify = mapping_field(raw.get("verify") or {}, "verify", where)
+    evidence = mapping_field(raw.get("evidence") or {}, "evidence", where)
     oracle_wall = evidence.get("oracle_wall_s")
     oracle_cpu, oracle_peak = evidence.get("oracle_cpu_s"), evidence.get("oracle_peak_mb")
     return EngTask(
         id=task_id,
-        name=_text(raw, "name", where),
+        name=text_field(raw, "name", where),
         folder=folder,
-        category=_choice(raw, "category", CATEGORIES, where),
-        complexity=_choice(raw, "complexity", COMPLEXITIES, where),
+        category=choice_field(raw, "category", CATEGORIES, where),
+        complexity=choice_field(raw, "complexity", COMPLEXITIES, where),
         image=str(raw.get("image") or "base"),
-        time_limit=_positive_int(raw.get("time_limit", 1800), "time_limit", where),
+        time_limit=positive_int_field(raw.get("time_limit", 1800), "time_limit", where),
         resources=_resources(raw.get("resources"), where),
-        requires=tuple(str(name) for name in _list(raw.get("requires") or [], "requires", where)),
-        env=tuple(str(name) for name in _list(raw.get("env") or [], "env", where)),
+        requires=tuple(
+            str(name) for name in list_field(raw.get("requires") or [], "requires", where)
+        ),
+        env=tuple(str(name) for name in list_field(raw.get("env") or [], "env", where)),
         requirements=requirements,
         checks=checks,
-        verify_time_limit=_positive_int(verify.get("time_limit", 120), "verify.time_limit", where),
+        verify_time_limit=positive_int_field(
+            verify.get("time_limit", 120), "verify.time_limit", where
+        ),
         verify_resources=_resources(verify.get("resources"), where),
         metrics=metrics,
         weights=_weights(raw.get("weights"), where),
         stages=_stages(raw.get("stages"), {check.id for check in checks}, where),
-        oracle_wall_s=None if oracle_wall is None else _number(oracle_wall, "oracle_wall_s", where),
-        oracle_cpu_s=None if oracle_cpu is None else _number(oracle_cpu, "oracle_cpu_s", where),
+        oracle_wall_s=None
+        if oracle_wall is None
+        else number_field(oracle_wall, "oracle_wall_s", where),
+        oracle_cpu_s=None
+        if oracle_cpu is None
+        else number_field(oracle_cpu, "oracle_cpu_s", where),
         oracle_peak_mb=None
         if oracle_peak is None
-        else _number(oracle_peak, "oracle_peak_mb", where),
+        else number_field(oracle_peak, "oracle_peak_mb", where),
         builder=parse_builder(raw.get("builder"), where),
     )
 
 
-def _read_yaml(path: Path) -> dict[str, Any]:
-    if not path.is_file():
-        raise ConfigError(f"{path}: missing; every engineering task folder needs it")
-    try:
-        raw = load_yaml(path.read_text("utf-8"))
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: not valid YAML ({exc})") from None
-    if not isinstance(raw, dict):
-        raise ConfigError(f"{path}: expected a mapping of keys, got {type(raw).__name__}")
-    return raw
-
-
-def _text(raw: Mapping[str, Any], key: str, where: str) -> str:
-    value = raw.get(key)
-    if not isinstance(value, str) or not value.strip():
-        raise ConfigError(f"{where}: {key} must be a non-empty text")
-    return value
-
-
-def _choice(raw: Mapping[str, Any], key: str, choices: tuple[str, ...], where: str) -> str:
-    value = raw.get(key)
-    if value not in choices:
-        raise ConfigError(f"{where}: {key} {value!r} is not one of {', '.join(choices)}")
-    return str(value)
-
-
-def _mapping(value: Any, key: str, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise ConfigError(f"{where}: {key} must be a mapping")
-    return value
-
-
-def _list(value: Any, key: str, where: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise ConfigError(f"{where}: {key} must be a list")
-    return value
-
-
-def _number(value: Any, key: str, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ConfigError(f"{where}: {key} must be a finite number, got {value!r}")
-    return float(value)
-
-
-def _positive_int(value: Any, key: str, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise ConfigError(f"{where}: {key} must be a positive whole number of seconds")
-    return value
-
-
 def _resources(value: Any, where: str) -> Resources:
-    raw = _mapping(value or {}, "resources", where)
+    raw = mapping_field(value or {}, "resources", where)
     cpus = raw.get("cpus")
     return Resources(
-        cpus=None if cpus is None else _number(cpus, "resources.cpus", where),
+        cpus=None if cpus is None else number_field(cpus, "resources.cpus", where),
         memory=None if raw.get("memory") is None else str(raw["memory"]),
     )
 
 
 def _requirements(value: Any, where: str) -> dict[str, str]:
-    raw = _mapping(value, "requirements", where)
+    raw = mapping_field(value, "requirements", where)
     if not raw:
         raise ConfigError(f"{where}: requirements must list every promise of instruction.md")
     return {str(key): str(text) for key, text in raw.items()}
 
 
 def _check(entry: Any, where: str) -> Check:
-    raw = _mapping(entry, "every entry of checks", where)
-    check_id = _text(raw, "id", where)
+    raw = mapping_field(entry, "every entry of checks", where)
+    check_id = text_field(raw, "id", where)
     place = f"{where}: check {check_id}"
     dimension = raw.get("dimension")
     if dimension not in DIMENSIONS:
@@ -291,7 +254,7 @@ def _check(entry: Any, where: str) -> Check:
         raise ConfigError(
             f"{place}: covers nothing; name the requirements it checks (covers: [R1])"
         )
-    weight = _number(raw.get("weight", 1), f"check {check_id} weight", where)
+    weight = number_field(raw.get("weight", 1), f"check {check_id} weight", where)
     if weight <= 0:
         raise ConfigError(f"{place}: weight must be above 0")
     for key in ("why", "fix_hint"):
@@ -313,8 +276,8 @@ def _check(entry: Any, where: str) -> Check:
 
 def _metrics(value: Any, where: str) -> dict[str, Metric]:
     metrics = {}
-    for name, entry in _mapping(value or {}, "metrics", where).items():
-        raw = _mapping(entry, f"metric {name}", where)
+    for name, entry in mapping_field(value or {}, "metrics", where).items():
+        raw = mapping_field(entry, f"metric {name}", where)
         directions = [key for key in ("higher_is_better", "lower_is_better") if key in raw]
         if len(directions) != 1 or not isinstance(raw[directions[0]], bool):
             raise ConfigError(
@@ -325,8 +288,8 @@ def _metrics(value: Any, where: str) -> dict[str, Metric]:
         )
         if "baseline" not in raw or "oracle" not in raw:
             raise ConfigError(f"{where}: metric {name} needs baseline and oracle values (measured)")
-        baseline = _number(raw["baseline"], f"metric {name} baseline", where)
-        oracle = _number(raw["oracle"], f"metric {name} oracle", where)
+        baseline = number_field(raw["baseline"], f"metric {name} baseline", where)
+        oracle = number_field(raw["oracle"], f"metric {name} oracle", where)
         if baseline == oracle or (oracle > baseline) != higher:
             raise ConfigError(
                 f"{where}: metric {name}: the oracle ({oracle}) must beat the baseline "
@@ -387,11 +350,13 @@ def _check_tests(
 def _weights(value: Any, where: str) -> dict[Dimension, float]:
     if value is None:
         return dict(DEFAULT_WEIGHTS)
-    raw = _mapping(value, "weights", where)
+    raw = mapping_field(value, "weights", where)
     unknown = [name for name in raw if name not in DIMENSIONS]
     if unknown:
         raise ConfigError(f"{where}: weights name unknown dimension(s) {', '.join(unknown)}")
-    weights = {name: _number(raw.get(name, 0), f"weights.{name}", where) for name in DIMENSIONS}
+    weights = {
+        name: number_field(raw.get(name, 0), f"weights.{name}", where) for name in DIMENSIONS
+    }
     total = sum(weights.values())
     if abs(total - 1.0) > WEIGHT_TOLERANCE or any(weight < 0 for weight in weights.values()):
         raise ConfigError(
@@ -405,14 +370,14 @@ def _stages(value: Any, checks: set[str], where: str) -> dict[str, dict[str, flo
     if value is None:
         return None
     stages: dict[str, dict[str, float]] = {}
-    for stage, entry in _mapping(value, "stages", where).items():
+    for stage, entry in mapping_field(value, "stages", where).items():
         points = dict.fromkeys(entry, 1) if isinstance(entry, list) else entry
-        points = _mapping(points, f"stage {stage}", where)
+        points = mapping_field(points, f"stage {stage}", where)
         unknown = [name for name in points if name not in checks]
         if unknown:
             raise ConfigError(f"{where}: stage {stage} names unknown check(s) {', '.join(unknown)}")
         stages[str(stage)] = {
-            str(name): _number(point, f"stage {stage} {name}", where)
+            str(name): number_field(point, f"stage {stage} {name}", where)
             for name, point in points.items()
         }
     return stages
