@@ -26,8 +26,10 @@ from filelock import FileLock
 
 from pytest_mlebench.agents.protocol import Agent, AgentTask
 from pytest_mlebench.graders import ScoreResult, SubmissionSpec, validate_submission
+from pytest_mlebench.graders.validation import SIZE_FLOOR_BYTES, max_submission_bytes
 from pytest_mlebench.integrity.monitor import IntegrityRun, instructions_note
 from pytest_mlebench.sandbox import create_sandbox
+from pytest_mlebench.sandbox.copy_budget import CopyBudget
 from pytest_mlebench.sandbox.gpus import GpuPool
 from pytest_mlebench.sandbox.interface import (
     ContractPaths,
@@ -176,22 +178,70 @@ def host_validator(answers: Path, submission: SubmissionSpec) -> SubmissionValid
     return validate
 
 
-def drive_agent(
-    agent: Agent, sandbox: Sandbox, task: AgentTask, run_dir: Path, *, workspace: bool = False
-) -> ExecResult:
-    """In a started sandbox: run the agent, then copy its submission, logs and code to
-    ``run_dir``; with a ``workspace``, kill what the agent left running and copy
-    ``WORK_DIR`` out to ``run_dir/workspace`` first."""
-    result = agent.run(sandbox, task)
+def submission_cap(answers: Path) -> int:
+    """The largest submission copied out: the grader's own size guard for ``answers`` (a
+    bigger one would be refused unread, so its bytes never reach the host)."""
+    try:
+        size = answers.stat().st_size if answers.is_file() else 0
+    except OSError:
+        size = 0
+    return max_submission_bytes(size)
+
+
+def copy_results_out(
+    sandbox: Sandbox,
+    run_dir: Path,
+    budget: CopyBudget,
+    *,
+    max_submission: int,
+    workspace: bool = False,
+) -> None:
+    """Copy the agent's submission (capped at ``max_submission``), logs, code and (with a
+    ``workspace``) ``WORK_DIR`` to ``run_dir``, every byte within the run's ``budget``."""
     if workspace:
-        sandbox.kill_agent_processes()
-        sandbox.copy_out(
-            sandbox.paths.work, run_dir / "workspace", max_file_bytes=MAX_ARTIFACT_BYTES
-        )
-    sandbox.copy_out(sandbox.paths.submission_file, run_dir / "submission.csv")
+        copy_workspace_out(sandbox, run_dir / "workspace", budget)
+    sandbox.copy_out(
+        sandbox.paths.submission_file,
+        run_dir / "submission.csv",
+        max_file_bytes=max_submission,
+        budget=budget,
+    )
     for folder in ("logs", "code"):
         source = getattr(sandbox.paths, folder)
-        sandbox.copy_out(source, run_dir / folder, max_file_bytes=MAX_ARTIFACT_BYTES)
+        sandbox.copy_out(source, run_dir / folder, max_file_bytes=MAX_ARTIFACT_BYTES, budget=budget)
+
+
+def copy_workspace_out(sandbox: Sandbox, destination: Path, budget: CopyBudget) -> bool:
+    """An engineering run's ``WORK_DIR`` to ``destination``, within ``budget`` (the run's
+    total cap and :data:`MAX_ARTIFACT_BYTES` per file); ``budget.capped`` says when it
+    stopped."""
+    return sandbox.copy_out(
+        sandbox.paths.work, destination, max_file_bytes=MAX_ARTIFACT_BYTES, budget=budget
+    )
+
+
+def drive_agent(
+    agent: Agent,
+    sandbox: Sandbox,
+    task: AgentTask,
+    run_dir: Path,
+    *,
+    workspace: bool = False,
+    budget: CopyBudget | None = None,
+    max_submission: int = SIZE_FLOOR_BYTES,
+) -> ExecResult:
+    """In a started sandbox: run the agent, kill what it left running, then copy its
+    submission, logs and code (and, with a ``workspace``, ``WORK_DIR`` first) to ``run_dir``
+    within ``budget`` (:func:`copy_results_out`)."""
+    result = agent.run(sandbox, task)
+    sandbox.kill_agent_processes()  # nothing of the agent's runs on through the copy-out
+    copy_results_out(
+        sandbox,
+        run_dir,
+        budget if budget is not None else CopyBudget(),
+        max_submission=max_submission,
+        workspace=workspace,
+    )
     return result
 
 
@@ -218,10 +268,18 @@ def run_in_sandbox(
         if job.workspace is not None:
             sandbox.copy_in(job.workspace, sandbox.paths.work)
             write_start_time(sandbox, run_dir)
+        budget = CopyBudget()
         with watch.watch(sandbox):
             result = drive_agent(
-                job.agent, sandbox, task, run_dir, workspace=job.workspace is not None
+                job.agent,
+                sandbox,
+                task,
+                run_dir,
+                workspace=job.workspace is not None,
+                budget=budget,
+                max_submission=submission_cap(job.answers),
             )
+            watch.evidence["copy_out"] = budget.summary()
         calls = [asdict(call) for call in sandbox.validation_calls]
         if sandbox.spec.builder is not None:
             watch.evidence["build_calls"] = [asdict(call) for call in sandbox.build_calls]

@@ -18,6 +18,7 @@ from pytest_mlebench.integrity.egress_attempts import network_flags
 from pytest_mlebench.integrity.judge import JudgeSetup, run_judge
 from pytest_mlebench.integrity.probing import validator_flags
 from pytest_mlebench.integrity.rules import (
+    copy_out_flag,
     has_code,
     literal_flag,
     log_flags,
@@ -99,6 +100,12 @@ def check_run(
         "outside-contract",
         lambda: [outside_contract_flag(outside, policy)],
         None if outside is not None else "file-system diff only on the Docker backend",
+    )
+    copied = evidence.get("copy_out")
+    run(
+        "copy-out",
+        lambda: [copy_out_flag(copied, policy)],
+        None if copied is not None else "no copy-out account in the evidence",
     )
     egress = evidence.get("egress")
     run(

@@ -20,6 +20,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from pytest_mlebench.sandbox.build_endpoint import BuildCall, BuildServer, ContextBuild
+from pytest_mlebench.sandbox.copy_budget import CopyBudget
 from pytest_mlebench.sandbox.validator import SubmissionValidator, ValidationCall, ValidatorServer
 from pytest_mlebench.values.time_limit import DEFAULT_SANDBOX_GRACE
 
@@ -199,12 +200,20 @@ class Sandbox(ABC):
 
     @abstractmethod
     def copy_out(
-        self, source: str, destination: Path, *, max_file_bytes: int | None = None
+        self,
+        source: str,
+        destination: Path,
+        *,
+        max_file_bytes: int | None = None,
+        budget: CopyBudget | None = None,
     ) -> bool:
         """Copy ``source`` from inside the sandbox to the host; False if it does not exist.
 
-        Symbolic links are never followed; a file over ``max_file_bytes`` is left behind with a
-        ``<name>.omitted.txt`` note (:mod:`pytest_mlebench.sandbox.copying`).
+        Symbolic links and special files are never opened; a file over ``max_file_bytes`` is
+        left behind with a ``<name>.omitted.txt`` note; every write is admitted by ``budget``
+        (the run's, shared by all its copies; ``None``: a fresh one with the default caps), so
+        the whole copy-out stays within its total by apparent size
+        (:mod:`pytest_mlebench.sandbox.copying`, :mod:`pytest_mlebench.sandbox.copy_budget`).
         """
 
     @abstractmethod

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.gateway import SOCKET_NAME
+from pytest_mlebench.sandbox.copy_budget import CopyBudget
 from pytest_mlebench.sandbox.copying import copy_tree_out
 from pytest_mlebench.sandbox.interface import ContractPaths, ExecResult, Sandbox, SandboxSpec
 from pytest_mlebench.sandbox.namespaces import maskable, namespaces_unavailable, wrap_command
@@ -162,9 +163,14 @@ class LocalSandbox(Sandbox):
             shutil.copy2(source, target)
 
     def copy_out(
-        self, source: str, destination: Path, *, max_file_bytes: int | None = None
+        self,
+        source: str,
+        destination: Path,
+        *,
+        max_file_bytes: int | None = None,
+        budget: CopyBudget | None = None,
     ) -> bool:
-        return copy_tree_out(Path(source), destination, max_file_bytes)
+        return copy_tree_out(Path(source), destination, max_file_bytes, budget or CopyBudget())
 
     def stop(self, interrupted: bool = False) -> None:
         self.stop_validator()

@@ -28,7 +28,8 @@ from typing import IO, Any
 
 from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.gateway import SOCKET_NAME, GatewayError
-from pytest_mlebench.sandbox.copying import ChunkReader, extract_stream
+from pytest_mlebench.sandbox.copy_budget import CopyBudget
+from pytest_mlebench.sandbox.copying import STREAM_SLACK, ChunkReader, extract_stream
 from pytest_mlebench.sandbox.docker.cleanup import ownership_labels, remember, remove_container
 from pytest_mlebench.sandbox.docker.egress import EgressProxy
 from pytest_mlebench.sandbox.docker.engine import docker_client, engine_is_remote, import_docker
@@ -273,16 +274,26 @@ class DockerSandbox(Sandbox):
             raise SandboxError(f"cannot create {folder} in the sandbox: {output.decode().strip()}")
 
     def copy_out(
-        self, source: str, destination: Path, *, max_file_bytes: int | None = None
+        self,
+        source: str,
+        destination: Path,
+        *,
+        max_file_bytes: int | None = None,
+        budget: CopyBudget | None = None,
     ) -> bool:
         container = self._running_container()
+        budget = budget or CopyBudget()
         with engine_errors(f"copying {source} out of the Docker sandbox"):
             renew_lease(container, self.lease, 0.0, must_run=False)
             try:
-                stream, _ = container.get_archive(source)
+                stream, facts = container.get_archive(source)
             except import_docker().errors.NotFound:
                 return False
-            return extract_stream(ChunkReader(stream), destination, max_file_bytes)
+            if not _admits_top(facts, destination, max_file_bytes, budget):
+                stream.close()  # a file over its cap is never streamed at all
+                return True
+            reader = ChunkReader(stream, limit=STREAM_SLACK * budget.total_bytes)
+            return extract_stream(reader, destination, max_file_bytes, budget)
 
     def stop(self, interrupted: bool = False) -> None:
         if self.container is not None:
@@ -299,6 +310,23 @@ class DockerSandbox(Sandbox):
         if self._client is not None:
             self._client.close()
             self._client = None
+
+
+# The type bits of a Go ``os.FileMode`` (the engine's stat of an archive's top entry).
+GO_MODE_TYPE_BITS = 0xFF280000
+
+
+def _admits_top(
+    facts: dict[str, Any], destination: Path, max_file_bytes: int | None, budget: CopyBudget
+) -> bool:
+    """Whether the top entry the engine stat-ed is worth streaming: a regular file over its cap
+    or over what the budget has left is refused (noted) before a byte of it is read."""
+    mode, size = int(facts.get("mode") or 0), int(facts.get("size") or 0)
+    if mode & GO_MODE_TYPE_BITS:  # a folder, link, FIFO, device or socket: the stream decides
+        return True
+    if max_file_bytes is not None and size > max_file_bytes:
+        return budget.admit_file(destination, size, max_file_bytes)  # False, and noted
+    return budget.fits(destination, size)
 
 
 @contextmanager
