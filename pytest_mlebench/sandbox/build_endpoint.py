@@ -26,7 +26,9 @@ from pytest_mlebench.sandbox.socket_endpoint import (
     SocketEndpoint,
     accept_body,
     client_script,
+    header_text,
     receive_body,
+    request_size,
 )
 from pytest_mlebench.timestamps import utc_timestamp
 
@@ -85,8 +87,8 @@ class BuildServer(SocketEndpoint):
         self.calls: list[BuildCall] = []
 
     def handle(self, header: dict[str, Any], reader: BinaryIO, conn: socket.socket) -> Any:
-        size = int(header["size"])
-        dockerfile = str(header.get("dockerfile") or "Dockerfile")
+        size = request_size(header)
+        dockerfile = header_text(header, "dockerfile", "Dockerfile")
         refused = self.refusal(size, self.max_upload, "context")
         if refused is not None:
             return refused
