@@ -32,7 +32,7 @@ from pytest_mlebench.integrity.similarity import (
     code_files,
     top_matches,
 )
-from pytest_mlebench.integrity.watermark import watermark_flags
+from pytest_mlebench.integrity.watermark import inventory_mismatch_flag, watermark_flags
 from pytest_mlebench.medals import MEDALS
 from pytest_mlebench.records.verdict import Flag, IntegrityReport, Mode, severity_rank, sort_flags
 from pytest_mlebench.values.integrity_policy import Policy
@@ -82,6 +82,11 @@ def check_run(
         "watermark",
         lambda: watermark_flags(evidence, policy),
         _missing(evidence, "sandbox_started"),
+    )
+    run(
+        "inventory-hash",
+        lambda: [inventory_mismatch_flag(evidence, submission, policy)],
+        _missing(evidence, "inventory"),
     )
     run(
         "process-audit",

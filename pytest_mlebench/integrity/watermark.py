@@ -10,7 +10,9 @@ submission's). Checks:
 - ``pre-made-submission``: the submission equals a file the harness copied in, or a file that
   was in the sandbox before it started (an image file);
 - ``submission-before-start``: the submission was last modified before the sandbox started;
-- ``code-before-start``: files in CODE_DIR were last modified before the sandbox started.
+- ``code-before-start``: files in CODE_DIR were last modified before the sandbox started;
+- ``inventory-mismatch``: the inventory's SHA-256 of the submission is not that of the copy the
+  harness took out of the sandbox (the inventory's report is checked, never just believed).
 """
 
 from __future__ import annotations
@@ -117,3 +119,31 @@ def made_before(mtime: float, started: float) -> bool:
     an archive rounds a modification time down by, so a file written as the run began is never
     taken for an old one."""
     return bool(started) and mtime < started - CLOCK_SLACK_SECONDS
+
+
+def inventory_mismatch_flag(
+    evidence: dict[str, Any], submission: Path, policy: Policy
+) -> Flag | None:
+    """A flag when the inventory's hash of the submission disagrees with the host's copy.
+
+    Nothing to compare (no inventory, an inventory error, a submission too large to hash or
+    not copied out) is no flag; a submission the inventory missed but the host has is one.
+    """
+    inventory = evidence.get("inventory") or {}
+    if not inventory or inventory.get("error") or not submission.is_file():
+        return None
+    reported = inventory.get("submission") or {}
+    said = reported.get("sha256")
+    if reported and said is None:
+        return None  # over the inventory's hashing bound
+    actual = sha256_file(submission)
+    if said == actual:
+        return None
+    return Flag(
+        "watermark",
+        "inventory-mismatch",
+        policy.severity("watermark", "inventory_mismatch"),
+        "the inventory taken inside the sandbox reported another submission than the one "
+        "copied out and graded: its evidence cannot be trusted for this run",
+        {"inventory_sha256": said, "graded_sha256": actual},
+    )

@@ -123,7 +123,11 @@ class SandboxSpec:
 
 @dataclass(frozen=True)
 class ExecResult:
-    """What one command in the sandbox did."""
+    """What one command in the sandbox did.
+
+    ``exit_code`` is ``None`` when the command never ended by itself (killed at its deadline);
+    ``restarted`` says the sandbox had to be restarted to end processes that survived it.
+    """
 
     exit_code: int | None
     timed_out: bool
@@ -132,6 +136,7 @@ class ExecResult:
     cpu_seconds: float | None = None
     peak_memory_bytes: int | None = None
     oom_killed: bool = False
+    restarted: bool = False
 
 
 class SandboxFacts(Protocol):
@@ -376,6 +381,20 @@ class Sandbox(ABC):
         work = self.paths.work
         env = {key: value.replace("{WORK_DIR}", work) for key, value in self.spec.env.items()}
         return {"WORK_DIR": work, **env}
+
+    def exec_harness(
+        self, command: Sequence[str], *, timeout: float | None = None, log_path: Path | None = None
+    ) -> ExecResult:
+        """Run the harness's own code in the sandbox (the integrity inventory), never the
+        agent's: as a user the agent does not own where the backend has one, with a clean
+        environment (nothing of the agent's), after the agent's processes were killed. Start
+        an isolated interpreter (``python3 -I -S -c``) so nothing the agent left on its paths
+        (a ``usercustomize.py``, a ``.pth``) runs inside it.
+
+        The base class has no other user: it runs ``command`` as the agent user
+        (:meth:`exec`); the built-in backends override it.
+        """
+        return self.exec(command, timeout=timeout, log_path=log_path)
 
     def kill_agent_processes(self) -> None:
         """Kill every process the agent left running (a service started in the background).

@@ -120,6 +120,19 @@ class LocalSandbox(Sandbox):
             log_path=log_path,
         )
 
+    def exec_harness(
+        self, command: Sequence[str], *, timeout: float | None = None, log_path: Path | None = None
+    ) -> ExecResult:
+        """``command`` with a clean environment (``PATH`` and the locale only), from the
+        sandbox's root; the local backend has no other user to run it as."""
+        root = self._started_root()
+        env = {key: os.environ[key] for key in PASS_THROUGH_ENV if key in os.environ}
+        self._exec_count += 1
+        log_path = log_path or root / "logs" / f".harness-{self._exec_count}.log"
+        return run_process_tree(
+            list(command), cwd=root, env=env, timeout=timeout, log_path=log_path
+        )
+
     def _started_root(self) -> Path:
         if not self._started:
             raise SandboxError("the local sandbox is not started")

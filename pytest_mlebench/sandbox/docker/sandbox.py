@@ -33,9 +33,10 @@ from pytest_mlebench.sandbox.copying import STREAM_SLACK, ChunkReader, extract_s
 from pytest_mlebench.sandbox.docker.cleanup import ownership_labels, remember, remove_container
 from pytest_mlebench.sandbox.docker.egress import EgressProxy
 from pytest_mlebench.sandbox.docker.engine import docker_client, engine_is_remote, import_docker
-from pytest_mlebench.sandbox.docker.execution import kill_agent_processes, run_exec
+from pytest_mlebench.sandbox.docker.execution import run_exec
 from pytest_mlebench.sandbox.docker.expiry import Lease, keeper_command, lease_seconds, renew_lease
 from pytest_mlebench.sandbox.docker.image import image_tag
+from pytest_mlebench.sandbox.docker.killer import AGENT_UID, AGENT_USER, kill_agent_processes
 from pytest_mlebench.sandbox.docker.recipe import image_exists
 from pytest_mlebench.sandbox.interface import (
     ContractPaths,
@@ -47,13 +48,17 @@ from pytest_mlebench.sandbox.interface import (
 
 log = logging.getLogger(__name__)
 
-AGENT_USER = "nonroot"
-AGENT_UID = 1000
 AGENT_HOME = "/home/nonroot"
 VALIDATOR_DIR = "/run/mlebench"
 GATEWAY_PORT = 8765
 DEFAULT_PIDS_LIMIT = 4096
 SPOOL_BYTES = 16 * 1024**2
+# The whole environment of the harness's own commands in the container (HOME is root's).
+HARNESS_ENV = {
+    "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+    "HOME": "/root",
+    "LANG": "C.UTF-8",
+}
 PATHS = ContractPaths(
     home="/home",
     data="/home/data",
@@ -226,8 +231,29 @@ class DockerSandbox(Sandbox):
                 timeout=timeout,
                 log_path=log_path,
             )
-        if result.exit_code is None:
+        if result.restarted:
             self.lease.forget()  # the container was restarted: its keeper began a fresh lease
+        return result
+
+    def exec_harness(
+        self, command: Sequence[str], *, timeout: float | None = None, log_path: Path | None = None
+    ) -> ExecResult:
+        """``command`` as root (a uid the agent does not own), from ``/``, with only
+        :data:`HARNESS_ENV`: none of the agent's variables, no gateway wrapper."""
+        container = self._running_container()
+        with engine_errors(f"running the harness's {command[0]!r} in the Docker sandbox"):
+            renew_lease(container, self.lease, timeout or 0.0)
+            result = run_exec(
+                container,
+                list(command),
+                user="root",
+                env=dict(HARNESS_ENV),
+                workdir="/",
+                timeout=timeout,
+                log_path=log_path,
+            )
+        if result.restarted:
+            self.lease.forget()
         return result
 
     def _running_container(self) -> Any:
@@ -247,9 +273,16 @@ class DockerSandbox(Sandbox):
         }
 
     def kill_agent_processes(self) -> None:
-        """SIGKILL every process of the agent user in the container (its init stays)."""
-        if self.container is not None:
-            kill_agent_processes(self.container, AGENT_USER)
+        """SIGKILL every process of the agent user in the container (its init stays), at any
+        pids count (:mod:`.killer`); restart the container when some still survive."""
+        if self.container is None:
+            return
+        if not kill_agent_processes(self.container):
+            log.warning(
+                "agent processes in %s survived SIGKILL; restarting it", self.container.name
+            )
+            self.container.restart(timeout=0)
+            self.lease.forget()
 
     def copy_in(self, source: Path, destination: str) -> None:
         container = self._running_container()
