@@ -45,6 +45,7 @@ from pytest_mlebench.sandbox.interface import (
     Sandbox,
     SandboxSpec,
 )
+from pytest_mlebench.sandbox.leftovers import make_socket_dir
 
 log = logging.getLogger(__name__)
 
@@ -139,7 +140,7 @@ class DockerSandbox(Sandbox):
             )
 
     def _start_validator(self) -> None:
-        self._socket_dir = Path(tempfile.mkdtemp(prefix="mlebench-validator-"))
+        self._socket_dir = make_socket_dir()  # named for this process: reaped if it is killed
         self._socket_dir.chmod(0o755)  # the agent user must reach the socket inside
         # A remote engine cannot reach a socket on this machine: no server to start then.
         if not engine_is_remote():
