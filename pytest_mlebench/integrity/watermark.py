@@ -50,13 +50,14 @@ def copied_in_matches(sources: list[Path], submission: Path) -> dict[str, Any]:
     """Files among ``sources`` identical to ``submission``: only same-size files are hashed."""
     if not submission.is_file():
         return {"sources": [str(s) for s in sources], "hashed": 0, "matches": []}
-    size, digest = submission.stat().st_size, sha256_file(submission)
+    size, digest = submission.stat().st_size, None
     hashed, matches = 0, []
     for source in sources:
         for path in _files(source):
             if path.stat().st_size != size:
                 continue
             hashed += 1
+            digest = digest or sha256_file(submission)  # only once a same-size file is found
             if sha256_file(path) == digest:
                 matches.append(str(path))
     return {"sources": [str(s) for s in sources], "hashed": hashed, "matches": matches}
@@ -124,26 +125,25 @@ def made_before(mtime: float, started: float) -> bool:
 def inventory_mismatch_flag(
     evidence: dict[str, Any], submission: Path, policy: Policy
 ) -> Flag | None:
-    """A flag when the inventory's hash of the submission disagrees with the host's copy.
+    """A flag when the inventory's account of the submission disagrees with the host's copy.
 
-    Nothing to compare (no inventory, an inventory error, a submission too large to hash or
-    not copied out) is no flag; a submission the inventory missed but the host has is one.
+    Sizes are compared first (no hashing when they differ); the host's copy is hashed only
+    when the inventory hashed one of the same size. Nothing to compare (no inventory, an
+    inventory error, no copy on the host) is no flag; a copy the inventory did not report is.
     """
     inventory = evidence.get("inventory") or {}
     if not inventory or inventory.get("error") or not submission.is_file():
         return None
     reported = inventory.get("submission") or {}
+    size = submission.stat().st_size
     said = reported.get("sha256")
-    if reported and said is None:
-        return None  # over the inventory's hashing bound
-    actual = sha256_file(submission)
-    if said == actual:
-        return None
+    if reported.get("size") == size and (said is None or said == sha256_file(submission)):
+        return None  # the same file (or one too large for the inventory to hash)
     return Flag(
         "watermark",
         "inventory-mismatch",
         policy.severity("watermark", "inventory_mismatch"),
         "the inventory taken inside the sandbox reported another submission than the one "
         "copied out and graded: its evidence cannot be trusted for this run",
-        {"inventory_sha256": said, "graded_sha256": actual},
+        {"inventory": {"size": reported.get("size"), "sha256": said}, "graded_bytes": size},
     )
