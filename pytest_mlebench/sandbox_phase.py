@@ -30,6 +30,7 @@ from pytest_mlebench.graders.validation import SIZE_FLOOR_BYTES, max_submission_
 from pytest_mlebench.integrity.monitor import IntegrityRun, instructions_note
 from pytest_mlebench.sandbox import create_sandbox
 from pytest_mlebench.sandbox.copy_budget import CopyBudget
+from pytest_mlebench.sandbox.copy_out import copy_results_out
 from pytest_mlebench.sandbox.gpus import GpuPool
 from pytest_mlebench.sandbox.interface import (
     ContractPaths,
@@ -48,7 +49,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 INSTRUCTIONS = Path(__file__).with_name("instructions.md")
-MAX_ARTIFACT_BYTES = 100 * 1024**2  # per file of the agent's logs/ and code/ kept with the run
 CREDENTIAL_FOLDERS = (".kaggle", ".ssh", ".aws", ".docker", ".config", ".netrc")
 IMAGE_BUILD_TIMEOUT_SECONDS = 3 * 3600
 START_TIME_NAME = "mle-bench-start.time"
@@ -186,38 +186,6 @@ def submission_cap(answers: Path) -> int:
     except OSError:
         size = 0
     return max_submission_bytes(size)
-
-
-def copy_results_out(
-    sandbox: Sandbox,
-    run_dir: Path,
-    budget: CopyBudget,
-    *,
-    max_submission: int,
-    workspace: bool = False,
-) -> None:
-    """Copy the agent's submission (capped at ``max_submission``), logs, code and (with a
-    ``workspace``) ``WORK_DIR`` to ``run_dir``, every byte within the run's ``budget``."""
-    if workspace:
-        copy_workspace_out(sandbox, run_dir / "workspace", budget)
-    sandbox.copy_out(
-        sandbox.paths.submission_file,
-        run_dir / "submission.csv",
-        max_file_bytes=max_submission,
-        budget=budget,
-    )
-    for folder in ("logs", "code"):
-        source = getattr(sandbox.paths, folder)
-        sandbox.copy_out(source, run_dir / folder, max_file_bytes=MAX_ARTIFACT_BYTES, budget=budget)
-
-
-def copy_workspace_out(sandbox: Sandbox, destination: Path, budget: CopyBudget) -> bool:
-    """An engineering run's ``WORK_DIR`` to ``destination``, within ``budget`` (the run's
-    total cap and :data:`MAX_ARTIFACT_BYTES` per file); ``budget.capped`` says when it
-    stopped."""
-    return sandbox.copy_out(
-        sandbox.paths.work, destination, max_file_bytes=MAX_ARTIFACT_BYTES, budget=budget
-    )
 
 
 def drive_agent(

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from pytest_mlebench.sandbox.build_endpoint import BuildCall, BuildServer, ContextBuild
 from pytest_mlebench.sandbox.copy_budget import CopyBudget
+from pytest_mlebench.sandbox.exec_result import ExecResult as ExecResult  # the value, re-exported
 from pytest_mlebench.sandbox.validator import SubmissionValidator, ValidationCall, ValidatorServer
 from pytest_mlebench.values.time_limit import DEFAULT_SANDBOX_GRACE
 
@@ -119,24 +120,6 @@ class SandboxSpec:
     workspace: bool = False
     builder: ContextBuild | None = None
     builder_interval: float = 5.0
-
-
-@dataclass(frozen=True)
-class ExecResult:
-    """What one command in the sandbox did.
-
-    ``exit_code`` is ``None`` when the command never ended by itself (killed at its deadline);
-    ``restarted`` says the sandbox had to be restarted to end processes that survived it.
-    """
-
-    exit_code: int | None
-    timed_out: bool
-    wall_seconds: float
-    output_tail: str = ""
-    cpu_seconds: float | None = None
-    peak_memory_bytes: int | None = None
-    oom_killed: bool = False
-    restarted: bool = False
 
 
 class SandboxFacts(Protocol):
@@ -385,15 +368,10 @@ class Sandbox(ABC):
     def exec_harness(
         self, command: Sequence[str], *, timeout: float | None = None, log_path: Path | None = None
     ) -> ExecResult:
-        """Run the harness's own code in the sandbox (the integrity inventory), never the
-        agent's: as a user the agent does not own where the backend has one, with a clean
-        environment (nothing of the agent's), after the agent's processes were killed. Start
-        an isolated interpreter (``python3 -I -S -c``) so nothing the agent left on its paths
-        (a ``usercustomize.py``, a ``.pth``) runs inside it.
-
-        The base class has no other user: it runs ``command`` as the agent user
-        (:meth:`exec`); the built-in backends override it.
-        """
+        """Run the harness's own code (the inventory), never the agent's: as a user the agent
+        does not own, with a clean environment; start it as ``python3 -I -S -c`` so nothing the
+        agent left (a ``usercustomize.py``, a ``.pth``) runs in it. The base class has no other
+        user and runs it as the agent (:meth:`exec`); the built-in backends override this."""
         return self.exec(command, timeout=timeout, log_path=log_path)
 
     def kill_agent_processes(self) -> None:

@@ -15,12 +15,10 @@ shared memory and processes; GPUs by explicit id.
 from __future__ import annotations
 
 import logging
-import re
 import shutil
 import tarfile
 import tempfile
 import time
-import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,8 +27,18 @@ from typing import IO, Any
 from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.gateway import SOCKET_NAME, GatewayError
 from pytest_mlebench.sandbox.copy_budget import CopyBudget
-from pytest_mlebench.sandbox.copying import STREAM_SLACK, ChunkReader, extract_stream
+from pytest_mlebench.sandbox.docker.archive_copy import copy_from_container
 from pytest_mlebench.sandbox.docker.cleanup import ownership_labels, remember, remove_container
+from pytest_mlebench.sandbox.docker.container_options import (
+    DEFAULT_PIDS_LIMIT as DEFAULT_PIDS_LIMIT,  # re-exported for older imports
+)
+from pytest_mlebench.sandbox.docker.container_options import (
+    container_name as container_name,
+)
+from pytest_mlebench.sandbox.docker.container_options import (
+    resource_options as resource_options,
+)
+from pytest_mlebench.sandbox.docker.container_options import security_options
 from pytest_mlebench.sandbox.docker.egress import EgressProxy
 from pytest_mlebench.sandbox.docker.engine import docker_client, engine_is_remote, import_docker
 from pytest_mlebench.sandbox.docker.execution import run_exec
@@ -38,10 +46,10 @@ from pytest_mlebench.sandbox.docker.expiry import Lease, keeper_command, lease_s
 from pytest_mlebench.sandbox.docker.image import image_tag
 from pytest_mlebench.sandbox.docker.killer import AGENT_UID, AGENT_USER, kill_agent_processes
 from pytest_mlebench.sandbox.docker.recipe import image_exists
+from pytest_mlebench.sandbox.docker.storage import layer_limit_options, refused_layer_limit
 from pytest_mlebench.sandbox.interface import (
     ContractPaths,
     ExecResult,
-    ResourceGrant,
     Sandbox,
     SandboxSpec,
 )
@@ -52,7 +60,6 @@ log = logging.getLogger(__name__)
 AGENT_HOME = "/home/nonroot"
 VALIDATOR_DIR = "/run/mlebench"
 GATEWAY_PORT = 8765
-DEFAULT_PIDS_LIMIT = 4096
 SPOOL_BYTES = 16 * 1024**2
 # The whole environment of the harness's own commands in the container (HOME is root's).
 HARNESS_ENV = {
@@ -172,6 +179,15 @@ class DockerSandbox(Sandbox):
         return self.egress.summary() if self.egress is not None else None
 
     def _create_container(self, network: str, lease: int) -> Any:
+        limit = layer_limit_options(self._client)
+        try:
+            return self._create(network, lease, limit)
+        except import_docker().errors.APIError as exc:
+            if not limit or not refused_layer_limit(exc):
+                raise
+        return self._create(network, lease, {})
+
+    def _create(self, network: str, lease: int, layer_limit: dict[str, Any]) -> Any:
         docker = import_docker()
         return self._client.containers.create(
             self.image,
@@ -184,8 +200,9 @@ class DockerSandbox(Sandbox):
             network_mode=network,
             mounts=self._mounts(docker),
             log_config=docker.types.LogConfig(type="none"),
-            **_security(self.privileged),
+            **security_options(self.privileged),
             **resource_options(self.spec.resources, docker),
+            **layer_limit,
         )
 
     def _labels(self) -> dict[str, str]:
@@ -319,15 +336,7 @@ class DockerSandbox(Sandbox):
         budget = budget or CopyBudget()
         with engine_errors(f"copying {source} out of the Docker sandbox"):
             renew_lease(container, self.lease, 0.0, must_run=False)
-            try:
-                stream, facts = container.get_archive(source)
-            except import_docker().errors.NotFound:
-                return False
-            if not _admits_top(facts, destination, max_file_bytes, budget):
-                stream.close()  # a file over its cap is never streamed at all
-                return True
-            reader = ChunkReader(stream, limit=STREAM_SLACK * budget.total_bytes)
-            return extract_stream(reader, destination, max_file_bytes, budget)
+            return copy_from_container(container, source, destination, max_file_bytes, budget)
 
     def stop(self, interrupted: bool = False) -> None:
         if self.container is not None:
@@ -346,23 +355,6 @@ class DockerSandbox(Sandbox):
             self._client = None
 
 
-# The type bits of a Go ``os.FileMode`` (the engine's stat of an archive's top entry).
-GO_MODE_TYPE_BITS = 0xFF280000
-
-
-def _admits_top(
-    facts: dict[str, Any], destination: Path, max_file_bytes: int | None, budget: CopyBudget
-) -> bool:
-    """Whether the top entry the engine stat-ed is worth streaming: a regular file over its cap
-    or over what the budget has left is refused (noted) before a byte of it is read."""
-    mode, size = int(facts.get("mode") or 0), int(facts.get("size") or 0)
-    if mode & GO_MODE_TYPE_BITS:  # a folder, link, FIFO, device or socket: the stream decides
-        return True
-    if max_file_bytes is not None and size > max_file_bytes:
-        return budget.admit_file(destination, size, max_file_bytes)  # False, and noted
-    return budget.fits(destination, size)
-
-
 @contextmanager
 def engine_errors(action: str) -> Iterator[None]:
     """Report failures of the engine or its transport as :class:`SandboxError`."""
@@ -370,43 +362,6 @@ def engine_errors(action: str) -> Iterator[None]:
         yield
     except (import_docker().errors.DockerException, OSError) as exc:
         raise SandboxError(f"{action}: {exc}") from exc
-
-
-def container_name(spec: SandboxSpec) -> str:
-    """Unique, readable and valid as a Docker name: ``mlebench-<competition>-<run>-<random>``."""
-    raw = f"mlebench-{spec.competition_id}-{spec.run_id}"
-    slug = re.sub(r"[^a-zA-Z0-9_.-]+", "-", raw)[:100].strip("-.")
-    return f"{slug}-{uuid.uuid4().hex[:6]}"
-
-
-def _security(privileged: bool) -> dict[str, Any]:
-    if privileged:
-        return {"privileged": True}
-    # KILL lets the harness's root helpers end agent processes; the agent itself has no caps.
-    return {
-        "privileged": False,
-        "security_opt": ["no-new-privileges:true"],
-        "cap_drop": ["ALL"],
-        "cap_add": ["KILL", "CHOWN", "DAC_OVERRIDE", "FOWNER"],
-    }
-
-
-def resource_options(resources: ResourceGrant, docker: Any) -> dict[str, Any]:
-    """Container-create keywords that enforce ``resources``."""
-    options: dict[str, Any] = {"pids_limit": resources.pids or DEFAULT_PIDS_LIMIT}
-    if resources.cpus:
-        options["nano_cpus"] = int(resources.cpus * 1e9)
-    if resources.memory:
-        # Equal memory and memory+swap limits: no swap to hide an overrun in.
-        options["mem_limit"] = options["memswap_limit"] = resources.memory
-    if resources.shm:
-        options["shm_size"] = resources.shm
-    if resources.gpus:
-        request = docker.types.DeviceRequest(
-            device_ids=list(resources.gpus), capabilities=[["gpu"]]
-        )
-        options["device_requests"] = [request]
-    return options
 
 
 def _write_tar(archive: IO[bytes], source: Path, name: str, owner: int) -> None:
