@@ -5,8 +5,9 @@ must never be in an image an agent runs in. :func:`hidden_files` hashes them on 
 :func:`image_findings` runs :data:`SCAN` (standard library only) in a throw-away ``--network none``
 container of the image (an isolated interpreter, ``python3 -I -S -B``, so nothing the image put
 on its paths runs in the scan; files read in fixed chunks), which hashes every file whose size
-equals one of theirs, and names each hidden file found in the image. Files under :data:`MIN_BYTES` are left out (an empty
-``__init__.py`` or a one-word file is no secret, and would match by chance).
+equals one of theirs, and names each hidden file found in the image. Files under
+:data:`MIN_BYTES` are left out (an empty ``__init__.py`` or a one-word file is no secret, and
+would match by chance).
 """
 
 from __future__ import annotations
