@@ -193,3 +193,22 @@ def test_the_client_gives_up_on_a_server_that_never_answers(tmp_path: Path) -> N
             conn.close()
     assert done.returncode == 2
     assert "did not answer within 0.5 s" in done.stderr
+
+
+def test_a_context_is_unpacked_within_its_bounds(tmp_path: Path) -> None:
+    import tarfile
+
+    from pytest_mlebench.sandbox.build_endpoint import ContextTooLarge, unpack_context
+
+    folder = tmp_path / "ctx"
+    folder.mkdir()
+    for n in range(5):
+        (folder / f"f{n}").write_bytes(b"x" * 100)
+    archive = tmp_path / "ctx.tar"
+    with tarfile.open(archive, "w") as tar:
+        tar.add(folder, arcname=".")
+    unpack_context(archive, tmp_path / "ok")
+    with pytest.raises(ContextTooLarge):
+        unpack_context(archive, tmp_path / "many", max_members=3)
+    with pytest.raises(ContextTooLarge):
+        unpack_context(archive, tmp_path / "big", max_bytes=250)
