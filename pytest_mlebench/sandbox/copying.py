@@ -128,14 +128,19 @@ def _copy_file(
 
 
 def copy_bounded(source: IO[bytes] | tarfile.ExFileObject, out: IO[bytes], size: int) -> int:
-    """Copy at most ``size`` bytes from ``source`` to ``out`` in :data:`CHUNK` pieces."""
+    """Copy at most ``size`` bytes from ``source`` to ``out`` in :data:`CHUNK` pieces; a piece
+    of zeros is skipped over, not written, so a sparse file stays sparse on the host too."""
     left = size
     while left > 0:
         data = source.read(min(CHUNK, left))
         if not data:
             break
-        out.write(data)
+        if data.count(0) == len(data):
+            out.seek(len(data), os.SEEK_CUR)
+        else:
+            out.write(data)
         left -= len(data)
+    out.truncate(size - left)  # the length, holes at the end included
     return size - left
 
 

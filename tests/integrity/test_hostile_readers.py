@@ -206,3 +206,16 @@ def test_the_inventory_is_checked_against_the_graded_copy(tmp_path: Path) -> Non
     for forged in ({"size": 13, "sha256": "0" * 64}, {"size": 1, "sha256": "0" * 64}, None):
         flag = inventory_mismatch_flag({"inventory": {"submission": forged}}, graded, policy)
         assert flag is not None and flag.severity == "high"
+
+
+def test_a_copied_sparse_file_keeps_its_bytes_and_its_holes(tmp_path: Path) -> None:
+    source = tmp_path / "in" / "model.bin"
+    sparse(source, 8 * MB)
+    with source.open("r+b") as handle:
+        handle.seek(3 * MB + 5)
+        handle.write(b"weights")
+    budget = CopyBudget(total_bytes=10 * MB)
+    copy_tree_out(source, tmp_path / "out.bin", None, budget)
+    copied = tmp_path / "out.bin"
+    assert copied.read_bytes() == source.read_bytes()
+    assert copied.stat().st_blocks * 512 < 2 * MB  # the zeros were not written
