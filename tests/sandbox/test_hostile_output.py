@@ -17,8 +17,8 @@ from pytest_mlebench.integrity.inventory import take_inventory
 from pytest_mlebench.integrity.watermark import inventory_mismatch_flag
 from pytest_mlebench.sandbox.conformance import SandboxFactory, run_python
 from pytest_mlebench.sandbox.copy_budget import CopyBudget
-from pytest_mlebench.sandbox.interface import ResourceGrant
 from pytest_mlebench.sandbox.copy_out import copy_results_out
+from pytest_mlebench.sandbox.interface import ResourceGrant
 from pytest_mlebench.values.integrity_policy import load_policy
 
 MB = 1024**2
