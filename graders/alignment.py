@@ -203,7 +203,7 @@ def _match_exactly(submission_ids: pa.ChunkedArray, answer_ids: pa.ChunkedArray)
     unknown = rows_of >= answers
     if unknown.any():
         found = np.bincount(rows_of[~unknown], minlength=answers)
-        raise SubmissionRejected(_unknown(submission_ids, answer_ids, unknown, found))
+        raise SubmissionRejected(_unknown(submission_ids, answer_ids, rows_of, unknown, found))
     found = np.bincount(rows_of, minlength=answers)
     if (found > 1).any():
         raise SubmissionRejected(_repeated(answer_ids, found))
@@ -220,15 +220,24 @@ def _match_exactly(submission_ids: pa.ChunkedArray, answer_ids: pa.ChunkedArray)
     return submission_row
 
 
+def not_in_test_set(unknown_codes: npt.NDArray[np.integer], noun: str) -> str:
+    """``N ids are not in the test set``, counting distinct values (one code each), and the
+    rows when they repeat: ten ids repeated over ten million rows are ten ids."""
+    rows = int(unknown_codes.size)
+    distinct = int(np.unique(unknown_codes).size)
+    reason = f"{count(distinct, noun)} {_are(distinct)} not in the test set"
+    return reason if rows == distinct else f"{reason} ({count(rows, 'row')})"
+
+
 def _unknown(
     submission_ids: pa.ChunkedArray,
     answer_ids: pa.ChunkedArray,
+    rows_of: IntArray,
     unknown: npt.NDArray[np.bool_],
     found: IntArray,
 ) -> str:
-    number = int(unknown.sum())
     example = submission_ids[int(np.argmax(unknown))].as_py()
-    reason = f"{count(number, 'id')} {_are(number)} not in the test set, e.g. {show_value(example)}"
+    reason = not_in_test_set(rows_of[unknown], "id") + f", e.g. {show_value(example)}"
     missing = int((found == 0).sum())
     if missing:
         reason += f" ({count(missing, 'test id')} {_are(missing)} missing)"

@@ -27,7 +27,7 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pytest_mlebench.graders.alignment import match_ids, normalize_ids
+from pytest_mlebench.graders.alignment import match_ids, normalize_ids, not_in_test_set
 from pytest_mlebench.graders.errors import GraderError, SubmissionRejected
 from pytest_mlebench.graders.memory import MEMORY_POOL
 from pytest_mlebench.graders.messages import count, show_value
@@ -173,9 +173,9 @@ def _key_mismatch(
     found = np.bincount(rows_of[~unknown], minlength=answers)
     missing = int((found == 0).sum())
     if unknown.any():
-        number, first = int(unknown.sum()), int(np.argmax(unknown))
+        first = int(np.argmax(unknown))
         example = _submitted(submission, first)
-        reason = f"{count(number, noun)} {_are(number)} not in the test set, e.g. {_show(example)}"
+        reason = not_in_test_set(rows_of[unknown], noun) + f", e.g. {_show(example)}"
         if missing:
             reason += f" ({count(missing, 'test ' + noun)} {_are(missing)} missing)"
         return SubmissionRejected(reason + _unknown_hint(example, answer_keys, spec))

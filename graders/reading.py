@@ -78,6 +78,13 @@ def open_text(path: Path, max_bytes: int | None, *, expected_bytes: int | None =
         raise SubmissionRejected(f"cannot read {path}: {reason}") from error
     start = len(codecs.BOM_UTF8) if head.startswith(codecs.BOM_UTF8) else 0
     header, header_end = _parse_header(head, start, size)
+    if head.startswith(codecs.BOM_UTF8, header_end):
+        # The CSV parser would drop a mark at the start of the rows it is given, so the first
+        # row's id would pass where the same mark on any later row is refused.
+        raise SubmissionRejected(
+            "the first row starts with a UTF-8 byte order mark (U+FEFF) before its first value; "
+            "a mark is allowed only at the very start of the file, before the header"
+        )
     return CsvText(path=path, header=header, data_offset=header_end)
 
 

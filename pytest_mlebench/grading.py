@@ -24,8 +24,12 @@ def grade_submission(submission: Path, competition: Competition, answers: Path) 
     config), the report also carries the original-compatible score and medal.
     """
     exists = submission.exists()
+    left = None if exists else left_behind(submission)
     if exists:
         result = graders.score_submission(submission, answers, competition.submission)
+    elif left is not None:
+        exists = True  # the agent did leave something there: invalid, not missing
+        result = graders.ScoreResult.invalid(f"{submission.name} {left}")
     else:
         result = graders.ScoreResult.invalid(f"no submission file at {submission}")
     report = build_report(competition, submission, exists, result)
@@ -33,6 +37,18 @@ def grade_submission(submission: Path, competition: Competition, answers: Path) 
     if original is None:
         return report
     return report.with_original(original.name, original.score(submission, answers))
+
+
+def left_behind(submission: Path) -> str | None:
+    """Why the copy-out left the agent's submission in the sandbox (its ``.omitted.txt`` note,
+    written by the harness: a link, a FIFO, over the size guard), or ``None``: there was none."""
+    note = submission.with_name(submission.name + ".omitted.txt")
+    try:
+        with note.open("rb") as handle:
+            text = handle.read(1000).decode("utf-8", errors="replace").strip()
+    except OSError:
+        return None
+    return text or "was not copied out of the sandbox"
 
 
 def build_report(

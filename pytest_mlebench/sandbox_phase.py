@@ -27,8 +27,11 @@ from filelock import FileLock
 from pytest_mlebench.agents.protocol import Agent, AgentTask
 from pytest_mlebench.gpu_sampling import gpu_watch
 from pytest_mlebench.graders import ScoreResult, SubmissionSpec, validate_submission
+from pytest_mlebench.graders.validation import SIZE_FLOOR_BYTES, max_submission_bytes
 from pytest_mlebench.integrity.monitor import IntegrityRun, instructions_note
 from pytest_mlebench.sandbox import create_sandbox
+from pytest_mlebench.sandbox.copy_budget import CopyBudget
+from pytest_mlebench.sandbox.copy_out import copy_results_out
 from pytest_mlebench.sandbox.gpus import GpuPool
 from pytest_mlebench.sandbox.interface import (
     ContractPaths,
@@ -47,7 +50,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 INSTRUCTIONS = Path(__file__).with_name("instructions.md")
-MAX_ARTIFACT_BYTES = 100 * 1024**2  # per file of the agent's logs/ and code/ kept with the run
 CREDENTIAL_FOLDERS = (".kaggle", ".ssh", ".aws", ".docker", ".config", ".netrc")
 IMAGE_BUILD_TIMEOUT_SECONDS = 3 * 3600
 START_TIME_NAME = "mle-bench-start.time"
@@ -177,22 +179,38 @@ def host_validator(answers: Path, submission: SubmissionSpec) -> SubmissionValid
     return validate
 
 
+def submission_cap(answers: Path) -> int:
+    """The largest submission copied out: the grader's own size guard for ``answers`` (a
+    bigger one would be refused unread, so its bytes never reach the host)."""
+    try:
+        size = answers.stat().st_size if answers.is_file() else 0
+    except OSError:
+        size = 0
+    return max_submission_bytes(size)
+
+
 def drive_agent(
-    agent: Agent, sandbox: Sandbox, task: AgentTask, run_dir: Path, *, workspace: bool = False
+    agent: Agent,
+    sandbox: Sandbox,
+    task: AgentTask,
+    run_dir: Path,
+    *,
+    workspace: bool = False,
+    budget: CopyBudget | None = None,
+    max_submission: int = SIZE_FLOOR_BYTES,
 ) -> ExecResult:
-    """In a started sandbox: run the agent, then copy its submission, logs and code to
-    ``run_dir``; with a ``workspace``, kill what the agent left running and copy
-    ``WORK_DIR`` out to ``run_dir/workspace`` first."""
+    """In a started sandbox: run the agent, kill what it left running, then copy its
+    submission, logs and code (and, with a ``workspace``, ``WORK_DIR`` first) to ``run_dir``
+    within ``budget`` (:func:`copy_results_out`)."""
     result = agent.run(sandbox, task)
-    if workspace:
-        sandbox.kill_agent_processes()
-        sandbox.copy_out(
-            sandbox.paths.work, run_dir / "workspace", max_file_bytes=MAX_ARTIFACT_BYTES
-        )
-    sandbox.copy_out(sandbox.paths.submission_file, run_dir / "submission.csv")
-    for folder in ("logs", "code"):
-        source = getattr(sandbox.paths, folder)
-        sandbox.copy_out(source, run_dir / folder, max_file_bytes=MAX_ARTIFACT_BYTES)
+    sandbox.kill_agent_processes()  # nothing of the agent's runs on through the copy-out
+    copy_results_out(
+        sandbox,
+        run_dir,
+        budget if budget is not None else CopyBudget(),
+        max_submission=max_submission,
+        workspace=workspace,
+    )
     return result
 
 
@@ -219,10 +237,18 @@ def run_in_sandbox(
         if job.workspace is not None:
             sandbox.copy_in(job.workspace, sandbox.paths.work)
             write_start_time(sandbox, run_dir)
+        budget = CopyBudget()
         with watch.watch(sandbox), gpu_watch(sandbox.spec.resources.gpus) as gpus:
             result = drive_agent(
-                job.agent, sandbox, task, run_dir, workspace=job.workspace is not None
+                job.agent,
+                sandbox,
+                task,
+                run_dir,
+                workspace=job.workspace is not None,
+                budget=budget,
+                max_submission=submission_cap(job.answers),
             )
+            watch.evidence["copy_out"] = budget.summary()
         if gpus is not None:  # travels with the evidence; the record keeps it as gpu_usage
             watch.evidence["gpu_usage"] = gpus.summary()
         calls = [asdict(call) for call in sandbox.validation_calls]

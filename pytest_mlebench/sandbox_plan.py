@@ -21,6 +21,7 @@ from typing import Any
 from pytest_mlebench.cluster.remote import RayExecutor
 from pytest_mlebench.sandbox import resolve_backend
 from pytest_mlebench.sandbox.gpus import detect_gpus, select_gpus
+from pytest_mlebench.sandbox.leftovers import SESSION_PREFIX, mark_session_dir, reap_leftovers
 from pytest_mlebench.sandbox_phase import Executor, LocalExecutor, MakeSandbox
 from pytest_mlebench.settings import Settings
 
@@ -68,7 +69,10 @@ class SandboxPlan:
 
 def plan_sandboxes(settings: Settings, session_id: str) -> SandboxPlan:
     """Where the session's sandboxes run, with which backend and GPUs (controller only)."""
-    shared = str(Path(tempfile.gettempdir()) / f"mlebench-session-{session_id}")
+    shared_path = Path(tempfile.gettempdir()) / f"{SESSION_PREFIX}{session_id}"
+    reap_leftovers(keep=shared_path)  # what sessions killed with -9 left in the temp folder
+    mark_session_dir(shared_path)
+    shared = str(shared_path)
     wheelhouse = str(settings.wheelhouse) if settings.wheelhouse else None
     if settings.ray:
         # Docker sandboxes on the cluster's nodes; Ray places GPUs, no local lease file.

@@ -22,6 +22,7 @@ from pytest_mlebench.integrity.reference_disclosure import (
     reference_threshold,
 )
 from pytest_mlebench.integrity.rules import (
+    copy_out_flag,
     has_code,
     literal_flag,
     log_flags,
@@ -35,7 +36,7 @@ from pytest_mlebench.integrity.similarity import (
     code_files,
     top_matches,
 )
-from pytest_mlebench.integrity.watermark import watermark_flags
+from pytest_mlebench.integrity.watermark import inventory_mismatch_flag, watermark_flags
 from pytest_mlebench.medals import MEDALS
 from pytest_mlebench.records.verdict import Flag, IntegrityReport, Mode, severity_rank, sort_flags
 from pytest_mlebench.values.integrity_policy import Policy
@@ -87,6 +88,11 @@ def check_run(
         _missing(evidence, "sandbox_started"),
     )
     run(
+        "inventory-hash",
+        lambda: [inventory_mismatch_flag(evidence, submission, policy)],
+        _missing(evidence, "inventory"),
+    )
+    run(
         "process-audit",
         lambda: process_flags(audit.get("processes") or [], policy),
         None if audit else "no process audit for this sandbox backend",
@@ -103,6 +109,12 @@ def check_run(
         "outside-contract",
         lambda: [outside_contract_flag(outside, policy)],
         None if outside is not None else "file-system diff only on the Docker backend",
+    )
+    copied = evidence.get("copy_out")
+    run(
+        "copy-out",
+        lambda: [copy_out_flag(copied, policy)],
+        None if copied is not None else "no copy-out account in the evidence",
     )
     egress = evidence.get("egress")
     run(

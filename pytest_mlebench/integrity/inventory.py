@@ -1,8 +1,9 @@
 """After the run, inside the sandbox: file times and copies of the submission that predate it.
 
-:func:`take_inventory` copies :mod:`.inventory_script` into the sandbox and runs it with the
-sandbox's Python (both backends, and any backend plugged in through the hook), after the agent's
-processes are gone. What it finds:
+:func:`take_inventory` runs :mod:`.inventory_script` with the sandbox's Python as the harness
+(:meth:`~pytest_mlebench.sandbox.interface.Sandbox.exec_harness`: Docker runs it as root with a
+clean environment; the source is passed with ``-c`` under ``-I -S``, so no file or variable the
+agent left can change what it reports), after the agent's processes are gone. What it finds:
 
 - the submission's and CODE_DIR's modification times, for the watermark's time window;
 - files of exactly the submission's size whose content equals it, in the agent folder (every
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pytest_mlebench.sandbox.bounded_read import read_tail
 from pytest_mlebench.sandbox.docker.expiry import LEASE_FILE
 from pytest_mlebench.sandbox.interface import ContractPaths, Sandbox
 
@@ -35,7 +37,8 @@ DOCKER_EXCLUDE = ("/proc", "/sys", "/dev", "/run", "/home/data", "/home/submissi
 # Scratch folders and the harness's own (the validator's socket): writable in every run.
 SCRATCH = ("/tmp", "/var/tmp", "/run/mlebench")
 TOOL_CACHE = re.compile(r"/(root|home/[^/]+)/\.cache(/|$)")
-INVENTORY_NAME = ".mlebench-inventory.py"
+MAX_ANSWER_BYTES = 8 * 1024**2  # of the inventory's output read back, from its end
+MAX_HASH_BYTES = 1024**3
 # The init the engine adds (init=True) and the files of the lease keeper (docker.expiry).
 ENGINE_FILES = frozenset(
     {"/usr/sbin/docker-init", *(LEASE_FILE + end for end in ("", ".pid", ".taken", ".tmp"))}
@@ -50,8 +53,11 @@ def search_roots(sandbox: Sandbox) -> tuple[list[str], list[str]]:
     return [paths.agent], [paths.data, paths.submission]
 
 
-def take_inventory(sandbox: Sandbox, run_dir: Path) -> dict[str, Any]:
-    """Run the inventory in ``sandbox``; its JSON answer, or ``{"error": …}``."""
+def take_inventory(
+    sandbox: Sandbox, run_dir: Path, max_hash_bytes: int = MAX_HASH_BYTES
+) -> dict[str, Any]:
+    """Run the inventory in ``sandbox`` as the harness (:meth:`Sandbox.exec_harness`); its
+    JSON answer, or ``{"error": …}``. A submission over ``max_hash_bytes`` is not hashed."""
     paths = sandbox.paths
     roots, exclude = search_roots(sandbox)
     args = {
@@ -61,15 +67,19 @@ def take_inventory(sandbox: Sandbox, run_dir: Path) -> dict[str, Any]:
         "roots": roots,
         "exclude": exclude,
         "budget": BUDGET_SECONDS,
+        "max_hash_bytes": max_hash_bytes,
     }
-    target = f"{paths.home}/{INVENTORY_NAME}"
-    sandbox.copy_in(SCRIPT, target)
+    # Passed with -c, never as a file the agent could replace; -I -S: no user site, no site,
+    # no PYTHON* variables, so nothing the agent left on the interpreter's paths runs in it;
+    # -B: no bytecode written (the file-system diff stays the agent's).
+    command = [sandbox.python, "-I", "-S", "-B", "-c", SCRIPT.read_text("utf-8"), json.dumps(args)]
     with tempfile.TemporaryDirectory(prefix="mlebench-inventory-") as tmp:
         log = Path(tmp) / "inventory.log"
-        result = sandbox.exec(
-            [sandbox.python, target, json.dumps(args)], timeout=BUDGET_SECONDS + 30, log_path=log
-        )
-        text = log.read_text("utf-8", errors="replace") if log.is_file() else result.output_tail
+        result = sandbox.exec_harness(command, timeout=BUDGET_SECONDS + 30, log_path=log)
+        try:
+            text = read_tail(log, MAX_ANSWER_BYTES).decode("utf-8", errors="replace")
+        except OSError:
+            text = result.output_tail
     for line in reversed(text.splitlines()):
         if line.startswith(MARKER):
             found: dict[str, Any] = json.loads(line[len(MARKER) :])
@@ -124,14 +134,13 @@ def contract_paths(paths: ContractPaths, *, workspace: bool) -> Contract:
     """A competition run may write anywhere under ``/home`` and in the scratch folders. An
     engineering run (``workspace``: its sandbox has a ``WORK_DIR``; every Docker sandbox names
     the path) only in its workspace, its logs and the scratch folders; the agent folder, the
-    instructions and the inventory script are the harness's, and the contract's empty folders
+    instructions are the harness's, and the contract's empty folders
     are made by it. Anything else it writes (into ``/home/code``, the home's dotfiles, ``/etc``)
     is outside."""
     if not workspace:
         return Contract(("/home", *SCRATCH))
     made = (paths.home, paths.data, paths.submission, paths.code, paths.instructions)
-    harness = (paths.agent, f"{paths.home}/{INVENTORY_NAME}")
-    return Contract((paths.work, paths.logs, *harness, *SCRATCH), frozenset(made))
+    return Contract((paths.work, paths.logs, paths.agent, *SCRATCH), frozenset(made))
 
 
 def _is_parent(path: str, paths: list[str]) -> bool:

@@ -1,10 +1,14 @@
 """Run inside the sandbox after the agent ended: file times and pre-existing submission copies.
 
-Standard library only (it runs with the sandbox's Python). Argument: one JSON object with
-``submission`` (file), ``code`` (folder), ``work`` (an engineering run's workspace, or empty),
-``roots`` (folders to search for copies of the submission), ``exclude`` (folders not to search),
-``budget`` (seconds). Prints one JSON object.
+Standard library only (it runs with the sandbox's Python, as ``python3 -I -S -c``: no user
+site, no ``site``, no ``PYTHON*`` variables, no script file the agent could replace). Argument:
+one JSON object with ``submission`` (file), ``code`` (folder), ``work`` (an engineering run's
+workspace, or empty), ``roots`` (folders to search for copies of the submission), ``exclude``
+(folders not to search), ``budget`` (seconds), ``max_hash_bytes`` (a larger submission is not
+hashed). Prints one JSON object.
 Only files of exactly the submission's size are hashed, so a search of a whole image is cheap.
+Files are opened without following links and without blocking on a FIFO, and only regular
+files are read: it runs as a user the agent does not own, over files the agent made.
 """
 
 from __future__ import annotations
@@ -21,8 +25,12 @@ MAX_CODE_FILES = 5000
 
 
 def sha256(path: str) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(path, flags)
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        digest = hashlib.sha256()
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
@@ -76,9 +84,20 @@ def main() -> None:
         out["work"] = code_files(args["work"])
         out["listed_at"] = time.time()  # the run's end, on the clock the file times are on
     submission = args["submission"]
-    if os.path.isfile(submission):
-        info = os.stat(submission)
-        digest = sha256(submission)
+    try:
+        info = os.lstat(submission)
+    except OSError:
+        info = None
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        out["submission_kind"] = "link" if stat.S_ISLNK(info.st_mode) else "special"
+    elif info is not None and info.st_size > int(args.get("max_hash_bytes", 1 << 62)):
+        out["submission"] = {"mtime": info.st_mtime, "size": info.st_size, "sha256": None}
+    elif info is not None:
+        try:
+            digest = sha256(submission)
+        except OSError:
+            print("MLEBENCH-INVENTORY " + json.dumps(out))
+            return
         out["submission"] = {"mtime": info.st_mtime, "size": info.st_size, "sha256": digest}
         exclude = set(args["exclude"])
         deadline = time.time() + float(args["budget"])

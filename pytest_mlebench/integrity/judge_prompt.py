@@ -16,6 +16,7 @@ from typing import Any
 
 from pytest_mlebench.integrity.filekinds import SOURCE_SUFFIXES
 from pytest_mlebench.integrity.rules import text_files
+from pytest_mlebench.sandbox.bounded_read import read_head, read_tail, text_lines
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,7 @@ REPLY_FORMAT = (
     'an empty string"}.'
 )
 HEAD_LINES = 5
+HEAD_BYTES = 64 * 1024  # of submission.csv read for its head lines
 
 
 @dataclass(frozen=True)
@@ -106,19 +108,16 @@ def _code_section(folder: Path, limit: int) -> tuple[str, str | None]:
     ]
     shown, left_out, used, total = [], [], 0, 0
     for path in files:
-        text = path.read_text("utf-8", errors="replace")
-        total += len(text)
+        size = path.stat().st_size
+        total += size
         room = limit - used
         if room <= 0:
             left_out.append(str(path.relative_to(folder)))
             continue
-        part = text[:room]
+        part = _decoded(read_head(path, room))[:room]  # never more of a file than fits
         used += len(part)
-        cut = (
-            f"\n[... {len(text) - len(part)} characters of this file cut ...]"
-            if part != text
-            else ""
-        )
+        kept = len(part.encode("utf-8"))
+        cut = f"\n[... {size - kept} bytes of this file cut ...]" if kept < size else ""
         shown.append(f"### code/{path.relative_to(folder)}\n\n```\n{part}{cut}\n```")
     if others:
         shown.append("### Other files in CODE_DIR (not shown)\n\n" + "\n".join(others[:50]))
@@ -132,29 +131,78 @@ def _code_section(folder: Path, limit: int) -> tuple[str, str | None]:
 
 def _logs_section(places: list[Path], run_dir: Path, limit: int) -> tuple[str, str | None]:
     """Every log file, joined; over ``limit`` the middle is cut (a quarter head, the rest tail)."""
-    parts = [
-        f"### {path.relative_to(run_dir)}\n\n{path.read_text('utf-8', errors='replace')}"
-        for place in places
-        for path in text_files(place)
-    ]
-    text = "\n\n".join(parts)
-    if len(text) <= limit:
-        return text, None
     head, tail = limit // 4, limit - limit // 4
-    cut = len(text) - head - tail
-    joined = f"{text[:head]}\n[... {cut} characters of the logs cut here ...]\n{text[-tail:]}"
+    kept = _HeadAndTail(head, tail)
+    for place in places:
+        for path in text_files(place):
+            kept.add(f"{'' if kept.empty else chr(10) * 2}### {path.relative_to(run_dir)}\n\n")
+            _add_log(kept, path, head + tail)
+    if kept.total <= limit:
+        return kept.whole(), None
+    cut = kept.total - head - tail
+    joined = kept.cut_text(f"\n[... {cut} characters of the logs cut here ...]\n")
     return joined, (
-        f"the logs were cut to their first {head} and last {tail} of {len(text)} characters"
+        f"the logs were cut to their first {head} and last {tail} of {kept.total} characters"
     )
+
+
+def _decoded(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace")
+
+
+def _add_log(kept: _HeadAndTail, path: Path, keep: int) -> None:
+    """A log file into ``kept``: whole when small, else its first and last ``keep`` bytes and
+    the length of what lies between (which is never read)."""
+    size = path.stat().st_size
+    if size <= 2 * keep:
+        kept.add(_decoded(read_head(path, size)))
+        return
+    kept.add(_decoded(read_head(path, keep)))
+    kept.skip(size - 2 * keep)
+    kept.add(_decoded(read_tail(path, keep)))
+
+
+class _HeadAndTail:
+    """The first ``head`` and last ``tail`` characters of a text given in pieces, and its
+    length: memory stays at ``head + tail`` however long the logs are."""
+
+    def __init__(self, head: int, tail: int) -> None:
+        self.head_room, self.tail_room = head, tail
+        self.head = ""
+        self.tail = ""
+        self.total = 0
+
+    @property
+    def empty(self) -> bool:
+        return self.total == 0
+
+    def add(self, piece: str) -> None:
+        self.total += len(piece)
+        if len(self.head) < self.head_room:
+            self.head += piece[: self.head_room - len(self.head)]
+        self.tail = (self.tail + piece)[-self.tail_room :] if self.tail_room else ""
+
+    def skip(self, length: int) -> None:
+        """``length`` characters not kept (the middle of a large file)."""
+        self.total += length
+        self.tail = ""
+
+    def whole(self) -> str:
+        """The whole text, when it fits in ``head + tail``."""
+        rest = self.total - len(self.head)
+        return self.head + (self.tail[-rest:] if rest > 0 else "")
+
+    def cut_text(self, marker: str) -> str:
+        return f"{self.head}{marker}{self.tail}"
 
 
 def _submission_head(path: Path) -> str:
     if not path.is_file():
         return "(no submission.csv)"
-    with path.open(encoding="utf-8", errors="replace") as handle:
-        lines = [
-            line.rstrip("\n")[:300] for _, line in zip(range(HEAD_LINES), handle, strict=False)
-        ]
+    lines = [
+        line[:300]
+        for _, line in zip(range(HEAD_LINES), text_lines(path, HEAD_BYTES, 1200), strict=False)
+    ]
     return "```\n" + "\n".join(lines) + "\n```"
 
 

@@ -7,6 +7,8 @@
   agent brought or wrote (hand-written predictions), or in a stored data file while CODE_DIR
   holds no code (the submission was copied, not computed).
 - ``outside-contract``: files written outside the contract paths (Docker's file-system diff).
+- ``copy-out-capped``: the copy-out stopped at its total cap or entry count
+  (:mod:`pytest_mlebench.sandbox.copy_budget`): the run folder holds only part of what was left.
 
 Every function takes plain values and the run folder's files; nothing here runs the agent.
 """
@@ -19,6 +21,7 @@ from typing import Any
 
 from pytest_mlebench.integrity.filekinds import CODE_SUFFIXES, DATA_SUFFIXES, SOURCE_SUFFIXES
 from pytest_mlebench.records.verdict import Flag
+from pytest_mlebench.sandbox.bounded_read import text_lines
 from pytest_mlebench.values.integrity_policy import Policy, first_match
 
 MAX_TEXT_BYTES = 20 * 1024**2
@@ -76,11 +79,11 @@ def log_flags(log_paths: list[Path], policy: Policy) -> list[Flag]:
     return list(flags.values())
 
 
-def _lines(path: Path) -> list[str]:
-    try:
-        return path.read_text("utf-8", errors="replace").splitlines()
-    except OSError:
-        return []
+def _lines(path: Path) -> Iterator[str]:
+    """The lines of the first :data:`MAX_TEXT_BYTES` of a file the agent left, each cut at
+    :data:`~pytest_mlebench.sandbox.bounded_read.MAX_LINE_BYTES` (a sparse 5 GiB submission
+    with no line break costs one chunk of memory)."""
+    return text_lines(path, MAX_TEXT_BYTES)
 
 
 def has_code(code_dir: Path) -> bool:
@@ -102,9 +105,11 @@ def no_code_flag(code_dir: Path, policy: Policy) -> Flag | None:
 
 
 def submission_rows(submission: Path) -> list[str]:
-    """The data rows of the submission (header left out), stripped, non-empty."""
+    """The data rows of the submission's first :data:`MAX_TEXT_BYTES` (header left out),
+    stripped, non-empty."""
     lines = _lines(submission)
-    return [line.strip() for line in lines[1:] if line.strip()]
+    next(lines, None)
+    return [row for row in (line.strip() for line in lines) if row]
 
 
 def literal_flag(
@@ -155,4 +160,22 @@ def outside_contract_flag(changed: dict[str, Any] | None, policy: Policy) -> Fla
         policy.severity("rules", "outside_contract_files"),
         f"{changed['count']} file(s) were written outside the contract paths",
         {"files": changed.get("paths", [])[:20]},
+    )
+
+
+def copy_out_flag(copy_out: dict[str, Any] | None, policy: Policy) -> Flag | None:
+    """A flag when the run's copy-out stopped at a cap (the evidence's ``copy_out``)."""
+    if not copy_out or not copy_out.get("capped"):
+        return None
+    return Flag(
+        "rules",
+        "copy-out-capped",
+        policy.severity("rules", "copy_out_capped"),
+        f"the copy-out stopped at its cap ({copy_out['capped']}); nothing more was written to "
+        "the host, so the run folder holds only part of what the agent left",
+        {
+            "written_bytes": copy_out.get("written_bytes"),
+            "omitted_count": copy_out.get("omitted_count"),
+            "omitted": list(copy_out.get("omitted") or [])[:5],
+        },
     )

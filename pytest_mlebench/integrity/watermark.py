@@ -10,7 +10,9 @@ submission's). Checks:
 - ``pre-made-submission``: the submission equals a file the harness copied in, or a file that
   was in the sandbox before it started (an image file);
 - ``submission-before-start``: the submission was last modified before the sandbox started;
-- ``code-before-start``: files in CODE_DIR were last modified before the sandbox started.
+- ``code-before-start``: files in CODE_DIR were last modified before the sandbox started;
+- ``inventory-mismatch``: the inventory's SHA-256 of the submission is not that of the copy the
+  harness took out of the sandbox (the inventory's report is checked, never just believed).
 """
 
 from __future__ import annotations
@@ -48,13 +50,14 @@ def copied_in_matches(sources: list[Path], submission: Path) -> dict[str, Any]:
     """Files among ``sources`` identical to ``submission``: only same-size files are hashed."""
     if not submission.is_file():
         return {"sources": [str(s) for s in sources], "hashed": 0, "matches": []}
-    size, digest = submission.stat().st_size, sha256_file(submission)
+    size, digest = submission.stat().st_size, None
     hashed, matches = 0, []
     for source in sources:
         for path in _files(source):
             if path.stat().st_size != size:
                 continue
             hashed += 1
+            digest = digest or sha256_file(submission)  # only once a same-size file is found
             if sha256_file(path) == digest:
                 matches.append(str(path))
     return {"sources": [str(s) for s in sources], "hashed": hashed, "matches": matches}
@@ -117,3 +120,30 @@ def made_before(mtime: float, started: float) -> bool:
     an archive rounds a modification time down by, so a file written as the run began is never
     taken for an old one."""
     return bool(started) and mtime < started - CLOCK_SLACK_SECONDS
+
+
+def inventory_mismatch_flag(
+    evidence: dict[str, Any], submission: Path, policy: Policy
+) -> Flag | None:
+    """A flag when the inventory's account of the submission disagrees with the host's copy.
+
+    Sizes are compared first (no hashing when they differ); the host's copy is hashed only
+    when the inventory hashed one of the same size. Nothing to compare (no inventory, an
+    inventory error, no copy on the host) is no flag; a copy the inventory did not report is.
+    """
+    inventory = evidence.get("inventory") or {}
+    if not inventory or inventory.get("error") or not submission.is_file():
+        return None
+    reported = inventory.get("submission") or {}
+    size = submission.stat().st_size
+    said = reported.get("sha256")
+    if reported.get("size") == size and (said is None or said == sha256_file(submission)):
+        return None  # the same file (or one too large for the inventory to hash)
+    return Flag(
+        "watermark",
+        "inventory-mismatch",
+        policy.severity("watermark", "inventory_mismatch"),
+        "the inventory taken inside the sandbox reported another submission than the one "
+        "copied out and graded: its evidence cannot be trusted for this run",
+        {"inventory": {"size": reported.get("size"), "sha256": said}, "graded_bytes": size},
+    )

@@ -102,16 +102,24 @@ class CommandFacts(Protocol):
 
 
 def exit_note(result: CommandFacts) -> str | None:
-    """``agent exited with code N: <its last output line>`` for a failed agent, else ``None``.
+    """``agent exited with code N: <its last output line>`` for a failed agent, after an
+    ``out of memory`` note when the kernel OOM-killed one of its processes (whatever the exit
+    code: a killed worker does not always fail the agent); else ``None``.
 
     An agent that cannot start (a package missing in its image, a bad argument) says why on its
     last line; the record carries it so the reason is read without opening the log.
     """
+    oom = (
+        "out of memory: the kernel killed a process of the agent (an OOM kill in the sandbox)"
+        if result.oom_killed
+        else None
+    )
     if result.timed_out or result.exit_code in (0, None):
-        return None
+        return oom
     lines = [line.strip() for line in result.output_tail.splitlines() if line.strip()]
     last = lines[-1][:300] if lines else "no output"
-    return f"agent exited with code {result.exit_code}: {last}"
+    exited = f"agent exited with code {result.exit_code}: {last}"
+    return f"{oom}; {exited}" if oom else exited
 
 
 def egress_entry(context: RunContext, sandbox: SandboxFacts | None) -> dict[str, Any] | None:

@@ -19,6 +19,10 @@ from typing import Any
 
 DEFAULT_SOCKET = "/run/mlebench/build.sock"
 CHUNK = 1 << 16
+# Seconds any one step (connect, a send, the answer) may wait: a server that stops answering
+# ends the call with exit status 2 instead of hanging until the run's deadline.
+TIMEOUT_S = float(os.environ.get("MLEBENCH_CLIENT_TIMEOUT", "1800.0"))
+MAX_REPLY = 64 << 20
 
 
 def main(argv: list[str]) -> int:
@@ -38,6 +42,12 @@ def main(argv: list[str]) -> int:
     sock_path = os.environ.get("MLEBENCH_BUILD_SOCKET", DEFAULT_SOCKET)
     try:
         answer = _ask(sock_path, _tar(folder), dockerfile)
+    except TimeoutError:
+        print(
+            f"error: the builder at {sock_path} did not answer within {TIMEOUT_S:g} s",
+            file=sys.stderr,
+        )
+        return 2
     except OSError as exc:
         print(f"error: the builder at {sock_path} could not be reached ({exc})", file=sys.stderr)
         return 2
@@ -66,18 +76,28 @@ def _tar(folder: str) -> bytes:
 def _ask(sock_path: str, data: bytes, dockerfile: str) -> dict[str, Any]:
     """Send the header, wait for the go-ahead (or a refusal), send the tar, read the answer."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+        conn.settimeout(TIMEOUT_S)
         conn.connect(sock_path)
         header = {"size": len(data), "dockerfile": dockerfile}
         conn.sendall((json.dumps(header) + "\n").encode())
         reader = conn.makefile("rb")
-        go: dict[str, Any] = json.loads(reader.readline().decode() or "{}")
+        go: dict[str, Any] = _json(reader.readline(MAX_REPLY))
         if not go.get("ready"):
             return go
         for start in range(0, len(data), CHUNK):
             conn.sendall(data[start : start + CHUNK])
         conn.shutdown(socket.SHUT_WR)
-        answer: dict[str, Any] = json.loads(reader.read().decode() or "{}")
+        answer: dict[str, Any] = _json(reader.read(MAX_REPLY))
     return answer
+
+
+def _json(line: bytes) -> dict[str, Any]:
+    """One JSON object of the server's answer (an error answer for anything else)."""
+    try:
+        value = json.loads(line.decode("utf-8") or "{}")
+    except ValueError:
+        return {"error": "the server's answer was not JSON"}
+    return value if isinstance(value, dict) else {"error": "the server's answer was not an object"}
 
 
 if __name__ == "__main__":

@@ -26,7 +26,9 @@ from pytest_mlebench.sandbox.socket_endpoint import (
     SocketEndpoint,
     accept_body,
     client_script,
+    header_text,
     receive_body,
+    request_size,
 )
 from pytest_mlebench.timestamps import utc_timestamp
 
@@ -35,6 +37,8 @@ SOCKET_NAME = "build.sock"
 SCRIPT_NAME = "build_image.sh"
 CLIENT_NAME = "build_client.py"
 MAX_UPLOAD_BYTES = 256 * 1024**2
+MAX_CONTEXT_BYTES = 2 * MAX_UPLOAD_BYTES  # unpacked, by apparent size
+MAX_CONTEXT_MEMBERS = 50_000
 
 
 @dataclass(frozen=True)
@@ -85,8 +89,8 @@ class BuildServer(SocketEndpoint):
         self.calls: list[BuildCall] = []
 
     def handle(self, header: dict[str, Any], reader: BinaryIO, conn: socket.socket) -> Any:
-        size = int(header["size"])
-        dockerfile = str(header.get("dockerfile") or "Dockerfile")
+        size = request_size(header)
+        dockerfile = header_text(header, "dockerfile", "Dockerfile")
         refused = self.refusal(size, self.max_upload, "context")
         if refused is not None:
             return refused
@@ -110,13 +114,38 @@ class BuildServer(SocketEndpoint):
         }
 
 
-def unpack_context(archive: Path, target: Path) -> None:
+def unpack_context(
+    archive: Path,
+    target: Path,
+    max_bytes: int = MAX_CONTEXT_BYTES,
+    max_members: int = MAX_CONTEXT_MEMBERS,
+) -> None:
     """Unpack the agent's tar into ``target``: regular files, folders and links that stay
     inside it, nothing else (``tarfile``'s ``data`` filter: no absolute paths, no ``..``, no
-    devices, no modes beyond the user's)."""
+    devices, no modes beyond the user's), at most ``max_members`` members and ``max_bytes``
+    of unpacked (apparent) size: a sparse member of a small tar may claim a terabyte.
+
+    Raises:
+        tarfile.FilterError: The context is over one of the bounds (an error answer).
+    """
     target.mkdir()
+    seen = {"bytes": 0, "members": 0}
+
+    def bounded(member: tarfile.TarInfo, path: str) -> tarfile.TarInfo | None:
+        seen["members"] += 1
+        seen["bytes"] += member.size
+        if seen["members"] > max_members or seen["bytes"] > max_bytes:
+            raise ContextTooLarge(
+                f"the context unpacks to more than {max_members} files or {max_bytes} bytes"
+            )
+        return tarfile.data_filter(member, path)
+
     with tarfile.open(archive) as tar:
-        tar.extractall(target, filter="data")
+        tar.extractall(target, filter=bounded)
+
+
+class ContextTooLarge(tarfile.FilterError):
+    """A build context over the unpacking bounds."""
 
 
 build_script = client_script  # the text of ``build_image.sh``

@@ -20,6 +20,8 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from pytest_mlebench.sandbox.build_endpoint import BuildCall, BuildServer, ContextBuild
+from pytest_mlebench.sandbox.copy_budget import CopyBudget
+from pytest_mlebench.sandbox.exec_result import ExecResult as ExecResult  # the value, re-exported
 from pytest_mlebench.sandbox.validator import SubmissionValidator, ValidationCall, ValidatorServer
 from pytest_mlebench.values.time_limit import DEFAULT_SANDBOX_GRACE
 
@@ -120,19 +122,6 @@ class SandboxSpec:
     builder_interval: float = 5.0
 
 
-@dataclass(frozen=True)
-class ExecResult:
-    """What one command in the sandbox did."""
-
-    exit_code: int | None
-    timed_out: bool
-    wall_seconds: float
-    output_tail: str = ""
-    cpu_seconds: float | None = None
-    peak_memory_bytes: int | None = None
-    oom_killed: bool = False
-
-
 class SandboxFacts(Protocol):
     """What a run's record says about its sandbox; a :class:`Sandbox` has it, and so has the
     summary of one that ran on another machine (:mod:`pytest_mlebench.cluster`)."""
@@ -199,12 +188,20 @@ class Sandbox(ABC):
 
     @abstractmethod
     def copy_out(
-        self, source: str, destination: Path, *, max_file_bytes: int | None = None
+        self,
+        source: str,
+        destination: Path,
+        *,
+        max_file_bytes: int | None = None,
+        budget: CopyBudget | None = None,
     ) -> bool:
         """Copy ``source`` from inside the sandbox to the host; False if it does not exist.
 
-        Symbolic links are never followed; a file over ``max_file_bytes`` is left behind with a
-        ``<name>.omitted.txt`` note (:mod:`pytest_mlebench.sandbox.copying`).
+        Symbolic links and special files are never opened; a file over ``max_file_bytes`` is
+        left behind with a ``<name>.omitted.txt`` note; every write is admitted by ``budget``
+        (the run's, shared by all its copies; ``None``: a fresh one with the default caps), so
+        the whole copy-out stays within its total by apparent size
+        (:mod:`pytest_mlebench.sandbox.copying`, :mod:`pytest_mlebench.sandbox.copy_budget`).
         """
 
     @abstractmethod
@@ -367,6 +364,15 @@ class Sandbox(ABC):
         work = self.paths.work
         env = {key: value.replace("{WORK_DIR}", work) for key, value in self.spec.env.items()}
         return {"WORK_DIR": work, **env}
+
+    def exec_harness(
+        self, command: Sequence[str], *, timeout: float | None = None, log_path: Path | None = None
+    ) -> ExecResult:
+        """Run the harness's own code (the inventory), never the agent's: as a user the agent
+        does not own, with a clean environment; start it as ``python3 -I -S -c`` so nothing the
+        agent left (a ``usercustomize.py``, a ``.pth``) runs in it. The base class has no other
+        user and runs it as the agent (:meth:`exec`); the built-in backends override this."""
+        return self.exec(command, timeout=timeout, log_path=log_path)
 
     def kill_agent_processes(self) -> None:
         """Kill every process the agent left running (a service started in the background).

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.gateway import SOCKET_NAME
+from pytest_mlebench.sandbox.copy_budget import CopyBudget
 from pytest_mlebench.sandbox.copying import copy_tree_out
 from pytest_mlebench.sandbox.interface import ContractPaths, ExecResult, Sandbox, SandboxSpec
 from pytest_mlebench.sandbox.namespaces import maskable, namespaces_unavailable, wrap_command
@@ -122,6 +123,19 @@ class LocalSandbox(Sandbox):
             log_path=log_path,
         )
 
+    def exec_harness(
+        self, command: Sequence[str], *, timeout: float | None = None, log_path: Path | None = None
+    ) -> ExecResult:
+        """``command`` with a clean environment (``PATH`` and the locale only), from the
+        sandbox's root; the local backend has no other user to run it as."""
+        root = self._started_root()
+        env = {key: os.environ[key] for key in PASS_THROUGH_ENV if key in os.environ}
+        self._exec_count += 1
+        log_path = log_path or root / "logs" / f".harness-{self._exec_count}.log"
+        return run_process_tree(
+            list(command), cwd=root, env=env, timeout=timeout, log_path=log_path
+        )
+
     def _started_root(self) -> Path:
         if not self._started:
             raise SandboxError("the local sandbox is not started")
@@ -166,9 +180,14 @@ class LocalSandbox(Sandbox):
             shutil.copy2(source, target)
 
     def copy_out(
-        self, source: str, destination: Path, *, max_file_bytes: int | None = None
+        self,
+        source: str,
+        destination: Path,
+        *,
+        max_file_bytes: int | None = None,
+        budget: CopyBudget | None = None,
     ) -> bool:
-        return copy_tree_out(Path(source), destination, max_file_bytes)
+        return copy_tree_out(Path(source), destination, max_file_bytes, budget or CopyBudget())
 
     def stop(self, interrupted: bool = False) -> None:
         self.stop_validator()

@@ -7,6 +7,12 @@ JSON line, refuse a request that comes sooner than ``min_interval`` seconds afte
 (counted in :attr:`SocketEndpoint.refused`), and run in a background thread until
 :meth:`SocketEndpoint.stop`. What differs — what a request means and what is logged of it — is
 each subclass's :meth:`SocketEndpoint.handle`.
+
+The requests come from the agent, so they are hostile input: the header is read up to
+:data:`CHUNK` bytes, must be a JSON object whose ``size`` is a non-negative integer
+(:func:`request_size`), and whatever a request does — a malformed header, a body that stops
+short, a handler that breaks — it gets an ``{"error": ...}`` answer and the server goes on
+serving the next one: nothing a request sends can end the serving thread.
 """
 
 from __future__ import annotations
@@ -94,18 +100,63 @@ class SocketEndpoint:
                 continue
             except OSError:
                 return
-            conn.settimeout(self.request_timeout_s)
-            # the socket closes (the client sees the end) only once its file is closed too
-            with conn, conn.makefile("rb") as reader:
-                try:
-                    header = json.loads(reader.readline(CHUNK).decode() or "{}")
-                    reply = self.handle(header, reader, conn)
-                except self.bad_request as exc:
-                    reply = {"error": f"bad request ({exc})"}
-                try:
-                    conn.sendall(json.dumps(reply).encode() + b"\n")
-                except OSError:
-                    log.debug("%s: the client went away before the reply", self.thread_name)
+            try:
+                self._answer(conn)
+            except Exception:  # the thread outlives any request, whatever it did
+                log.exception("%s: a request broke its connection", self.thread_name)
+
+    def _answer(self, conn: socket.socket) -> None:
+        conn.settimeout(self.request_timeout_s)
+        # the socket closes (the client sees the end) only once its file is closed too
+        with conn, conn.makefile("rb") as reader:
+            reply = self._reply(reader, conn)
+            try:
+                conn.sendall(json.dumps(reply).encode() + b"\n")
+            except OSError:
+                log.debug("%s: the client went away before the reply", self.thread_name)
+
+    def _reply(self, reader: BinaryIO, conn: socket.socket) -> Any:
+        try:
+            header = json.loads(reader.readline(CHUNK).decode() or "{}")
+            if not isinstance(header, dict):
+                raise BadRequest("the header must be a JSON object")
+            return self.handle(header, reader, conn)
+        except self.bad_request as exc:
+            return {"error": f"bad request ({exc})"}
+        except Exception as exc:  # a handler that broke: an answer, not a dead server
+            log.warning("%s: request failed: %s: %s", self.thread_name, type(exc).__name__, exc)
+            return {"error": f"the request failed ({type(exc).__name__})"}
+
+
+class BadRequest(ValueError):
+    """A request whose header is not what the endpoint takes."""
+
+
+def request_size(header: dict[str, Any]) -> int:
+    """The body's ``size`` from a request header: a non-negative integer, nothing else.
+
+    Raises:
+        BadRequest: ``size`` is missing, not an integer (a bool, float, string, list, null) or
+            negative.
+    """
+    size = header.get("size")
+    if isinstance(size, bool) or not isinstance(size, int) or size < 0:
+        raise BadRequest(f"size must be a non-negative integer, not {json.dumps(size)[:40]}")
+    return size
+
+
+def header_text(header: dict[str, Any], key: str, default: str, limit: int = 4096) -> str:
+    """A string field of a request header (``default`` when absent).
+
+    Raises:
+        BadRequest: The field is not a string, or is longer than ``limit`` characters.
+    """
+    value = header.get(key, default)
+    if value is None:
+        return default
+    if not isinstance(value, str) or len(value) > limit:
+        raise BadRequest(f"{key} must be a string of at most {limit} characters")
+    return value or default
 
 
 def accept_body(conn: socket.socket) -> None:

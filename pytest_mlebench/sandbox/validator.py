@@ -24,6 +24,7 @@ from pytest_mlebench.sandbox.socket_endpoint import (
     accept_body,
     client_script,
     receive_body,
+    request_size,
 )
 from pytest_mlebench.timestamps import utc_timestamp
 
@@ -62,7 +63,7 @@ class ValidatorServer(SocketEndpoint):
         self.calls: list[ValidationCall] = []
 
     def handle(self, header: dict[str, Any], reader: BinaryIO, conn: socket.socket) -> Any:
-        size = int(header["size"])
+        size = request_size(header)
         refused = self.refusal(size, MAX_UPLOAD_BYTES, "file")
         if refused is not None:
             return refused

@@ -21,7 +21,6 @@ HARNESS = diff(
     ("/home/work", ADDED),
     ("/home/code", ADDED),
     ("/home/instructions.md", ADDED),
-    ("/home/.mlebench-inventory.py", ADDED),
     ("/home/agent/solution/solve.sh", ADDED),
     ("/tmp/mle-bench-start.time", ADDED),
     ("/usr/sbin/docker-init", ADDED),

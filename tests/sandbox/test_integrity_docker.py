@@ -6,6 +6,9 @@ The adversarial agent folders of ``tests/integrity/agents`` run through the real
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from tests.integrity.conftest import AGENTS, ExampleProject, flags_of, project, records_of
@@ -59,3 +62,33 @@ def test_refused_hosts_of_an_allow_list_are_network_attempt_flags(project: Examp
     disclosure = record["integrity"]["disclosure"]["network"]
     assert disclosure.startswith("allow-list of allowed.example; 3 denied attempts")
     assert record["egress"]["denied"] == {"denied.example": 2, "other-denied.example": 1}
+
+
+PEAK_CONFTEST = """
+import json, os, resource
+def pytest_sessionfinish(session):
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    with open(os.path.join(str(session.config.rootpath), "peak.json"), "w") as handle:
+        json.dump({"peak_rss_bytes": peak}, handle)
+"""
+
+
+def test_a_sparse_bomb_stays_in_the_sandbox(project: ExampleProject) -> None:
+    """A sparse 5 GiB submission and a sparse 95 MB log of one line: the worker stays small,
+    the submission is refused from the engine's stat and graded invalid for its size."""
+    project.pytester.makeconftest(PEAK_CONFTEST)
+    result = project.run(
+        "-k", "toy-a", f"--mle-agent={AGENTS / 'sparse'}", "--mle-sandbox", "docker"
+    )
+    result.assert_outcomes(failed=1)  # an invalid submission, below the default gate
+    (record,) = records_of(project.root)
+    reason = record["grade"]["invalid_reason"]
+    assert reason.startswith("submission.csv not copied out of the sandbox: 5368709120 bytes")
+    run_dir = Path(record["run_dir"])
+    apparent = sum(p.stat().st_size for p in run_dir.rglob("*") if p.is_file())
+    assert apparent <= 1024**3 + 64 * 1024**2  # the copy-out's total, and the harness's files
+    assert not (run_dir / "submission.csv").exists()
+    assert (run_dir / "logs" / "train.log").stat().st_blocks * 512 < 1024**2  # still sparse
+    peak = json.loads((project.root / "peak.json").read_text())["peak_rss_bytes"]
+    print(f"the worker's peak: {peak / 1024**2:.0f} MB")
+    assert peak < 1024**3, f"the worker peaked at {peak / 1024**2:.0f} MB"

@@ -32,3 +32,12 @@ def test_a_long_last_line_is_cut() -> None:
     result = ExecResult(exit_code=2, timed_out=False, wall_seconds=1.0, output_tail="x" * 1000)
     note = exit_note(result)
     assert note is not None and len(note) < 400
+
+
+@pytest.mark.parametrize(("code", "timed_out"), [(0, False), (137, False), (None, True)])
+def test_an_oom_kill_is_a_reason_whatever_the_exit(code: int | None, timed_out: bool) -> None:
+    result = ExecResult(
+        exit_code=code, timed_out=timed_out, wall_seconds=1.0, output_tail="", oom_killed=True
+    )
+    note = exit_note(result)
+    assert note is not None and note.startswith("out of memory: the kernel killed a process")

@@ -578,3 +578,20 @@ def test_a_float_looking_id_that_is_not_a_test_id_gets_no_float_hint(tmp_path: P
     spec = SubmissionSpec(id_column="id", target_columns=("target",), metric="roc-auc")
     result = grade(tmp_path, spec, answers, submission)
     assert result.reason == "1 id is not in the test set, e.g. '7.0' (1 test id is missing)"
+
+
+def test_a_byte_order_mark_before_the_first_id_is_refused_like_on_any_row(tmp_path: Path) -> None:
+    bom = "\ufeff"
+    at_start = grade(tmp_path, AUC, AUC_ANSWERS, bom + "id,target\na,0.1\nb,0.9\nc,0.8\nd,0.2\n")
+    assert at_start.valid  # before the header: the one place a mark belongs
+    first_row = grade(tmp_path, AUC, AUC_ANSWERS, f"id,target\n{bom}a,0.1\nb,0.9\nc,0.8\nd,0.2\n")
+    later_row = grade(tmp_path, AUC, AUC_ANSWERS, f"id,target\na,0.1\n{bom}b,0.9\nc,0.8\nd,0.2\n")
+    assert not first_row.valid and not later_row.valid
+    assert first_row.reason is not None and "byte order mark" in first_row.reason
+
+
+def test_unknown_ids_are_counted_once_however_often_they_repeat(tmp_path: Path) -> None:
+    rows = "".join(f"x{n % 3},0.5\n" for n in range(30))
+    result = grade(tmp_path, AUC, AUC_ANSWERS, "id,target\n" + rows)
+    assert result.reason is not None
+    assert result.reason.startswith("3 ids are not in the test set (30 rows), e.g. 'x0'")

@@ -20,12 +20,14 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterator
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.sandbox.docker.engine import engine_is_remote
 
 CHANGED, ADDED, DELETED = 0, 1, 2
+MAX_CHANGES = 200_000  # entries kept of a diff (an agent can make millions of files)
 WHITEOUT_PREFIX = ".wh."  # aufs-style whiteouts, which overlay2 does not write but may import
 
 
@@ -35,10 +37,10 @@ def container_changes(container: Any) -> list[dict[str, Any]]:
     if layers is not None:
         upper, lowers = layers
         try:
-            return list(walk_upper(upper, lowers))
-        except OSError:
-            pass  # the layer went away or cannot be read after all: ask the engine
-    return list(container.diff() or [])
+            return list(islice(walk_upper(upper, lowers), MAX_CHANGES))
+        except (OSError, RecursionError):
+            pass  # gone, unreadable, or a tree deeper than the walk goes: ask the engine
+    return list(container.diff() or [])[:MAX_CHANGES]
 
 
 def overlay_layers(container: Any) -> tuple[Path, list[Path]] | None:

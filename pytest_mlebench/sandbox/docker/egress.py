@@ -23,10 +23,12 @@ import subprocess
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.errors import SandboxError
+from pytest_mlebench.sandbox.bounded_read import read_tail, text_lines
 from pytest_mlebench.sandbox.docker.cleanup import ownership_labels
 
 log = logging.getLogger(__name__)
@@ -43,6 +45,7 @@ REFUSED_LINE = re.compile(
 )
 ESTABLISHED = re.compile(r'Established connection to host "([^"]*)"')
 PR_SET_PDEATHSIG = 1
+MAX_EGRESS_LOG_BYTES = 256 * 1024**2
 
 
 class EgressProxy:
@@ -115,7 +118,10 @@ class EgressProxy:
             with contextlib.suppress(OSError), socket.create_connection((address, port), 0.5):
                 return
             time.sleep(0.1)
-        tail = self.log_path.read_text("utf-8", errors="replace")[-1500:]
+        try:
+            tail = read_tail(self.log_path, 1500).decode("utf-8", errors="replace")
+        except OSError:
+            tail = ""
         raise SandboxError(
             f"the egress proxy (tinyproxy) did not start on {address}:{port}:\n{tail}"
         )
@@ -167,19 +173,41 @@ def write_proxy_config(folder: Path, address: str, port: int, hosts: tuple[str, 
 
 
 def egress_summary(hosts: tuple[str, ...], log_path: Path) -> dict[str, Any]:
-    """The record's ``egress`` entry from tinyproxy's log: every attempt, allowed or denied."""
-    text = log_path.read_text("utf-8", errors="replace") if log_path.is_file() else ""
-    requests = [match.groups() for match in REQUEST.finditer(text)]
+    """The record's ``egress`` entry from tinyproxy's log: every attempt, allowed or denied.
+
+    The log grows with the agent's requests, so it is read in batches of bounded lines, at most
+    :data:`MAX_EGRESS_LOG_BYTES` of it (``log_truncated`` says when it was longer).
+    """
+    requests, allowed, denied = 0, Counter[str](), Counter[str]()
+    attempts: dict[str, dict[str, Any]] = {}
+    for text in _log_batches(log_path):
+        requests += len(REQUEST.findall(text))
+        allowed.update(ESTABLISHED.findall(text))
+        denied.update(REFUSED.findall(text))
+        _add_attempts(attempts, text)
+    size = log_path.stat().st_size if log_path.is_file() else 0
     return {
         "mode": "allow",
         "allowed_hosts": list(hosts),
         "isolated": True,
-        "requests": len(requests),
-        "allowed": dict(Counter(ESTABLISHED.findall(text))),
-        "denied": dict(Counter(REFUSED.findall(text))),
-        "denied_attempts": denied_attempts(text),
+        "requests": requests,
+        "allowed": dict(allowed),
+        "denied": dict(denied),
+        "denied_attempts": list(attempts.values()),
         "log": log_path.name if log_path.is_file() else None,
+        **({"log_truncated": True} if size > MAX_EGRESS_LOG_BYTES else {}),
     }
+
+
+def _log_batches(log_path: Path, lines_per_batch: int = 10_000) -> Iterator[str]:
+    batch: list[str] = []
+    for line in text_lines(log_path, MAX_EGRESS_LOG_BYTES, 4096):
+        batch.append(line)
+        if len(batch) >= lines_per_batch:
+            yield "\n".join(batch)
+            batch.clear()
+    if batch:
+        yield "\n".join(batch)
 
 
 def denied_attempts(text: str) -> list[dict[str, Any]]:
@@ -189,11 +217,15 @@ def denied_attempts(text: str) -> list[dict[str, Any]]:
     time): the log has no year, and guessing one would make them look more exact than they are.
     """
     hosts: dict[str, dict[str, Any]] = {}
+    _add_attempts(hosts, text)
+    return list(hosts.values())
+
+
+def _add_attempts(hosts: dict[str, dict[str, Any]], text: str) -> None:
     for stamp, host in REFUSED_LINE.findall(text):
         entry = hosts.setdefault(host, {"host": host, "count": 0, "first": stamp, "last": stamp})
         entry["count"] += 1
         entry["last"] = stamp
-    return list(hosts.values())
 
 
 def _free_port(address: str) -> int:

@@ -1,8 +1,10 @@
 """One command in a running container under a harness-owned deadline, with its accounting.
 
 The command runs as a Docker exec. A reader thread streams its output into a capped host log; the
-caller's thread polls the exec and, at the deadline, kills every process of the agent user (a
-process tree that forked, double-forked or called ``setsid`` dies with it). CPU seconds, peak
+caller's thread polls the exec and, when it ends or at the deadline, kills every process of the
+agent user (:mod:`.killer`: a process tree that forked, double-forked or called ``setsid`` dies
+with it, at any pids count). The container is restarted only when processes survive all of that,
+and the command's exit code is kept when it had ended. CPU seconds, peak
 memory and OOM kills come from the container's own cgroup files, read by a small probe before and
 after, so they work on cgroup v1 and v2 and on remote engines alike.
 """
@@ -19,6 +21,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from pytest_mlebench.sandbox.docker.engine import import_docker
+from pytest_mlebench.sandbox.docker.killer import kill_agent_processes, signal_keeper
 from pytest_mlebench.sandbox.interface import ExecResult
 from pytest_mlebench.sandbox.process import MAX_LOG_BYTES, TAIL_BYTES
 
@@ -26,7 +29,6 @@ log = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.25
 INSPECT_EVERY = 4  # polls between exec inspections while output still flows
-KILL_ROUNDS = 20
 SETTLE_SECONDS = 5.0
 
 # Prints the container cgroup's CPU time, peak memory and OOM-kill count (cgroup v2, else v1).
@@ -42,8 +44,6 @@ else
   echo "oom=$(sed -n 's/^oom_kill //p' $c/memory/memory.oom_control 2>/dev/null)"
 fi
 """
-# Run as the agent user: kill(-1) reaches every process that user owns except this shell.
-KILL_SCRIPT = f"for i in $(seq {KILL_ROUNDS}); do kill -KILL -1 2>/dev/null || exit 0; done; exit 1"
 
 
 @dataclass(frozen=True)
@@ -128,17 +128,6 @@ def _int(text: str | None) -> int | None:
     return int(text) if text.isdigit() else None
 
 
-def kill_agent_processes(container: Any, user: str) -> bool:
-    """SIGKILL every process of ``user`` in the container; False if some could not be killed."""
-    try:
-        code, _ = container.exec_run(["sh", "-c", KILL_SCRIPT], user=user)
-    except import_docker().errors.APIError as exc:
-        # A fork bomb at the pids limit leaves no room to start the killer itself.
-        log.debug("cannot start the process killer: %s", exc)
-        return False
-    return bool(code == 0)
-
-
 def run_exec(
     container: Any,
     command: Sequence[str],
@@ -149,7 +138,8 @@ def run_exec(
     timeout: float | None,
     log_path: Path | None,
 ) -> ExecResult:
-    """Run ``command`` as ``user``; at ``timeout`` seconds kill every process of ``user``."""
+    """Run ``command`` as ``user``; when it ends, or at ``timeout`` seconds, kill every process
+    of the agent user (and, past the deadline, the command itself whoever runs it)."""
     api = container.client.api
     before = sample_cgroup(container)
     started = time.monotonic()
@@ -162,12 +152,13 @@ def run_exec(
     reader.start()
     try:
         timed_out = _wait(api, exec_id, reader, started, timeout)
-        exit_code = _finish(container, api, exec_id, user)
+        exit_code, restarted = _finish(container, api, exec_id)
         reader.join(timeout=SETTLE_SECONDS)
     finally:
         stream.close()
     wall = time.monotonic() - started
-    return _result(exit_code, timed_out, wall, output, before, sample_cgroup(container))
+    after = sample_cgroup(container)
+    return _result(exit_code, timed_out, wall, output, before, after, restarted)
 
 
 def _wait(
@@ -189,19 +180,30 @@ def _running(api: Any, exec_id: str) -> bool:
     return bool(api.exec_inspect(exec_id).get("Running"))
 
 
-def _finish(container: Any, api: Any, exec_id: str, user: str) -> int | None:
-    """Kill what the command left running (all of it after a timeout); its exit code."""
-    settled_by = time.monotonic() + SETTLE_SECONDS
-    while time.monotonic() < settled_by:
-        killed = kill_agent_processes(container, user)
-        if not _running(api, exec_id):
-            return _exit_code(api, exec_id)
-        if not killed:
-            break
-        time.sleep(POLL_SECONDS)
-    log.warning("agent processes in %s survived SIGKILL; restarting the container", container.name)
+def _finish(container: Any, api: Any, exec_id: str) -> tuple[int | None, bool]:
+    """Kill what the command left running (all of it after a timeout): its exit code (``None``
+    when it never ended) and whether the container had to be restarted."""
+    clean = kill_agent_processes(container)
+    ended = _ended(api, exec_id, SETTLE_SECONDS)
+    if not ended:  # a command past its deadline that the agent user's killer does not reach
+        signal_keeper(container)
+        ended = _ended(api, exec_id, SETTLE_SECONDS)
+    code = _exit_code(api, exec_id) if ended else None
+    if clean and ended:
+        return code, False
+    log.warning("processes in %s survived SIGKILL; restarting the container", container.name)
     container.restart(timeout=0)
-    return None
+    return code, True
+
+
+def _ended(api: Any, exec_id: str, within: float) -> bool:
+    """Whether the exec has ended, waiting up to ``within`` seconds for it."""
+    deadline = time.monotonic() + within
+    while _running(api, exec_id):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(POLL_SECONDS)
+    return True
 
 
 def _exit_code(api: Any, exec_id: str) -> int | None:
@@ -216,6 +218,7 @@ def _result(
     output: CappedLog,
     before: CgroupSample,
     after: CgroupSample,
+    restarted: bool = False,
 ) -> ExecResult:
     cpu = None
     # A restarted container starts its counters again: no delta can be told then.
@@ -230,4 +233,5 @@ def _result(
         cpu_seconds=cpu,
         peak_memory_bytes=after.peak_bytes,
         oom_killed=oom,
+        restarted=restarted,
     )

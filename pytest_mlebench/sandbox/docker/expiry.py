@@ -29,7 +29,9 @@ Lease seconds are relative (written as a duration, read inside the container), s
 whose clock differs from the harness's does not shorten or lengthen them. No order of the keeper
 and a renewal loses the renewal: its seconds are slept in full, from a moment after it was written
 (the harness only renews to a later end). The agent runs as ``nonroot`` without capabilities: it
-can neither write the lease file nor signal the keeper.
+can neither write the lease file nor signal the keeper. The keeper is also the harness's killer of
+last resort (``USR2``, :mod:`.killer`): a root shell that predates the agent and kills with a
+builtin, so the agent cannot use up the container's pids to escape it.
 """
 
 from __future__ import annotations
@@ -51,8 +53,12 @@ LEASE_FILE = "/run/mlebench-lease"
 # takes each lease by renaming the file, and exits only when its sleep has ended *and* no lease is
 # waiting, so no order of the two sides loses a renewal or ends a lease early. Its sleeps are
 # spelled ``sleep <N>s`` (the process audit leaves that spelling out).
+# USR2 (sent by the harness through the engine, :mod:`.killer`) runs the builtin ``kill -KILL -1``:
+# every process but init and the keeper dies, with no fork (so even at the container's pids
+# limit), and the keeper re-arms its last lease, whose sleep that kill ended too.
 KEEPER_SCRIPT = f"""trap : USR1
 lease={LEASE_FILE}
+trap 'kill -KILL -1 2>/dev/null; read -r again < "$lease.taken"; echo "$again" > "$lease"' USR2
 echo $$ > "$lease.pid"
 echo "$1" > "$lease"
 child=

@@ -15,12 +15,10 @@ shared memory and processes; GPUs by explicit id.
 from __future__ import annotations
 
 import logging
-import re
 import shutil
 import tarfile
 import tempfile
 import time
-import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,31 +26,47 @@ from typing import IO, Any
 
 from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.gateway import SOCKET_NAME, GatewayError
-from pytest_mlebench.sandbox.copying import ChunkReader, extract_stream
+from pytest_mlebench.sandbox.copy_budget import CopyBudget
+from pytest_mlebench.sandbox.docker.archive_copy import copy_from_container
 from pytest_mlebench.sandbox.docker.cleanup import ownership_labels, remember, remove_container
+from pytest_mlebench.sandbox.docker.container_options import (
+    DEFAULT_PIDS_LIMIT as DEFAULT_PIDS_LIMIT,  # re-exported for older imports
+)
+from pytest_mlebench.sandbox.docker.container_options import (
+    container_name as container_name,
+)
+from pytest_mlebench.sandbox.docker.container_options import (
+    resource_options as resource_options,
+)
+from pytest_mlebench.sandbox.docker.container_options import security_options
 from pytest_mlebench.sandbox.docker.egress import EgressProxy
 from pytest_mlebench.sandbox.docker.engine import docker_client, engine_is_remote, import_docker
-from pytest_mlebench.sandbox.docker.execution import kill_agent_processes, run_exec
+from pytest_mlebench.sandbox.docker.execution import run_exec
 from pytest_mlebench.sandbox.docker.expiry import Lease, keeper_command, lease_seconds, renew_lease
 from pytest_mlebench.sandbox.docker.image import image_tag
+from pytest_mlebench.sandbox.docker.killer import AGENT_UID, AGENT_USER, kill_agent_processes
 from pytest_mlebench.sandbox.docker.recipe import image_exists
+from pytest_mlebench.sandbox.docker.storage import layer_limit_options, refused_layer_limit
 from pytest_mlebench.sandbox.interface import (
     ContractPaths,
     ExecResult,
-    ResourceGrant,
     Sandbox,
     SandboxSpec,
 )
+from pytest_mlebench.sandbox.leftovers import make_socket_dir
 
 log = logging.getLogger(__name__)
 
-AGENT_USER = "nonroot"
-AGENT_UID = 1000
 AGENT_HOME = "/home/nonroot"
 VALIDATOR_DIR = "/run/mlebench"
 GATEWAY_PORT = 8765
-DEFAULT_PIDS_LIMIT = 4096
 SPOOL_BYTES = 16 * 1024**2
+# The whole environment of the harness's own commands in the container (HOME is root's).
+HARNESS_ENV = {
+    "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+    "HOME": "/root",
+    "LANG": "C.UTF-8",
+}
 PATHS = ContractPaths(
     home="/home",
     data="/home/data",
@@ -133,7 +147,7 @@ class DockerSandbox(Sandbox):
             )
 
     def _start_validator(self) -> None:
-        self._socket_dir = Path(tempfile.mkdtemp(prefix="mlebench-validator-"))
+        self._socket_dir = make_socket_dir()  # named for this process: reaped if it is killed
         self._socket_dir.chmod(0o755)  # the agent user must reach the socket inside
         # A remote engine cannot reach a socket on this machine: no server to start then.
         if not engine_is_remote():
@@ -165,6 +179,15 @@ class DockerSandbox(Sandbox):
         return self.egress.summary() if self.egress is not None else None
 
     def _create_container(self, network: str, lease: int) -> Any:
+        limit = layer_limit_options(self._client)
+        try:
+            return self._create(network, lease, limit)
+        except import_docker().errors.APIError as exc:
+            if not limit or not refused_layer_limit(exc):
+                raise
+        return self._create(network, lease, {})
+
+    def _create(self, network: str, lease: int, layer_limit: dict[str, Any]) -> Any:
         docker = import_docker()
         return self._client.containers.create(
             self.image,
@@ -177,8 +200,9 @@ class DockerSandbox(Sandbox):
             network_mode=network,
             mounts=self._mounts(docker),
             log_config=docker.types.LogConfig(type="none"),
-            **_security(self.privileged),
+            **security_options(self.privileged),
             **resource_options(self.spec.resources, docker),
+            **layer_limit,
         )
 
     def _labels(self) -> dict[str, str]:
@@ -225,8 +249,29 @@ class DockerSandbox(Sandbox):
                 timeout=timeout,
                 log_path=log_path,
             )
-        if result.exit_code is None:
+        if result.restarted:
             self.lease.forget()  # the container was restarted: its keeper began a fresh lease
+        return result
+
+    def exec_harness(
+        self, command: Sequence[str], *, timeout: float | None = None, log_path: Path | None = None
+    ) -> ExecResult:
+        """``command`` as root (a uid the agent does not own), from ``/``, with only
+        :data:`HARNESS_ENV`: none of the agent's variables, no gateway wrapper."""
+        container = self._running_container()
+        with engine_errors(f"running the harness's {command[0]!r} in the Docker sandbox"):
+            renew_lease(container, self.lease, timeout or 0.0)
+            result = run_exec(
+                container,
+                list(command),
+                user="root",
+                env=dict(HARNESS_ENV),
+                workdir="/",
+                timeout=timeout,
+                log_path=log_path,
+            )
+        if result.restarted:
+            self.lease.forget()
         return result
 
     def _running_container(self) -> Any:
@@ -246,9 +291,16 @@ class DockerSandbox(Sandbox):
         }
 
     def kill_agent_processes(self) -> None:
-        """SIGKILL every process of the agent user in the container (its init stays)."""
-        if self.container is not None:
-            kill_agent_processes(self.container, AGENT_USER)
+        """SIGKILL every process of the agent user in the container (its init stays), at any
+        pids count (:mod:`.killer`); restart the container when some still survive."""
+        if self.container is None:
+            return
+        if not kill_agent_processes(self.container):
+            log.warning(
+                "agent processes in %s survived SIGKILL; restarting it", self.container.name
+            )
+            self.container.restart(timeout=0)
+            self.lease.forget()
 
     def copy_in(self, source: Path, destination: str) -> None:
         container = self._running_container()
@@ -273,16 +325,18 @@ class DockerSandbox(Sandbox):
             raise SandboxError(f"cannot create {folder} in the sandbox: {output.decode().strip()}")
 
     def copy_out(
-        self, source: str, destination: Path, *, max_file_bytes: int | None = None
+        self,
+        source: str,
+        destination: Path,
+        *,
+        max_file_bytes: int | None = None,
+        budget: CopyBudget | None = None,
     ) -> bool:
         container = self._running_container()
+        budget = budget or CopyBudget()
         with engine_errors(f"copying {source} out of the Docker sandbox"):
             renew_lease(container, self.lease, 0.0, must_run=False)
-            try:
-                stream, _ = container.get_archive(source)
-            except import_docker().errors.NotFound:
-                return False
-            return extract_stream(ChunkReader(stream), destination, max_file_bytes)
+            return copy_from_container(container, source, destination, max_file_bytes, budget)
 
     def stop(self, interrupted: bool = False) -> None:
         if self.container is not None:
@@ -308,43 +362,6 @@ def engine_errors(action: str) -> Iterator[None]:
         yield
     except (import_docker().errors.DockerException, OSError) as exc:
         raise SandboxError(f"{action}: {exc}") from exc
-
-
-def container_name(spec: SandboxSpec) -> str:
-    """Unique, readable and valid as a Docker name: ``mlebench-<competition>-<run>-<random>``."""
-    raw = f"mlebench-{spec.competition_id}-{spec.run_id}"
-    slug = re.sub(r"[^a-zA-Z0-9_.-]+", "-", raw)[:100].strip("-.")
-    return f"{slug}-{uuid.uuid4().hex[:6]}"
-
-
-def _security(privileged: bool) -> dict[str, Any]:
-    if privileged:
-        return {"privileged": True}
-    # KILL lets the harness's root helpers end agent processes; the agent itself has no caps.
-    return {
-        "privileged": False,
-        "security_opt": ["no-new-privileges:true"],
-        "cap_drop": ["ALL"],
-        "cap_add": ["KILL", "CHOWN", "DAC_OVERRIDE", "FOWNER"],
-    }
-
-
-def resource_options(resources: ResourceGrant, docker: Any) -> dict[str, Any]:
-    """Container-create keywords that enforce ``resources``."""
-    options: dict[str, Any] = {"pids_limit": resources.pids or DEFAULT_PIDS_LIMIT}
-    if resources.cpus:
-        options["nano_cpus"] = int(resources.cpus * 1e9)
-    if resources.memory:
-        # Equal memory and memory+swap limits: no swap to hide an overrun in.
-        options["mem_limit"] = options["memswap_limit"] = resources.memory
-    if resources.shm:
-        options["shm_size"] = resources.shm
-    if resources.gpus:
-        request = docker.types.DeviceRequest(
-            device_ids=list(resources.gpus), capabilities=[["gpu"]]
-        )
-        options["device_requests"] = [request]
-    return options
 
 
 def _write_tar(archive: IO[bytes], source: Path, name: str, owner: int) -> None:

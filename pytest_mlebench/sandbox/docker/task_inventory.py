@@ -3,9 +3,11 @@
 A task's ``verify/``, ``solution/`` and ``cheats/`` and every seed's prepared ``private/`` files
 must never be in an image an agent runs in. :func:`hidden_files` hashes them on the host;
 :func:`image_findings` runs :data:`SCAN` (standard library only) in a throw-away ``--network none``
-container of the image, which hashes every file whose size equals one of theirs, and names each
-hidden file found in the image. Files under :data:`MIN_BYTES` are left out (an empty
-``__init__.py`` or a one-word file is no secret, and would match by chance).
+container of the image (an isolated interpreter, ``python3 -I -S -B``, so nothing the image put
+on its paths runs in the scan; files read in fixed chunks), which hashes every file whose size
+equals one of theirs, and names each hidden file found in the image. Files under
+:data:`MIN_BYTES` are left out (an empty ``__init__.py`` or a one-word file is no secret, and
+would match by chance).
 """
 
 from __future__ import annotations
@@ -35,8 +37,11 @@ for folder, dirs, files in os.walk(root):
         try:
             if os.path.islink(path) or os.path.getsize(path) not in sizes:
                 continue
+            digest = hashlib.sha256()
             with open(path, "rb") as handle:
-                print(hashlib.sha256(handle.read()).hexdigest(), path)
+                for block in iter(lambda: handle.read(1 << 20), b""):
+                    digest.update(block)
+            print(digest.hexdigest(), path)
         except OSError:
             continue
 """
@@ -82,7 +87,7 @@ def image_findings(image: str, hidden: Mapping[str, str]) -> list[str]:
     try:
         output = client.containers.run(
             image,
-            ["python3", "-c", SCAN, "/"],
+            ["python3", "-I", "-S", "-B", "-c", SCAN, "/"],
             environment=scan_environment(hidden),
             network_mode="none",
             user="root",
