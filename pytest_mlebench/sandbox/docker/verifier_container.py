@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.sandbox.docker.cleanup import ownership_labels, remember, remove_container
+from pytest_mlebench.sandbox.docker.container_options import resource_options
 from pytest_mlebench.sandbox.docker.engine import docker_client, engine_is_remote, import_docker
 from pytest_mlebench.sandbox.docker.recipe import image_exists
-from pytest_mlebench.sandbox.docker.sandbox import resource_options
 from pytest_mlebench.sandbox.verifier_phase import (
     IMAGE_PLUGIN_DIR,
     LOG_NAME,
