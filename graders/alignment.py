@@ -19,6 +19,7 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pytest_mlebench.graders.arrow_numpy import joined_numbers
 from pytest_mlebench.graders.errors import GraderError, SubmissionRejected
 from pytest_mlebench.graders.hashing import hash_strings, short_string_keys
 from pytest_mlebench.graders.memory import MEMORY_POOL
@@ -194,7 +195,7 @@ def _match_exactly(submission_ids: pa.ChunkedArray, answer_ids: pa.ChunkedArray)
     answers = len(answer_ids)
     both = pa.chunked_array(answer_ids.chunks + submission_ids.chunks, type=pa.string())
     encoded = pc.dictionary_encode(both, memory_pool=MEMORY_POOL).chunks
-    codes = np.concatenate([np.zeros(0, dtype=np.int32)] + [c.indices.to_numpy() for c in encoded])
+    codes = joined_numbers((c.indices for c in encoded), np.int32)
     answer_codes, rows_of = codes[:answers], codes[answers:]
     expected = np.arange(answers, dtype=codes.dtype)
     if not np.array_equal(answer_codes, expected):

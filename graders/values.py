@@ -14,6 +14,7 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pytest_mlebench.graders.arrow_numpy import joined_numbers
 from pytest_mlebench.graders.errors import SubmissionRejected
 from pytest_mlebench.graders.memory import MEMORY_POOL
 from pytest_mlebench.graders.messages import count, show_value
@@ -84,7 +85,7 @@ def numeric_values(
         missing = np.asarray(pc.is_null(numbers, memory_pool=MEMORY_POOL), dtype=bool)
         _reject(missing, ids, column, "missing value", hint="every row needs a number")
     # Chunk by chunk (no nulls: zero-copy views), so the one copy is numpy's, not Arrow's pool's.
-    array = np.concatenate([np.zeros(0)] + [chunk.to_numpy() for chunk in numbers.chunks])
+    array = joined_numbers(numbers.chunks, np.float64)
     if not _acceptable(array, kind).all():  # one pass when all is well; explain otherwise
         finite = np.isfinite(array)
         if not finite.all():
@@ -95,10 +96,18 @@ def numeric_values(
 
 
 def _parse_text(values: pa.ChunkedArray, column: str, ids: pa.ChunkedArray) -> pa.ChunkedArray:
-    """Parse text the way pandas does (the fallback after Arrow's float conversion failed)."""
-    import pandas as pd  # only here, for a column Arrow could not read as numbers
+    """Parse text the way pandas does (the fallback after Arrow's float conversion failed).
 
+    Numbers written as text (labels read as text, with spaces around them) are first cast by
+    Arrow; only text Arrow cannot read as finite numbers goes through pandas, which is
+    imported here for that case alone.
+    """
     text = stripped_text(values)
+    cast = _cast_numbers(text)
+    if cast is not None:
+        return cast
+    import pandas as pd
+
     missing = pc.is_in(
         text, value_set=pa.array(MISSING_TOKENS, pa.string()), memory_pool=MEMORY_POOL
     )
@@ -111,6 +120,18 @@ def _parse_text(values: pa.ChunkedArray, column: str, ids: pa.ChunkedArray) -> p
         _reject(not_numeric, ids, column, "non-numeric value", text)
     parsed = pa.array(numbers, mask=missing_mask, type=pa.float64(), memory_pool=MEMORY_POOL)
     return pa.chunked_array([parsed])
+
+
+def _cast_numbers(text: pa.ChunkedArray) -> pa.ChunkedArray | None:
+    """``text`` as float64 when Arrow reads every value as a number that is not NaN; ``None``
+    when any is missing, NaN or not a number (pandas then explains which)."""
+    try:
+        numbers = pc.cast(text, pa.float64(), memory_pool=MEMORY_POOL)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    if numbers.null_count or pc.any(pc.is_nan(numbers)).as_py():
+        return None
+    return numbers
 
 
 def _acceptable(array: FloatArray, kind: ValueKind) -> BoolArray:

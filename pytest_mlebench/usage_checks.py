@@ -12,8 +12,9 @@
 - An unknown mark in ``-m`` under ``--strict-markers``: pytest's error gets the closest mark names,
   and the ``-k`` form when the word is a competition id.
 
-Loaded with the plugin (``pytest_plugins`` of :mod:`pytest_mlebench.plugin`); the checks are pure
-functions of the arguments, the hooks only raise what they return.
+Loaded with the plugin (``pytest_plugins`` of :mod:`pytest_mlebench.plugin`), so for every pytest
+session: it imports the registry and the session only when pytest reports an unknown mark; the
+checks are pure functions of the arguments, the hooks only raise what they return.
 """
 
 from __future__ import annotations
@@ -26,8 +27,6 @@ from typing import Any
 
 import pytest
 
-from pytest_mlebench.selection import expression_words, marker_names
-from pytest_mlebench.session import SESSION_KEY
 from pytest_mlebench.settings import SETTINGS
 from pytest_mlebench.suggest import closest, did_you_mean
 
@@ -107,6 +106,8 @@ def unknown_option_message(name: str, options: Iterable[str]) -> str:
 def unknown_marks_message(markexpr: str, marks: Iterable[str], ids: Iterable[str]) -> str | None:
     """Why ``-m markexpr`` names marks that do not exist, with the closest ones; ``None`` when
     every word of it is a mark."""
+    from pytest_mlebench.selection import expression_words  # imports the registry: on error only
+
     known = set(marks)
     unknown = [word for word in expression_words(markexpr) if word not in known]
     if not unknown:
@@ -147,6 +148,10 @@ def pytest_collection_modifyitems(
     except pytest.UsageError as exc:
         if "Unknown marker" not in str(exc):  # pytest's wording; anything else passes unchanged
             raise
+        # Imported here: this module loads with the entry point of every pytest session.
+        from pytest_mlebench.selection import marker_names
+        from pytest_mlebench.session import SESSION_KEY
+
         markexpr = config.getoption("markexpr", "") or ""
         session = config.stash.get(SESSION_KEY, None)
         ids = session.registry.competitions if session is not None else ()

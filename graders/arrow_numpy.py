@@ -1,0 +1,32 @@
+"""Arrow arrays of numbers as numpy arrays, without pyarrow's pandas bridge.
+
+pyarrow's ``to_numpy`` runs its pandas conversion code, which imports pandas (about 40 MB and a
+few tenths of a second) the first time it runs in a process where pandas is installed — even
+for a zero-copy view of float64 values. DLPack hands numpy the same buffer without it, so a
+grading whose metric needs no pandas never loads it (``tests/unit/test_arrow_numpy.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+
+
+def numbers_of(array: pa.Array) -> npt.NDArray[Any]:
+    """A read-only view of a null-free integer or float array; anything else converts the
+    usual way (a copy, through pyarrow's pandas code)."""
+    numeric = pa.types.is_integer(array.type) or pa.types.is_floating(array.type)
+    if numeric and array.null_count == 0:
+        view: npt.NDArray[Any] = np.from_dlpack(array)
+        return view
+    converted: npt.NDArray[Any] = array.to_numpy(zero_copy_only=False)
+    return converted
+
+
+def joined_numbers(chunks: Iterable[pa.Array], dtype: npt.DTypeLike) -> npt.NDArray[Any]:
+    """The chunks' numbers in one new numpy array of ``dtype`` (empty when there are none)."""
+    return np.concatenate([np.zeros(0, dtype=dtype)] + [numbers_of(chunk) for chunk in chunks])
