@@ -1,4 +1,4 @@
-"""Arrow arrays of numbers as numpy arrays, without pyarrow's pandas bridge.
+"""Arrow arrays of numbers and text as numpy arrays, without pyarrow's pandas bridge.
 
 pyarrow's ``to_numpy`` runs its pandas conversion code, which imports pandas (about 40 MB and a
 few tenths of a second) the first time it runs in a process where pandas is installed — even
@@ -25,6 +25,26 @@ def numbers_of(array: pa.Array) -> npt.NDArray[Any]:
         return view
     converted: npt.NDArray[Any] = array.to_numpy(zero_copy_only=False)
     return converted
+
+
+def integer_array(values: npt.NDArray[np.integer[Any]]) -> pa.Array:
+    """A numpy integer array as an Arrow array over the same bytes (``pa.array`` of a numpy
+    array consults pyarrow's pandas shim, which imports pandas)."""
+    contiguous = np.ascontiguousarray(values)
+    kind = pa.from_numpy_dtype(contiguous.dtype)
+    return pa.Array.from_buffers(kind, len(contiguous), [None, pa.py_buffer(contiguous)])
+
+
+def texts_of(column: pa.ChunkedArray) -> npt.NDArray[np.object_]:
+    """A text column as a numpy array of Python strings (``None`` for a null), chunk by chunk
+    through ``to_pylist``: slower than pyarrow's ``to_numpy`` by about 40 ns a value, and the
+    only way that does not import pandas."""
+    texts = np.empty(len(column), dtype=object)
+    start = 0
+    for chunk in column.chunks:
+        texts[start : start + len(chunk)] = chunk.to_pylist()
+        start += len(chunk)
+    return texts
 
 
 def joined_numbers(chunks: Iterable[pa.Array], dtype: npt.DTypeLike) -> npt.NDArray[Any]:

@@ -14,7 +14,7 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pytest_mlebench.graders.arrow_numpy import joined_numbers
+from pytest_mlebench.graders.arrow_numpy import integer_array, joined_numbers, texts_of
 from pytest_mlebench.graders.errors import SubmissionRejected
 from pytest_mlebench.graders.memory import MEMORY_POOL
 from pytest_mlebench.graders.messages import count, show_value
@@ -239,5 +239,5 @@ def _take(column: FloatArray | pa.ChunkedArray, rows: npt.NDArray[np.int64] | No
     if isinstance(column, np.ndarray):
         return column if rows is None else column[rows]
     if rows is not None:
-        column = pc.take(column, pa.array(rows), memory_pool=MEMORY_POOL)
-    return np.asarray(column.to_numpy(zero_copy_only=False), dtype=object)
+        column = pc.take(column, integer_array(rows), memory_pool=MEMORY_POOL)
+    return texts_of(column)

@@ -12,7 +12,7 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from pytest_mlebench.graders.arrow_numpy import joined_numbers, numbers_of
+from pytest_mlebench.graders.arrow_numpy import joined_numbers, numbers_of, texts_of
 
 
 @pytest.mark.parametrize(
@@ -37,24 +37,43 @@ def test_chunks_are_joined_in_the_dtype_asked_for() -> None:
     assert joined.tolist() == [1, 2, 3]
 
 
+def test_texts_are_python_strings_with_none_for_nulls() -> None:
+    column = pa.chunked_array([["a", None], [], ["ü"]], pa.string())
+    texts = texts_of(column)
+    assert texts.dtype == object
+    assert texts.tolist() == ["a", None, "ü"]
+
+
 GRADE = """
 import json, sys
 from pytest_mlebench import graders
-spec = graders.SubmissionSpec(id_column="id", target_columns=("label",), metric="accuracy")
+spec = graders.SubmissionSpec(
+    id_column="id", target_columns=(sys.argv[4],), metric=sys.argv[3]
+)
 result = graders.score_submission(sys.argv[1], sys.argv[2], spec)
 print(json.dumps({"score": result.score, "pandas": "pandas" in sys.modules}))
 """
 
 
-def test_grading_labels_written_as_text_imports_no_pandas(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("metric", "answers_text", "submission_text", "score"),
+    [
+        ("accuracy", "id,label\na,1\nb,0\nc,2\nd,1\n", "id,label\nd, 1\nc,2\nb,1\na,1\n", 0.75),
+        ("mean-levenshtein", "id,text\na,abc\nb,xy\n", "id,text\nb,xz\na,abc\n", 0.5),
+    ],
+)
+def test_grading_imports_no_pandas(
+    tmp_path: Path, metric: str, answers_text: str, submission_text: str, score: float
+) -> None:
     answers = tmp_path / "answers.csv"
     submission = tmp_path / "submission.csv"
-    answers.write_text("id,label\na,1\nb,0\nc,2\nd,1\n")
-    submission.write_text("id,label\nd, 1\nc,2\nb,1\na,1\n")
+    answers.write_text(answers_text)
+    submission.write_text(submission_text)
+    column = answers_text.split("\n")[0].split(",")[1]
     done = subprocess.run(
-        [sys.executable, "-c", GRADE, str(submission), str(answers)],
+        [sys.executable, "-c", GRADE, str(submission), str(answers), metric, column],
         capture_output=True,
         text=True,
         check=True,
     )
-    assert json.loads(done.stdout) == {"score": 0.75, "pandas": False}
+    assert json.loads(done.stdout) == {"score": score, "pandas": False}
