@@ -16,7 +16,7 @@ import pyarrow.compute as pc
 
 from pytest_mlebench.graders.arrow_numpy import integer_array, joined_numbers, texts_of
 from pytest_mlebench.graders.errors import SubmissionRejected
-from pytest_mlebench.graders.memory import MEMORY_POOL
+from pytest_mlebench.graders.memory import MEMORY_POOL, release_free_memory
 from pytest_mlebench.graders.messages import count, show_value
 from pytest_mlebench.graders.metrics.base import Array, Columns, FloatArray, ValueKind
 
@@ -223,6 +223,11 @@ def float_columns(
         else:
             np.take(column, rows, out=matrix[:, j])
         del column
+        if len(names) > 1:
+            # The parsed column this one came from is free now: hand its pages back before the
+            # next column of the matrix is written, so the file's columns and the matrix are
+            # not held in full at once (a few milliseconds a column).
+            release_free_memory()
     return Columns.of_matrix(tuple(names), matrix)
 
 
