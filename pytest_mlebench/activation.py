@@ -8,8 +8,9 @@ plugin only if it uses it: the settings, the registry, the agent and the hooks t
 - the session asks for it at configure time (:func:`asked_for`): one of its settings given as
   an ``--mle-*`` option, an ``mle_*`` ini key or its environment variable, ``--markers``, or an
   xdist worker whose controller handed it a sandbox plan; or
-- it collects the benchmark test (:func:`is_benchmark_test`, from the plugin's own hooks at
-  collection) or, on an xdist controller, a worker reports having collected it
+- it collects the benchmark test or a test asking for an ``mle_*`` fixture
+  (:func:`is_benchmark_test`, from the plugin's own hooks at collection) or, on an xdist
+  controller, a worker reports having collected the benchmark test
   (:func:`names_benchmark_tests`): the session has already started, so it wakes ``late``.
 """
 
@@ -26,6 +27,7 @@ from pytest_mlebench.settings import SETTINGS
 
 SESSION_PLUGIN = "pytest_mlebench.session_plugin"
 BENCHMARK_MODULE = "pytest_mlebench.benchmark"
+FIXTURE_PREFIX = "mle_"
 BENCHMARK_NODE_MARKS = ("::test_competition[", "::test_engineering_task[")
 SESSION_ID_KEY = pytest.StashKey[str]()
 
@@ -46,8 +48,15 @@ def asked_for(config: pytest.Config) -> bool:
 
 
 def is_benchmark_test(obj: object) -> bool:
-    """Whether a collected object is one of the benchmark test functions."""
-    return getattr(obj, "__module__", None) == BENCHMARK_MODULE
+    """Whether a collected object is one of the benchmark test functions, or a test of the
+    project's own that asks for one of the plugin's ``mle_*`` fixtures by argument name."""
+    if getattr(obj, "__module__", None) == BENCHMARK_MODULE:
+        return True
+    code = getattr(obj, "__code__", None)
+    if code is None:
+        return False
+    arguments = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+    return any(name.startswith(FIXTURE_PREFIX) for name in arguments)
 
 
 def names_benchmark_tests(nodeids: Iterable[str]) -> bool:

@@ -53,3 +53,12 @@ def test_collecting_the_benchmark_test_wakes_the_plugin(tmp_path: Path) -> None:
     assert report["code"] == 0, output
     assert "test_bench.py::test_competition[aerial-cactus-identification]" in output
     assert "pytest_mlebench.session_plugin" in report["modules"]  # type: ignore[operator]
+
+
+def test_a_test_asking_for_a_plugin_fixture_wakes_it(tmp_path: Path) -> None:
+    (tmp_path / "test_own.py").write_text(
+        "def test_sees_the_registry(mle_session):\n"
+        "    assert mle_session.registry.get('digits').id == 'digits'\n"
+    )
+    report, output = run_session(tmp_path, "-q")
+    assert report["code"] == 0, output
