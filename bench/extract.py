@@ -1,6 +1,7 @@
 """Extraction + placing speed and memory on a Kaggle-shaped image archive (on demand; not a test).
 
     .venv/bin/python bench/extract.py [--images 50000] [--rounds 5] [--workdir DIR] [--archive ZIP]
+                                      [--disk]
 
 Writes ``<id>.zip`` shaped like an image competition's download (``train.csv`` plus
 ``train/<id>.jpg``; the JPEGs are random-noise pictures of 64–200 pixels a side made with Pillow,
@@ -20,7 +21,10 @@ several times the kernel time, which no prepare meets (and which made earlier fi
 The summary gives min, median and max of each, and the median of the per-round ratio
 ours / unzip + cp (pairing keeps the ratio fair when the load drifts). ``--archive ZIP`` reuses
 an archive written by an earlier ``--keep`` run. Every generated file is deleted at the end
-(``--keep`` keeps them).
+(``--keep`` keeps them). ``--disk`` adds, to every round, the disk's own speed for scale — ``dd``
+reading the archive once, ``dd`` writing as many bytes as it unpacks to (through the page cache,
+then again with ``conv=fdatasync``) — and the CPU's share: every member inflated by one thread
+with nothing written.
 """
 
 from __future__ import annotations
@@ -56,6 +60,21 @@ for image in (raw / "train").iterdir():
 BASELINE = (
     'unzip -q "$1" -d "$2/raw" && mkdir -p "$2/prepared" && cp -r "$2/raw" "$2/prepared/public"'
 )
+# The disk's own speed, for scale (``--disk``): the archive read once, sequentially, and as many
+# bytes as the archive unpacks to written as one file, through the page cache as a prepare
+# writes, and again forced to the disk; and the CPU's share: every member inflated and
+# CRC-checked by one thread, nothing written.
+DD_READ = 'dd if="$1" of=/dev/null bs=4M status=none'
+DD_WRITE = 'dd if=/dev/zero of="$2/dd.out" bs=4M count="$1" status=none'
+DD_WRITE_SYNC = 'dd if=/dev/zero of="$2/dd.out" bs=4M count="$1" conv=fdatasync status=none'
+INFLATE = """
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as bundle:
+    for member in bundle.infolist():
+        with bundle.open(member) as stream:
+            while stream.read(1 << 20):
+                pass
+"""
 
 
 def make_archive(path: Path, images: int, seed: int) -> None:
@@ -109,6 +128,9 @@ def main() -> None:
     parser.add_argument("--workdir", type=Path, default=None)
     parser.add_argument("--archive", type=Path, default=None, help="reuse this archive")
     parser.add_argument("--keep", action="store_true")
+    parser.add_argument(
+        "--disk", action="store_true", help="also time dd's read and writes and inflating alone"
+    )
     args = parser.parse_args()
     base = Path(tempfile.mkdtemp(prefix="mlebench-bench-", dir=args.workdir))
     try:
@@ -128,6 +150,15 @@ def main() -> None:
             "ours": [sys.executable, "-c", OURS, str(archive)],
             "unzip + cp": ["sh", "-c", BASELINE, "sh", str(archive)],
         }
+        unpacked = sum(m.file_size for m in members)
+        if args.disk:
+            blocks = str(-(-unpacked // (4 << 20)))
+            commands |= {
+                "dd read": ["sh", "-c", DD_READ, "sh", str(archive)],
+                "dd write": ["sh", "-c", DD_WRITE, "sh", blocks],
+                "dd write+sync": ["sh", "-c", DD_WRITE_SYNC, "sh", blocks],
+                "inflate only": [sys.executable, "-c", INFLATE, str(archive)],
+            }
         results: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
         for round_ in range(args.rounds):
             print(f"round {round_ + 1}, load average {_load()}", flush=True)
@@ -142,7 +173,10 @@ def main() -> None:
                 f"{name:<10} wall s min {min(walls):.1f}, median {statistics.median(walls):.1f}, "
                 f"max {max(walls):.1f}; peak RSS {max(peaks):.0f} MB"
             )
-        ours, baseline = (results[name] for name in commands)
+        for name, runs in results.items():
+            rate = unpacked / 1e6 / max(statistics.median(r[0] for r in runs), 0.01)
+            print(f"{name:<14} {rate:,.0f} MB/s of unpacked bytes (median wall)")
+        ours, baseline = (results[name] for name in ("ours", "unzip + cp"))
         ratios = [a[0] / b[0] for a, b in zip(ours, baseline, strict=True)]
         print(
             f"ours / unzip + cp, per round: median {statistics.median(ratios):.2f} "

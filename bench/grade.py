@@ -1,16 +1,18 @@
 """Grading speed and memory on million-row submissions (run on demand; not a test).
 
-    .venv/bin/python bench/grade.py [--rows 1000000] [--repeats 5]
+    .venv/bin/python bench/grade.py [--rows 1000000] [--repeats 5] [--cases roc-auc …]
 
-Writes two cases into a temporary directory — binary ROC AUC (string ids, submission rows
-shuffled against the answers) and 3-class multi-class log loss (one-hot answers, shuffled
-submission) — then grades each case in a fresh Python process per grader: the graders library's
-``score_submission`` (every validation included), and for scale a plain pandas + scikit-learn
-grader (``read_csv``, merge on id, ``roc_auc_score`` / ``log_loss``; no validation). Each process
-grades ``--repeats`` times and reports the median wall time (and process CPU time, all threads,
-which shows the work when other jobs share the machine), its peak resident memory
-(``ru_maxrss``, which includes the interpreter and its imports) and the part of that peak above
-the resident memory measured after the imports, before the first call.
+Writes five cases into a temporary directory — binary ROC AUC (string ids, submission rows
+shuffled against the answers), 3-class multi-class log loss (one-hot answers, shuffled
+submission), RMSE with 27-character ids, quadratic weighted kappa (ratings 0-4, predictions off
+by at most one) and the mean ROC AUC of six columns — then grades each case in a fresh Python
+process per grader: the graders library's ``score_submission`` (every validation included),
+and for scale a plain pandas + scikit-learn grader (``read_csv``, merge on id, scikit-learn's
+``roc_auc_score`` / ``log_loss`` / ``mean_squared_error`` / ``cohen_kappa_score``; no
+validation). Each process grades ``--repeats`` times and reports the median wall time (and
+process CPU time, all threads, which shows the work when other jobs share the machine), its
+peak resident memory (``ru_maxrss``, which includes the interpreter and its imports) and the
+part of that peak above the resident memory measured after the imports, before the first call.
 
 The cases are written by a child process of their own: on Linux a process's ``ru_maxrss``
 survives ``fork`` and ``exec``, so a measuring process started by a parent that had just built
@@ -37,18 +39,35 @@ import grading_measure as core  # the grading benchmarks' shared measurement cor
 CASES = {
     "roc-auc": ("target",),
     "multi-class-log-loss": ("class_a", "class_b", "class_c"),
+    "rmse": ("value",),
+    "quadratic-weighted-kappa": ("rating",),
+    "mean-column-roc-auc": tuple(f"label_{j}" for j in range(6)),
 }
+# ids: ``row-<n>`` strings; rmse's are 27 characters (``row-`` and 23 digits)
+ID_WIDTH = {"rmse": 23}
 GRADERS = ("graders", "pandas+sklearn")
 
 
 def write_case(directory: Path, metric: str, rows: int, seed: int) -> None:
     """Write ``answers.csv`` and a shuffled, valid ``submission.csv`` for one metric."""
     rng = np.random.default_rng(seed)
-    ids = pa.array(np.char.add("row-", rng.permutation(rows * 7)[:rows].astype(str)))
+    numbers = rng.permutation(rows * 7)[:rows].astype(str)
+    if metric in ID_WIDTH:
+        numbers = np.char.zfill(numbers, ID_WIDTH[metric])
+    ids = pa.array(np.char.add("row-", numbers))
     columns = CASES[metric]
     if metric == "roc-auc":
         answers = {columns[0]: rng.integers(0, 2, rows)}
         predictions = {columns[0]: rng.random(rows)}
+    elif metric == "rmse":
+        answers = {columns[0]: rng.normal(size=rows)}
+        predictions = {columns[0]: rng.normal(size=rows)}
+    elif metric == "quadratic-weighted-kappa":
+        answers = {columns[0]: rng.integers(0, 5, rows)}
+        predictions = {columns[0]: np.clip(answers[columns[0]] + rng.integers(-1, 2, rows), 0, 4)}
+    elif metric == "mean-column-roc-auc":
+        answers = {name: rng.integers(0, 2, rows) for name in columns}
+        predictions = {name: rng.random(rows) for name in columns}
     else:
         labels = rng.integers(0, len(columns), rows)
         answers = {name: (labels == j).astype(np.int64) for j, name in enumerate(columns)}
@@ -65,7 +84,7 @@ def write_case(directory: Path, metric: str, rows: int, seed: int) -> None:
 def pandas_scorer(directory: Path, metric: str) -> Callable[[], float]:
     """A plain pandas + scikit-learn grader, for scale (no validation at all)."""
     import pandas as pd
-    from sklearn.metrics import log_loss, roc_auc_score
+    from sklearn.metrics import cohen_kappa_score, log_loss, mean_squared_error, roc_auc_score
 
     columns = CASES[metric]
 
@@ -77,6 +96,12 @@ def pandas_scorer(directory: Path, metric: str) -> Callable[[], float]:
         pred = merged[[f"{name}_pred" for name in columns]].to_numpy()
         if metric == "roc-auc":
             return float(roc_auc_score(truth[:, 0], pred[:, 0]))
+        if metric == "rmse":
+            return float(np.sqrt(mean_squared_error(truth[:, 0], pred[:, 0])))
+        if metric == "quadratic-weighted-kappa":
+            return float(cohen_kappa_score(truth[:, 0], pred[:, 0], weights="quadratic"))
+        if metric == "mean-column-roc-auc":
+            return float(np.mean([roc_auc_score(truth[:, j], pred[:, j]) for j in range(6)]))
         return float(log_loss(truth.argmax(axis=1), pred, labels=list(range(len(columns)))))
 
     return score
@@ -100,6 +125,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--graders", nargs="+", choices=GRADERS, default=list(GRADERS))
+    parser.add_argument("--cases", nargs="+", choices=list(CASES), default=list(CASES))
     core.add_child_options(parser, measure_arguments=3)
     args = parser.parse_args()
     if args.write:
@@ -115,7 +141,7 @@ def main() -> None:
     print(f"load average before: {os.getloadavg()[0]:.1f}")
     print(f"{'case':<22} {'grader':<15} {core.MEASURE_HEADER}")
     with tempfile.TemporaryDirectory() as temporary:
-        for metric in CASES:
+        for metric in args.cases:
             directory = Path(temporary) / metric
             directory.mkdir()
             options = ["--rows", str(args.rows), "--seed", str(args.seed)]

@@ -19,6 +19,7 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pytest_mlebench.graders.arrow_numpy import integer_array, joined_numbers
 from pytest_mlebench.graders.errors import GraderError, SubmissionRejected
 from pytest_mlebench.graders.hashing import hash_strings, short_string_keys
 from pytest_mlebench.graders.memory import MEMORY_POOL
@@ -114,7 +115,7 @@ def _match_sorted_hashes(
     # One contiguous copy: taking from many chunks would gather them again for every block.
     submitted = submission_ids.combine_chunks(memory_pool=MEMORY_POOL)
     for block in _blocks(size):
-        paired = pc.take(submitted, pa.array(rows[block]), memory_pool=MEMORY_POOL)
+        paired = pc.take(submitted, integer_array(rows[block]), memory_pool=MEMORY_POOL)
         wanted = answer_ids.slice(block.start, block.stop - block.start)
         if not pc.all(pc.equal(paired, wanted, memory_pool=MEMORY_POOL)).as_py():
             return None
@@ -158,8 +159,10 @@ def _pair_ties(
     """
     if keys.size == 0:
         return True
-    answer_texts = pc.take(answer_ids, pa.array(answer_rows), memory_pool=MEMORY_POOL)
-    submitted_texts = pc.take(submission_ids, pa.array(submission_rows), memory_pool=MEMORY_POOL)
+    answer_texts = pc.take(answer_ids, integer_array(answer_rows), memory_pool=MEMORY_POOL)
+    submitted_texts = pc.take(
+        submission_ids, integer_array(submission_rows), memory_pool=MEMORY_POOL
+    )
     groups: dict[int, tuple[dict[str, int], dict[str, int]]] = {}
     for key, answer_row, answer_text, submission_row, submitted_text in zip(
         keys.tolist(),
@@ -194,7 +197,7 @@ def _match_exactly(submission_ids: pa.ChunkedArray, answer_ids: pa.ChunkedArray)
     answers = len(answer_ids)
     both = pa.chunked_array(answer_ids.chunks + submission_ids.chunks, type=pa.string())
     encoded = pc.dictionary_encode(both, memory_pool=MEMORY_POOL).chunks
-    codes = np.concatenate([np.zeros(0, dtype=np.int32)] + [c.indices.to_numpy() for c in encoded])
+    codes = joined_numbers((c.indices for c in encoded), np.int32)
     answer_codes, rows_of = codes[:answers], codes[answers:]
     expected = np.arange(answers, dtype=codes.dtype)
     if not np.array_equal(answer_codes, expected):

@@ -16,6 +16,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pytest_mlebench.graders.arrow_numpy import joined_numbers
 from pytest_mlebench.graders.composite_keys import row_keys
 from pytest_mlebench.graders.errors import GraderError, SubmissionRejected
 from pytest_mlebench.graders.memory import MEMORY_POOL
@@ -168,7 +169,8 @@ def _label_or_text(values: pa.ChunkedArray, metric: Metric) -> FloatArray | pa.C
     text = stripped_text(values)
     if metric.value_kind == "label":
         try:
-            numbers = pc.cast(text, pa.float64(), memory_pool=MEMORY_POOL).to_numpy()
+            cast = pc.cast(text, pa.float64(), memory_pool=MEMORY_POOL)
+            numbers = joined_numbers(cast.chunks, np.float64)
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
             return text
         if np.isfinite(numbers).all():

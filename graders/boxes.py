@@ -95,8 +95,14 @@ def match_greedy(
     if boxes.shape[0] == 0 or true_boxes.shape[0] == 0:
         return tp  # nothing to match: no IoU matrix (most labels of most images)
     iou = _iou(boxes, true_boxes)
+    # A prediction whose best overlap misses the threshold is a false positive under either
+    # rule (what it could claim overlaps it no more), so only the others are visited: a few of
+    # an image's hundreds of predictions, in the same falling-confidence order.
+    best_overlap = iou.max(axis=1)
+    reaches = best_overlap >= threshold if inclusive else best_overlap > threshold
+    order = confidence_order(scores)
     claimed = np.zeros(iou.shape[1], dtype=np.bool_)
-    for index in confidence_order(scores):
+    for index in order[reaches[order]]:
         overlaps = iou[index] if rule == "voc" else np.where(claimed, -1.0, iou[index])
         best = int(np.argmax(overlaps))
         value = overlaps[best]

@@ -28,6 +28,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pytest_mlebench.graders.alignment import match_ids, normalize_ids, not_in_test_set
+from pytest_mlebench.graders.arrow_numpy import joined_numbers
 from pytest_mlebench.graders.errors import GraderError, SubmissionRejected
 from pytest_mlebench.graders.memory import MEMORY_POOL
 from pytest_mlebench.graders.messages import count, show_value
@@ -126,9 +127,7 @@ def _require_no_separator(parts: tuple[pa.ChunkedArray, ...], spec: SubmissionSp
 def _codes(values: pa.ChunkedArray) -> IntArray:
     """Dictionary codes of ``values``, numbered by first appearance."""
     encoded = pc.dictionary_encode(values, memory_pool=MEMORY_POOL).chunks
-    return np.concatenate(
-        [np.zeros(0, dtype=np.int64)] + [c.indices.to_numpy().astype(np.int64) for c in encoded]
-    )
+    return joined_numbers((c.indices for c in encoded), np.int64)
 
 
 def _with_occurrence(ids: pa.ChunkedArray) -> pa.ChunkedArray:

@@ -14,8 +14,9 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pytest_mlebench.graders.arrow_numpy import integer_array, joined_numbers, texts_of
 from pytest_mlebench.graders.errors import SubmissionRejected
-from pytest_mlebench.graders.memory import MEMORY_POOL
+from pytest_mlebench.graders.memory import MEMORY_POOL, release_free_memory
 from pytest_mlebench.graders.messages import count, show_value
 from pytest_mlebench.graders.metrics.base import Array, Columns, FloatArray, ValueKind
 
@@ -84,7 +85,7 @@ def numeric_values(
         missing = np.asarray(pc.is_null(numbers, memory_pool=MEMORY_POOL), dtype=bool)
         _reject(missing, ids, column, "missing value", hint="every row needs a number")
     # Chunk by chunk (no nulls: zero-copy views), so the one copy is numpy's, not Arrow's pool's.
-    array = np.concatenate([np.zeros(0)] + [chunk.to_numpy() for chunk in numbers.chunks])
+    array = joined_numbers(numbers.chunks, np.float64)
     if not _acceptable(array, kind).all():  # one pass when all is well; explain otherwise
         finite = np.isfinite(array)
         if not finite.all():
@@ -95,10 +96,18 @@ def numeric_values(
 
 
 def _parse_text(values: pa.ChunkedArray, column: str, ids: pa.ChunkedArray) -> pa.ChunkedArray:
-    """Parse text the way pandas does (the fallback after Arrow's float conversion failed)."""
-    import pandas as pd  # only here, for a column Arrow could not read as numbers
+    """Parse text the way pandas does (the fallback after Arrow's float conversion failed).
 
+    Numbers written as text (labels read as text, with spaces around them) are first cast by
+    Arrow; only text Arrow cannot read as finite numbers goes through pandas, which is
+    imported here for that case alone.
+    """
     text = stripped_text(values)
+    cast = _cast_numbers(text)
+    if cast is not None:
+        return cast
+    import pandas as pd
+
     missing = pc.is_in(
         text, value_set=pa.array(MISSING_TOKENS, pa.string()), memory_pool=MEMORY_POOL
     )
@@ -111,6 +120,18 @@ def _parse_text(values: pa.ChunkedArray, column: str, ids: pa.ChunkedArray) -> p
         _reject(not_numeric, ids, column, "non-numeric value", text)
     parsed = pa.array(numbers, mask=missing_mask, type=pa.float64(), memory_pool=MEMORY_POOL)
     return pa.chunked_array([parsed])
+
+
+def _cast_numbers(text: pa.ChunkedArray) -> pa.ChunkedArray | None:
+    """``text`` as float64 when Arrow reads every value as a number that is not NaN; ``None``
+    when any is missing, NaN or not a number (pandas then explains which)."""
+    try:
+        numbers = pc.cast(text, pa.float64(), memory_pool=MEMORY_POOL)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+        return None
+    if numbers.null_count or pc.any(pc.is_nan(numbers)).as_py():
+        return None
+    return numbers
 
 
 def _acceptable(array: FloatArray, kind: ValueKind) -> BoolArray:
@@ -202,6 +223,11 @@ def float_columns(
         else:
             np.take(column, rows, out=matrix[:, j])
         del column
+        if len(names) > 1:
+            # The parsed column this one came from is free now: hand its pages back before the
+            # next column of the matrix is written, so the file's columns and the matrix are
+            # not held in full at once (a few milliseconds a column).
+            release_free_memory()
     return Columns.of_matrix(tuple(names), matrix)
 
 
@@ -217,6 +243,10 @@ def mixed_columns(
 def _take(column: FloatArray | pa.ChunkedArray, rows: npt.NDArray[np.int64] | None) -> Array:
     if isinstance(column, np.ndarray):
         return column if rows is None else column[rows]
-    if rows is not None:
-        column = pc.take(column, pa.array(rows), memory_pool=MEMORY_POOL)
-    return np.asarray(column.to_numpy(zero_copy_only=False), dtype=object)
+    if rows is not None and not pa.types.is_string(column.type):
+        column = pc.take(column, integer_array(rows), memory_pool=MEMORY_POOL)
+        rows = None
+    # Text is taken into answer order as Python strings (8 bytes a row), not as a second Arrow
+    # copy of every string: 1.6 million InChI strings are 150 MB of Arrow text.
+    texts = texts_of(column)
+    return texts if rows is None else texts[rows]

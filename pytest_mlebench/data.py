@@ -64,12 +64,6 @@ class PreparedData:
         return self.private / "answers.csv"
 
 
-def default_data_dir() -> Path:
-    """``$XDG_CACHE_HOME/mlebench`` (``~/.cache/mlebench`` when unset)."""
-    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(cache) / "mlebench"
-
-
 def prepare_command(competition: Competition, data_dir: Path) -> str:
     """The exact shell command that prepares ``competition`` into ``data_dir``."""
     return f"mlebench prepare -c {competition.id} --data-dir {data_dir}"

@@ -16,8 +16,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, cast
 
+import pyarrow as pa
+import pyarrow.csv as arrow_csv
 import yaml
 
 import pytest_mlebench.graders as graders
@@ -28,22 +30,13 @@ from pytest_mlebench.known_issues import KnownIssue, parse_known_issues
 from pytest_mlebench.medals import Thresholds, thresholds_for
 from pytest_mlebench.original import OriginalGrader, parse_original_grader, with_original_form
 from pytest_mlebench.public_sources.spec import PublicSource, parse_public_sources
+from pytest_mlebench.values.competition_kinds import COMPLEXITIES as COMPLEXITIES
+from pytest_mlebench.values.competition_kinds import MODALITIES as MODALITIES
+from pytest_mlebench.values.competition_kinds import SOURCES as SOURCES
+from pytest_mlebench.values.competition_kinds import Complexity as Complexity
+from pytest_mlebench.values.competition_kinds import Source as Source
 from pytest_mlebench.yaml_text import load_yaml
 
-Complexity = Literal["low", "medium", "high"]
-Source = Literal["embedded", "kaggle"]
-COMPLEXITIES: tuple[Complexity, ...] = ("low", "medium", "high")
-SOURCES: tuple[Source, ...] = ("embedded", "kaggle")
-MODALITIES = (
-    "tabular",
-    "image",
-    "text",
-    "audio",
-    "timeseries",
-    "recommendation",
-    "survival",
-    "multimodal",
-)
 REQUIRED_KEYS = ("id", "name", "complexity", "source", "modality", "metric", "submission")
 REQUIRED_FILES = ("description.md", "prepare.py")
 LFS_POINTER_PREFIX = b"version https://git-lfs"
@@ -336,17 +329,28 @@ def _out_of_order(scores: Sequence[float], i: int, lower_is_better: bool) -> boo
 
 
 def _read_scores(path: Path) -> tuple[float, ...]:
+    # Arrow's CSV reader, one column, no threads: every awake session reads the registry's
+    # ~100,000 leaderboard rows, which took most of its start with the csv module.
     with path.open(newline="", encoding="utf-8") as handle:
-        reader = csv.DictReader(handle)
-        if reader.fieldnames is None or "score" not in reader.fieldnames:
-            raise ConfigError(f"{path}: needs a header with a 'score' column")
-        raw_scores = [row["score"] for row in reader]
-    if not raw_scores:
-        raise ConfigError(f"{path}: has no rows; a leaderboard needs at least one score")
+        header = next(csv.reader(handle), None)
+    if header is None or "score" not in header:
+        raise ConfigError(f"{path}: needs a header with a 'score' column")
     try:
-        scores = tuple(float(s) for s in raw_scores)
-    except (TypeError, ValueError):
+        table = arrow_csv.read_csv(
+            path,
+            read_options=arrow_csv.ReadOptions(use_threads=False),
+            convert_options=arrow_csv.ConvertOptions(
+                include_columns=["score"], column_types={"score": pa.float64()}, null_values=[""]
+            ),
+        )
+    except pa.ArrowInvalid:
         raise ConfigError(f"{path}: every 'score' must be a number") from None
+    column = table.column("score")
+    if len(column) == 0:
+        raise ConfigError(f"{path}: has no rows; a leaderboard needs at least one score")
+    if column.null_count:
+        raise ConfigError(f"{path}: every 'score' must be a number")
+    scores = tuple(float(score) for score in column.to_pylist())
     if not all(math.isfinite(s) for s in scores):
         raise ConfigError(f"{path}: every 'score' must be finite")
     return scores

@@ -11,7 +11,8 @@ folder relative paths are taken from, and raise ``ValueError`` saying what is al
 of values that features share (cost limits, providers, the network, the integrity policy) live in
 :mod:`pytest_mlebench.values`. The table of this package's settings is
 :data:`pytest_mlebench.setting_table.SETTINGS`. This module imports only the foundation and the
-data layer, never a feature.
+values, never the data layer or a feature: every pytest session of an environment with the plugin
+installed reads the option table, so it must not load the graders (numpy, pyarrow).
 """
 
 from __future__ import annotations
@@ -22,9 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pytest_mlebench.data import default_data_dir
 from pytest_mlebench.errors import MLEBenchError, SettingError
-from pytest_mlebench.values.integrity_policy import load_policy
 
 Parse = Callable[[Any, Path], Any]
 Kind = Literal["value", "list", "flag"]
@@ -212,6 +211,12 @@ def rerun_kinds(value: Any) -> frozenset[str]:
     return kinds
 
 
+def default_data_dir() -> Path:
+    """``$XDG_CACHE_HOME/mlebench`` (``~/.cache/mlebench`` when unset)."""
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "mlebench"
+
+
 def data_dir(value: Any, base: Path) -> Path:
     """The data folder (``~`` expanded; unset means the cache default); it may not exist yet."""
     folder = (Path(str(value)).expanduser() if value else default_data_dir()).resolve()
@@ -285,6 +290,9 @@ def existing_dir(value: Any, base: Path) -> Path | None:
 
 def policy_file(value: Any, base: Path) -> Path | None:
     """An integrity policy file that exists and loads; unset means the default policy."""
+    # Imported here: the policy's reader loads PyYAML, which a session without a policy skips.
+    from pytest_mlebench.values.integrity_policy import load_policy
+
     path = existing_file(value, base)
     if path is not None:
         try:

@@ -16,8 +16,9 @@
   workspace they never touch. In a mixed selection each wrong pairing is an ``error`` run that
   says so (the agent refuses), never a scored failure.
 
-Loaded with the plugin (``pytest_plugins`` of :mod:`pytest_mlebench.plugin`); the checks are pure
-functions of the arguments, the hooks only raise what they return.
+Loaded with the plugin (``pytest_plugins`` of :mod:`pytest_mlebench.plugin`), so for every pytest
+session: it imports the registry and the session only when pytest reports an unknown mark; the
+checks are pure functions of the arguments, the hooks only raise what they return.
 """
 
 from __future__ import annotations
@@ -30,10 +31,7 @@ from typing import Any
 
 import pytest
 
-from pytest_mlebench.agents import ScriptAgent
-from pytest_mlebench.agents.task_scripts import TaskScriptAgent
-from pytest_mlebench.selection import expression_words, marker_names
-from pytest_mlebench.session import SESSION_KEY
+from pytest_mlebench.activation import is_active
 from pytest_mlebench.settings import SETTINGS
 from pytest_mlebench.suggest import closest, did_you_mean
 
@@ -113,6 +111,8 @@ def unknown_option_message(name: str, options: Iterable[str]) -> str:
 def unknown_marks_message(markexpr: str, marks: Iterable[str], ids: Iterable[str]) -> str | None:
     """Why ``-m markexpr`` names marks that do not exist, with the closest ones; ``None`` when
     every word of it is a mark."""
+    from pytest_mlebench.selection import expression_words  # imports the registry: on error only
+
     known = set(marks)
     unknown = [word for word in expression_words(markexpr) if word not in known]
     if not unknown:
@@ -154,6 +154,10 @@ def pytest_collection_modifyitems(
     except pytest.UsageError as exc:
         if "Unknown marker" not in str(exc):  # pytest's wording; anything else passes unchanged
             raise
+        # Imported here: this module loads with the entry point of every pytest session.
+        from pytest_mlebench.selection import marker_names
+        from pytest_mlebench.session import SESSION_KEY
+
         markexpr = config.getoption("markexpr", "") or ""
         session = config.stash.get(SESSION_KEY, None)
         ids = session.registry.competitions if session is not None else ()
@@ -161,6 +165,10 @@ def pytest_collection_modifyitems(
         if message is None:
             raise
         raise pytest.UsageError(message) from None
+    if not is_active(config):  # a session that uses nothing of the plugin has no agent
+        return result
+    from pytest_mlebench.session import SESSION_KEY
+
     session = config.stash.get(SESSION_KEY, None)
     if session is not None:
         problem = agent_kind_problem(
@@ -175,6 +183,9 @@ def pytest_collection_modifyitems(
 
 def agent_kind_problem(agent: object, *, competitions: int, tasks: int) -> str | None:
     """Why ``agent`` cannot run a selection of ``competitions`` and ``tasks`` (``None``: it can)."""
+    from pytest_mlebench.agents import ScriptAgent
+    from pytest_mlebench.agents.task_scripts import TaskScriptAgent
+
     name = getattr(agent, "name", "?")
     if isinstance(agent, TaskScriptAgent) and competitions and not tasks:
         return (

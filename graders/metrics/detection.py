@@ -29,6 +29,9 @@ from pytest_mlebench.graders.messages import show_value
 from pytest_mlebench.graders.metrics.base import Array, Columns, Metric, require_same_shape
 
 GROUP = 6
+_NO_BOXES = (np.zeros(0), np.zeros((0, 4)))
+for _empty in _NO_BOXES:
+    _empty.flags.writeable = False
 
 
 @dataclass(frozen=True)
@@ -40,23 +43,38 @@ class LabelledBoxes:
     boxes: np.ndarray
 
     def of(self, label: str) -> tuple[np.ndarray, np.ndarray]:
-        """Confidences and boxes of one label."""
-        if not self.labels:
-            return np.zeros(0), np.zeros((0, 4))
-        chosen = self._label_array == label
-        return self.scores[chosen], self.boxes[chosen]
+        """Confidences and boxes of one label (read-only)."""
+        return self._by_label.get(label, _NO_BOXES)
 
     @cached_property
-    def _label_array(self) -> np.ndarray:
-        return np.asarray(self.labels, dtype=object)
+    def _by_label(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Each label's confidences and boxes, split once (a cell is asked once per label of
+        its row by each metric); a cell of one label keeps its arrays whole."""
+        if len(set(self.labels)) <= 1:
+            return {label: (self.scores, self.boxes) for label in self.labels[:1]}
+        names = np.asarray(self.labels, dtype=object)
+        split = {}
+        for label in dict.fromkeys(self.labels):
+            chosen = names == label
+            scores, boxes = self.scores[chosen], self.boxes[chosen]
+            scores.flags.writeable = boxes.flags.writeable = False
+            split[label] = (scores, boxes)
+        return split
 
 
 def parse_boxes(cell: object) -> LabelledBoxes:
     """A ``PredictionString`` cell as labelled boxes; ``ValueError`` with the reason otherwise.
 
-    An empty cell is no boxes at all.
+    An empty cell is no boxes at all. A grading parses each cell up to three times (the
+    validation's check, the metric, the original's metric beside it), so parsed cells are kept
+    (:func:`_parse_text`, read-only arrays) and each is parsed once.
     """
-    tokens = str(cell).split() if isinstance(cell, str) else []
+    return _parse_text(cell if isinstance(cell, str) else "")
+
+
+@lru_cache(maxsize=8192)
+def _parse_text(cell: str) -> LabelledBoxes:
+    tokens = cell.split()
     if len(tokens) % GROUP:
         raise ValueError(
             f"has {len(tokens)} values, not whole groups of six "
@@ -74,7 +92,9 @@ def parse_boxes(cell: object) -> LabelledBoxes:
         ) from None
     if not np.isfinite(numbers[:, 0]).all():
         raise ValueError("holds a confidence that is not a finite number")
-    return LabelledBoxes(labels, numbers[:, 0], as_boxes(numbers[:, 1:]))
+    scores, boxes = numbers[:, 0].copy(), as_boxes(numbers[:, 1:])
+    scores.flags.writeable = boxes.flags.writeable = False
+    return LabelledBoxes(labels, scores, boxes)
 
 
 @lru_cache(maxsize=4096)
@@ -135,30 +155,52 @@ def box_map_sklearn(y_true: Columns, y_pred: Columns, iou_threshold: float = 0.5
     box still unclaimed (IoU above the threshold); a match is ``(1, confidence)``, a miss
     ``(0, confidence)``, each unclaimed true box ``(1, 0)``, and a row with none of these a filler
     ``(0, 0)``; scikit-learn's ``average_precision_score`` of the pooled pairs is the label's AP
-    (no precision envelope; the fillers and the score-0 misses sit at the curve's end).
+    (no precision envelope; the fillers and the score-0 misses sit at the curve's end), here
+    computed by :func:`step_average_precision` without importing scikit-learn.
     """
-    # Imported here: scikit-learn (with SciPy) adds about 110 MB to every grading process.
-    from sklearn.metrics import average_precision_score
-
     require_same_shape(y_true, y_pred, "box-map")
     truths = _parsed(y_true.arrays[0], "answer")
     preds = _parsed(y_pred.arrays[0], "prediction")
     aps = []
     for label in _labels(truths):
-        hits: list[int] = []
-        scores: list[float] = []
+        hits: list[np.ndarray] = []
+        scores: list[np.ndarray] = []
         for truth, pred in zip(truths, preds, strict=True):
             own_scores, own_boxes = pred.of(label)
             true_boxes = truth.of(label)[1]
             matched = match_greedy(own_boxes, own_scores, true_boxes, iou_threshold, rule="coco")
             unclaimed = len(true_boxes) - int(matched.sum())
-            hits += [*matched.astype(int).tolist(), *[1] * unclaimed]
-            scores += [*own_scores.tolist(), *[0.0] * unclaimed]
+            hits += [matched, np.ones(unclaimed, dtype=np.bool_)]
+            scores += [own_scores, np.zeros(unclaimed)]
             if len(own_scores) + unclaimed == 0:
-                hits.append(0)
-                scores.append(0.0)
-        aps.append(float(average_precision_score(hits, scores)))
+                hits.append(np.zeros(1, dtype=np.bool_))
+                scores.append(np.zeros(1))
+        aps.append(step_average_precision(np.concatenate(hits), np.concatenate(scores)))
     return float(np.mean(aps)) if aps else 0.0
+
+
+def step_average_precision(hits: np.ndarray, scores: np.ndarray) -> float:
+    """scikit-learn's ``average_precision_score(hits, scores)``, the same operations in numpy.
+
+    Scores sorted falling; one curve point at the last row of each run of equal scores (its
+    cumulative hits and misses); precision and recall there; the step integral
+    ``-sum(diff(recall) * precision[:-1])`` over the points reversed, with ``(recall 0,
+    precision 1)`` appended, clipped at 0. No hits at all gives recall 1 everywhere, as there.
+    ``tests/unit/test_metric_box_map.py`` compares it with scikit-learn on random cases.
+    """
+    order = np.argsort(-scores, kind="stable")
+    ordered_scores = scores[order]
+    truth = hits[order].astype(np.float64)
+    points = np.concatenate([np.nonzero(np.diff(ordered_scores))[0], [truth.size - 1]])
+    tps = np.cumsum(truth, dtype=np.float64)[points]
+    fps = 1 + points.astype(np.float64) - tps
+    predicted = tps + fps
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precision = np.where(predicted != 0, np.divide(tps, predicted), 0.0)
+    recall = tps / tps[-1] if tps[-1] != 0 else np.ones_like(tps)
+    precision = np.concatenate([precision[::-1], [1.0]])
+    recall = np.concatenate([recall[::-1], [0.0]])
+    return float(max(0.0, -np.sum(np.diff(recall) * precision[:-1])))
 
 
 def _sizes_misread(boxes: np.ndarray) -> np.ndarray:

@@ -6,10 +6,11 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from pytest_mlebench.graders import Columns, get_metric
-from pytest_mlebench.graders.metrics.detection import box_string_rule
+from pytest_mlebench.graders.metrics.detection import box_string_rule, step_average_precision
 
 BOX_MAP = get_metric("box-map")
 ORIGINAL = get_metric("box-map-sklearn")
@@ -37,6 +38,19 @@ def test_the_originals_number() -> None:
     # opacity pairs: (1, .9) (0, .8) (0, .3), unclaimed T2 (1, 0), row B's filler (0, 0):
     # scikit-learn AP = 1/2·1 + 1/2·2/5 = 0.7. typical: row A's filler (0, 0) and (1, .6): 1.
     assert ORIGINAL.compute(*_cols(TRUTH, PRED)) == pytest.approx(0.85, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_step_average_precision_is_scikit_learns_to_the_last_bit(seed: int) -> None:
+    sklearn_metrics = pytest.importorskip("sklearn.metrics")
+    rng = np.random.default_rng(seed)
+    size = int(rng.integers(1, 400))
+    hits = rng.random(size) < rng.random()
+    hits[int(rng.integers(size))] = True  # the original's pairs always hold a true box
+    # ties and the zeros of unclaimed boxes and fillers, as the original's pairs have them
+    scores = np.round(rng.random(size), int(rng.integers(1, 4))) * (rng.random(size) < 0.8)
+    expected = float(sklearn_metrics.average_precision_score(hits.astype(int), scores))
+    assert step_average_precision(hits, scores) == expected
 
 
 def test_the_iou_threshold_is_a_parameter() -> None:

@@ -1,0 +1,183 @@
+"""The harness's own time per run in Docker, against a bare ``docker run`` of the same image.
+
+Not a test. One pytest session of the real plugin runs the embedded competition ``digits``
+``--seeds`` times, one after another, on the Docker backend, with an agent defined in the
+session's ``conftest.py`` (``stamp``): its one command inside the sandbox writes the clock,
+copies the sample submission and writes the clock again. The conftest notes the clock when each
+test's setup starts, when the record is handed to ``pytest_mlebench_graded`` (just before it is
+written) and when the test's teardown ends (the container removed). Container and host read the
+same clock (one kernel), so per run:
+
+- **start**: from the test's start (setup: data check, sandbox start) to the agent's first
+  instruction running in the container;
+- **finish**: from the agent's last instruction to the record handed over (copy out, grading,
+  integrity, record), and to the test's end (the container stopped and removed).
+
+The bare baseline runs ``docker run --rm`` of the image the runs used, with the same mounts
+(public data read-only at ``/home/data``; ``/home/submission``, ``/home/logs`` and
+``/home/code`` writable), as the sandbox's user, with the same command: its start is from just
+before ``docker run`` to the first instruction, its finish from the last instruction to
+``docker run`` returning. The table gives medians over the runs and the harness's excess.
+
+    .venv/bin/python bench/harness_overhead.py     # --seeds 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BIN = Path(sys.executable).parent
+STAMPS = "stamps.jsonl"
+
+CONFTEST = """
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+STAMPS = Path(__file__).with_name("stamps.jsonl")
+COMMAND = (
+    "date +%s.%N; cp /home/data/sample_submission.csv /home/submission/submission.csv; "
+    "date +%s.%N"
+)
+
+
+def note(**values):
+    with STAMPS.open("a") as handle:
+        handle.write(json.dumps(values) + "\\n")
+
+
+class StampAgent:
+    name = "stamp"
+    privileged = False
+
+    def run(self, sandbox, task):
+        result = sandbox.exec(["sh", "-c", COMMAND], timeout=60)
+        first, last = (float(line) for line in result.output_tail.split()[-2:])
+        note(seed=task.seed, first=first, last=last)
+        return result
+
+
+def pytest_mlebench_make_agent(name, settings):
+    return StampAgent() if name == "stamp" else None
+
+
+def pytest_mlebench_graded(record):
+    note(graded=time.time())
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    note(setup=time.time())
+
+
+def pytest_runtest_logfinish(nodeid, location):
+    note(finished=time.time())
+"""
+
+BARE = (
+    "date +%s.%N; cp /home/data/sample_submission.csv /home/submission/submission.csv; date +%s.%N"
+)
+
+
+def run_session(project: Path, data: Path, seeds: int) -> list[dict[str, float]]:
+    """Run the benchmark test ``seeds`` times; one dict of clock readings per run."""
+    command = [
+        str(BIN / "pytest"),
+        "-p", "no:cacheprovider", "-p", "no:randomly", "-q",
+        "--mle-agent", "stamp", "--mle-sandbox", "docker",
+        f"--mle-data-dir={data}", "--mle-seeds", str(seeds), "-k", "digits",
+    ]  # fmt: skip
+    done = subprocess.run(command, cwd=project, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"the session failed:\n{done.stdout[-3000:]}\n{done.stderr[-2000:]}")
+    runs: list[dict[str, float]] = []
+    current: dict[str, float] = {}
+    for line in (project / STAMPS).read_text().splitlines():
+        values = json.loads(line)
+        if "setup" in values:
+            current = {"setup": values["setup"]}
+            runs.append(current)
+        for key in ("first", "last", "graded", "finished"):
+            if key in values:
+                current[key] = values[key]
+    return runs
+
+
+def image_of(project: Path) -> str:
+    """The image of the session's runs, from its results file."""
+    line = (project / "reports" / "results.jsonl").read_text().splitlines()[-1]
+    return str(json.loads(line)["image"])
+
+
+def bare_run(image: str, public: Path, scratch: Path) -> dict[str, float]:
+    """One ``docker run --rm`` of the same command with the same mounts."""
+    mounts = ["-v", f"{public}:/home/data:ro"]
+    for name in ("submission", "logs", "code"):
+        folder = scratch / name
+        folder.mkdir(parents=True, exist_ok=True)
+        os.chmod(folder, 0o777)
+        mounts += ["-v", f"{folder}:/home/{name}"]
+    start = time.time()
+    done = subprocess.run(
+        ["docker", "run", "--rm", "--network", "none", *mounts, image, "sh", "-c", BARE],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    end = time.time()
+    first, last = (float(value) for value in done.stdout.split()[-2:])
+    return {"setup": start, "first": first, "last": last, "graded": end, "finished": end}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--seeds", type=int, default=10)
+    args = parser.parse_args()
+    load = [os.getloadavg()[0]]
+    with tempfile.TemporaryDirectory(prefix="mlebench-overhead-") as folder:
+        root = Path(folder)
+        data, project = root / "data", root / "project"
+        project.mkdir()
+        subprocess.run(
+            [str(BIN / "mlebench"), "prepare", "-c", "digits", "--data-dir", str(data)],
+            check=True,
+            capture_output=True,
+        )
+        (project / "conftest.py").write_text(CONFTEST)
+        (project / "test_bench.py").write_text(
+            "from pytest_mlebench.benchmark import test_competition\n"
+            "__all__ = ['test_competition']\n"
+        )
+        harness = run_session(project, data, args.seeds)
+        image = image_of(project)
+        public = data / "digits" / "prepared" / "public"
+        bare = [bare_run(image, public, root / f"bare-{i}") for i in range(args.seeds)]
+    load.append(os.getloadavg()[0])
+    print(f"image {image}; {args.seeds} runs each; load average {load[0]:.1f} → {load[1]:.1f}")
+    print("| way | start s | finish to record s | finish to test end s | whole s |")
+    print("|---|---|---|---|---|")
+    rows = {}
+    for way, runs in (("pytest-mlebench (docker)", harness), ("bare docker run", bare)):
+        figures = [
+            statistics.median(run[b] - run[a] for run in runs)
+            for a, b in (("setup", "first"), ("last", "graded"), ("last", "finished"),
+                         ("setup", "finished"))
+        ]  # fmt: skip
+        rows[way] = figures
+        print(f"| {way} | " + " | ".join(f"{value:.2f}" for value in figures) + " |")
+    excess = [a - b for a, b in zip(*rows.values(), strict=True)]
+    print("| harness's excess | " + " | ".join(f"{value:+.2f}" for value in excess) + " |")
+
+
+if __name__ == "__main__":
+    main()
