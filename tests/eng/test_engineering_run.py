@@ -173,7 +173,10 @@ def test_a_service_that_forges_the_results_and_kills_the_verifier_fails(
 ) -> None:
     """An attack the shipped cheats do not try: the agent's own entry point, started by the
     verifier, writes a forged (and, where it can read the key, sealed) ``checks.json`` and kills
-    the verifier. The host sees a verifier that did not exit normally: the run fails, scored 0."""
+    the verifier. Started through the verifier's door it runs as ``nobody`` in a fresh
+    environment: it finds neither ``$VERIFY_OUT`` nor the key and cannot signal the verifier, so
+    the real checks fail it; had it got through, the host would see a verifier that did not exit
+    normally and reject its results. Either way the run fails, scored 0."""
     cheats = project.root / "tasks" / "echo-service" / "cheats"
     (cheats / "forging-service.sh").write_text(FORGING_SERVICE)
     result = project.run("cheat:forging-service")
@@ -181,8 +184,8 @@ def test_a_service_that_forges_the_results_and_kills_the_verifier_fails(
     (record,) = project.records()
     block = record["engineering"]
     assert record["outcome"] == "failed" and block["score"] == 0.0
-    assert "the verifier was killed or its results were tampered with" in record["reason"]
-    assert block["verifier"]["accepted"] is False
+    reason = record["reason"]
+    assert "gate check(s) failed" in reason or "its results were tampered with" in reason
 
 
 def test_a_score_below_require_score_fails(project: EngProject) -> None:

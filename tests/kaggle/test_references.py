@@ -131,7 +131,7 @@ def test_without_credentials_the_message_is_the_data_downloads_one(
 ) -> None:
     assert main(["prepare", *argv, "-c", "comp-a", "--references"]) == 1
     err = capsys.readouterr().err
-    assert "need a download from Kaggle, which cannot be used here: no Kaggle credentials" in err
+    assert "a download from Kaggle, which cannot be used here: no Kaggle credentials" in err
 
 
 def test_a_transient_failure_is_tried_again(tmp_path: Path) -> None:

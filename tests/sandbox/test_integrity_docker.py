@@ -64,10 +64,15 @@ def test_refused_hosts_of_an_allow_list_are_network_attempt_flags(project: Examp
     assert record["egress"]["denied"] == {"denied.example": 2, "other-denied.example": 1}
 
 
+# VmHWM, not getrusage's ru_maxrss: Linux carries ru_maxrss across exec, so a session started by
+# a large xdist worker would report the worker's size; VmHWM is the peak of this process's own
+# memory since its exec.
 PEAK_CONFTEST = """
-import json, os, resource
+import json, os
 def pytest_sessionfinish(session):
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    with open("/proc/self/status") as status:
+        line = next(line for line in status if line.startswith("VmHWM:"))
+    peak = int(line.split()[1]) * 1024
     with open(os.path.join(str(session.config.rootpath), "peak.json"), "w") as handle:
         json.dump({"peak_rss_bytes": peak}, handle)
 """
