@@ -12,10 +12,7 @@ not across models. The first reply without prompt log-probabilities stops the me
 
 from __future__ import annotations
 
-import http.client
-import json
 import shutil
-import socket
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -25,9 +22,9 @@ from typing import Any
 from pytest_mlebench.errors import MLEBenchError
 from pytest_mlebench.familiarity.prompt_logprobs import mean_prompt_logprob
 from pytest_mlebench.gateway import Gateway, GatewayConfig
+from pytest_mlebench.gateway.unix_client import post_json
 from pytest_mlebench.integrity.judge import JudgeSetup
 
-TIMEOUT_SECONDS = 600
 ROUTE = "/v1/chat/completions"
 
 
@@ -73,7 +70,9 @@ def measure(setup: JudgeSetup, descriptions: Mapping[str, str], transcript: Path
     try:
         gateway.start(folder / "gateway.sock")
         for cid, text in sorted(descriptions.items()):
-            status, body = _post(folder / "gateway.sock", gateway.token, _request(setup, text))
+            status, body = post_json(
+                folder / "gateway.sock", gateway.token, ROUTE, _request(setup, text)
+            )
             if status != 200:
                 raise MLEBenchError(f"{cid}: the provider answered {status}: {str(body)[:300]}")
             result.familiarity[cid], result.tokens[cid] = mean_prompt_logprob(body)
@@ -93,32 +92,3 @@ def _request(setup: JudgeSetup, text: str) -> dict[str, Any]:
         "temperature": 0,
         "prompt_logprobs": 0,
     }
-
-
-class _UnixConnection(http.client.HTTPConnection):
-    """HTTP over the gateway's unix socket."""
-
-    def __init__(self, path: Path) -> None:
-        super().__init__("localhost", timeout=TIMEOUT_SECONDS)
-        self.socket_path = path
-
-    def connect(self) -> None:
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.settimeout(self.timeout)
-        sock.connect(str(self.socket_path))
-        self.sock = sock
-
-
-def _post(path: Path, token: str, payload: dict[str, Any]) -> tuple[int, Any]:
-    connection = _UnixConnection(path)
-    try:
-        headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
-        connection.request("POST", ROUTE, body=json.dumps(payload).encode(), headers=headers)
-        answer = connection.getresponse()
-        raw = answer.read()
-    finally:
-        connection.close()
-    try:
-        return answer.status, json.loads(raw)
-    except ValueError:
-        return answer.status, raw.decode("utf-8", errors="replace")

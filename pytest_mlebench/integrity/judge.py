@@ -16,10 +16,8 @@ alone: its cost never counts against the agent's budget.
 
 from __future__ import annotations
 
-import http.client
 import json
 import shutil
-import socket
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -35,6 +33,7 @@ from pytest_mlebench.gateway import (
     load_price_table,
 )
 from pytest_mlebench.gateway.config import KEY_VARIABLES, host_environment
+from pytest_mlebench.gateway.unix_client import post_json
 from pytest_mlebench.integrity.judge_prompt import (
     JudgeAnswer,
     JudgePrompt,
@@ -49,7 +48,6 @@ PROMPT_FILE = Path("integrity") / "judge-prompt.md"
 TRANSCRIPT_FILE = Path("integrity") / "judge.jsonl"
 MAX_REPLY_CHARS = 4000
 ANSWER_TOKENS = 1024
-TIMEOUT_SECONDS = 600
 ACCOUNTING = ("input_tokens", "output_tokens", "cost_usd", "unpriced_models")
 SEPARATE_BUDGET = "the judge's own; never counted against the agent's LLM budget"
 
@@ -195,7 +193,7 @@ def ask(setup: JudgeSetup, prompt: JudgePrompt, transcript: Path) -> JudgeCall:
     try:
         gateway.start(folder / "judge.sock")
         path, payload = _request(setup, prompt)
-        status, body = _post(folder / "judge.sock", gateway.token, path, payload)
+        status, body = post_json(folder / "judge.sock", gateway.token, path, payload)
     finally:
         gateway.stop()
         shutil.rmtree(folder, ignore_errors=True)
@@ -221,35 +219,6 @@ def _request(setup: JudgeSetup, prompt: JudgePrompt) -> tuple[str, dict[str, Any
             {"role": "user", "content": prompt.user},
         ],
     }
-
-
-class _UnixConnection(http.client.HTTPConnection):
-    """HTTP over the gateway's unix socket."""
-
-    def __init__(self, path: Path) -> None:
-        super().__init__("localhost", timeout=TIMEOUT_SECONDS)
-        self.socket_path = path
-
-    def connect(self) -> None:
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.settimeout(self.timeout)
-        sock.connect(str(self.socket_path))
-        self.sock = sock
-
-
-def _post(path: Path, token: str, route: str, payload: dict[str, Any]) -> tuple[int, Any]:
-    connection = _UnixConnection(path)
-    try:
-        headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
-        connection.request("POST", route, body=json.dumps(payload).encode(), headers=headers)
-        answer = connection.getresponse()
-        raw = answer.read()
-    finally:
-        connection.close()
-    try:
-        return answer.status, json.loads(raw)
-    except ValueError:
-        return answer.status, raw.decode("utf-8", errors="replace")
 
 
 def _reply_text(provider: str, body: Any) -> str:
