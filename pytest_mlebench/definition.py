@@ -20,7 +20,6 @@ from typing import Any, cast
 
 import pyarrow as pa
 import pyarrow.csv as arrow_csv
-import yaml
 
 import pytest_mlebench.graders as graders
 from pytest_mlebench.errors import ConfigError, PrepareError
@@ -35,7 +34,7 @@ from pytest_mlebench.values.competition_kinds import MODALITIES as MODALITIES
 from pytest_mlebench.values.competition_kinds import SOURCES as SOURCES
 from pytest_mlebench.values.competition_kinds import Complexity as Complexity
 from pytest_mlebench.values.competition_kinds import Source as Source
-from pytest_mlebench.yaml_text import load_yaml
+from pytest_mlebench.yaml_text import read_config_mapping
 
 REQUIRED_KEYS = ("id", "name", "complexity", "source", "modality", "metric", "submission")
 REQUIRED_FILES = ("description.md", "prepare.py")
@@ -133,7 +132,7 @@ def load_competition(
     """
     folder = folder.parent if folder.name == CONFIG_FILE else folder
     config_path = folder / CONFIG_FILE
-    raw = _read_config(config_path)
+    raw = read_config_mapping(config_path, "every competition folder")
     problems = _check_keys(raw, folder)
     if problems:
         raise ConfigError(f"{config_path}: " + "; ".join(problems))
@@ -189,18 +188,6 @@ def load_prepare(competition: Competition) -> PrepareFunction:
     if not callable(prepare):
         raise PrepareError(f"{path}: defines no prepare(raw, public, private) function")
     return cast(PrepareFunction, prepare)
-
-
-def _read_config(config_path: Path) -> dict[str, Any]:
-    if not config_path.is_file():
-        raise ConfigError(f"{config_path}: missing; every competition folder needs it")
-    try:
-        raw = load_yaml(config_path.read_text("utf-8"))
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{config_path}: not valid YAML ({exc})") from None
-    if not isinstance(raw, dict):
-        raise ConfigError(f"{config_path}: expected a mapping of keys, got {type(raw).__name__}")
-    return raw
 
 
 def _check_keys(raw: Mapping[str, Any], folder: Path) -> list[str]:

@@ -9,25 +9,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
-import yaml
-
 from pytest_mlebench.errors import ConfigError
-from pytest_mlebench.yaml_text import load_yaml
-
-
-def read_yaml(path: Path) -> dict[str, Any]:
-    if not path.is_file():
-        raise ConfigError(f"{path}: missing; every engineering task folder needs it")
-    try:
-        raw = load_yaml(path.read_text("utf-8"))
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: not valid YAML ({exc})") from None
-    if not isinstance(raw, dict):
-        raise ConfigError(f"{path}: expected a mapping of keys, got {type(raw).__name__}")
-    return raw
 
 
 def text_field(raw: Mapping[str, Any], key: str, where: str) -> str:

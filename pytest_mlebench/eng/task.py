@@ -22,11 +22,11 @@ from pytest_mlebench.eng.config_fields import (
     mapping_field,
     number_field,
     positive_int_field,
-    read_yaml,
     text_field,
 )
 from pytest_mlebench.eng.lint import DOOR, checks_in_verify, process_starts_in_verify
 from pytest_mlebench.errors import ConfigError
+from pytest_mlebench.yaml_text import read_config_mapping
 
 Dimension = Literal["functional", "robustness", "efficiency", "explainability", "safety"]
 DIMENSIONS: tuple[Dimension, ...] = (
@@ -169,7 +169,7 @@ def cheat_count_problem(count: int) -> str | None:
 def load_task(folder: Path) -> EngTask:
     """Read and check the task in ``folder``; :class:`ConfigError` naming the file otherwise."""
     config = folder / "config.yaml"
-    raw = read_yaml(config)
+    raw = read_config_mapping(config, "every engineering task folder")
     where = str(config)
     task_id = text_field(raw, "id", where)
     if task_id != folder.name:
