@@ -193,3 +193,43 @@ def test_image_tag_can_be_overridden(monkeypatch: pytest.MonkeyPatch) -> None:
         assert image_tag() == "registry.example/agent:1"
     finally:
         image_tag.cache_clear()
+
+
+class FakeForkingContainer:
+    """A fake engine container whose agent keeps a process alive through the first
+    ``survive_signals`` keeper signals, and which always lists one zombie of the agent's uid."""
+
+    def __init__(self, survive_signals: int) -> None:
+        self.survive_signals = survive_signals
+        self.signals = 0
+
+    def exec_run(self, cmd: list[str], user: str) -> tuple[int, bytes]:
+        return 1, b""  # the killer leaves survivors
+
+    def kill(self, signal: str) -> None:
+        assert signal == "SIGUSR2"
+        self.signals += 1
+
+    def top(self, ps_args: str) -> dict[str, Any]:
+        rows = [["1000", "7", "Z"]]
+        if self.signals <= self.survive_signals:
+            rows.append(["1000", "8", "R"])
+        return {"Titles": ["UID", "PID", "STAT"], "Processes": rows}
+
+
+def test_the_keeper_is_signalled_again_until_no_live_agent_process_is_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from pytest_mlebench.sandbox.docker import killer
+
+    monkeypatch.setattr(killer, "RESIGNAL_SECONDS", 0.0)
+    container = FakeForkingContainer(survive_signals=3)
+    assert killer.kill_agent_processes(container, settle=5.0)
+    assert container.signals == 4  # one missed child per signal for three rounds; zombies ignored
+
+
+def test_a_process_that_survives_every_signal_is_reported() -> None:
+    from pytest_mlebench.sandbox.docker import killer
+
+    container = FakeForkingContainer(survive_signals=10**6)
+    assert not killer.kill_agent_processes(container, settle=0.3)

@@ -10,8 +10,13 @@ engine's host, which needs no process slot inside the container):
    lease keeper (:mod:`.expiry`), a root shell started before the agent; its trap runs the
    *builtin* ``kill -KILL -1`` — no fork, so the pids limit cannot stop it — and re-arms its
    lease;
-3. still survivors after :data:`SETTLE_SECONDS`: the caller restarts the container (the last
-   resort; the writable layer and its files stay).
+3. still survivors after :data:`SETTLE_SECONDS` (the keeper is signalled again every
+   :data:`RESIGNAL_SECONDS` meanwhile: one ``kill(-1)`` can miss a child forked while it walks the
+   process list, and a loaded host may run the trap late): the caller restarts the container (the
+   last resort; the writable layer and its files stay).
+
+Zombies are not counted: they hold no resources the agent can use, and the engine's init reaps
+them on its own schedule.
 """
 
 from __future__ import annotations
@@ -27,7 +32,8 @@ log = logging.getLogger(__name__)
 AGENT_USER = "nonroot"
 AGENT_UID = 1000
 KILL_ROUNDS = 20
-SETTLE_SECONDS = 5.0
+SETTLE_SECONDS = 10.0
+RESIGNAL_SECONDS = 1.0
 POLL_SECONDS = 0.1
 # Run as the agent user: kill(-1) reaches every process that user owns except this shell.
 KILL_SCRIPT = f"for i in $(seq {KILL_ROUNDS}); do kill -KILL -1 2>/dev/null || exit 0; done; exit 1"
@@ -43,10 +49,14 @@ def kill_agent_processes(container: Any, settle: float = SETTLE_SECONDS) -> bool
         return True
     log.info("the agent's processes outlived the killer; signalling the lease keeper")
     signal_keeper(container)
-    deadline = time.monotonic() + settle
-    while time.monotonic() < deadline:
+    started = time.monotonic()
+    signalled = started
+    while (now := time.monotonic()) < started + settle:
         if agent_processes(container) == 0:
             return True
+        if now - signalled >= RESIGNAL_SECONDS:
+            signal_keeper(container)
+            signalled = now
         time.sleep(POLL_SECONDS)
     return False
 
@@ -73,14 +83,20 @@ def signal_keeper(container: Any) -> bool:
 
 
 def agent_processes(container: Any) -> int | None:
-    """How many processes of the agent's uid the engine's ``top`` lists (``None``: unknown)."""
+    """How many live (not zombie) processes of the agent's uid the engine's ``top`` lists
+    (``None``: unknown)."""
     try:
-        top = container.top(ps_args="-eo uid,pid")
+        top = container.top(ps_args="-eo uid,pid,stat")
     except import_docker().errors.APIError as exc:
         log.debug("the engine's top failed: %s", exc)
         return None
     titles = [str(t).upper() for t in top.get("Titles") or []]
     if "UID" not in titles:
         return None
-    column = titles.index("UID")
-    return sum(str(row[column]).strip() == str(AGENT_UID) for row in top.get("Processes") or [])
+    uid = titles.index("UID")
+    stat = titles.index("STAT") if "STAT" in titles else None
+    return sum(
+        str(row[uid]).strip() == str(AGENT_UID)
+        and (stat is None or not str(row[stat]).startswith("Z"))
+        for row in top.get("Processes") or []
+    )
