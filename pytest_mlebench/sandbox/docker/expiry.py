@@ -48,6 +48,9 @@ from pytest_mlebench.sandbox.docker.engine import import_docker
 log = logging.getLogger(__name__)
 
 LEASE_FILE = "/run/mlebench-lease"
+# Reads of the pids count the keeper makes at most while the killed processes are reaped (a few
+# microseconds each: seconds in all on a loaded host).
+SETTLE_READS = 400_000
 # The keeper: sleep the lease, again while the harness renews it, then exit (the container stops).
 # A renewal writes the lease file and sends USR1 (which ends the keeper's ``wait``). The keeper
 # takes each lease by renaming the file, and exits only when its sleep has ended *and* no lease is
@@ -55,10 +58,27 @@ LEASE_FILE = "/run/mlebench-lease"
 # spelled ``sleep <N>s`` (the process audit leaves that spelling out).
 # USR2 (sent by the harness through the engine, :mod:`.killer`) runs the builtin ``kill -KILL -1``:
 # every process but init and the keeper dies, with no fork (so even at the container's pids
-# limit), and the keeper re-arms its last lease, whose sleep that kill ended too.
+# limit), and the keeper re-arms its last lease, whose sleep that kill ended too. Before its next
+# fork the keeper waits, with builtins only, until the engine's init has reaped the killed
+# processes: a zombie still holds its pids slot, and a shell whose fork fails exits, which would
+# stop the container. The wait reads the cgroup's pids count (v2, else v1; no file: no wait),
+# kills again now and then, and gives up after a bounded number of reads.
 KEEPER_SCRIPT = f"""trap : USR1
 lease={LEASE_FILE}
-trap 'kill -KILL -1 2>/dev/null; read -r again < "$lease.taken"; echo "$again" > "$lease"' USR2
+settle() {{
+  f=/sys/fs/cgroup/pids.current
+  [ -r "$f" ] || f=/sys/fs/cgroup/pids/pids.current
+  [ -r "$f" ] || return 0
+  i=0
+  while [ "$i" -lt {SETTLE_READS} ]; do
+    read -r n < "$f" || return 0
+    [ "$n" -le 2 ] && return 0
+    [ $((i % 500)) -eq 0 ] && kill -KILL -1 2>/dev/null
+    i=$((i + 1))
+  done
+}}
+rearm() {{ read -r again < "$lease.taken"; echo "$again" > "$lease"; }}
+trap 'kill -KILL -1 2>/dev/null; settle; rearm' USR2
 echo $$ > "$lease.pid"
 echo "$1" > "$lease"
 child=

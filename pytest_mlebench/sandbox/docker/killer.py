@@ -11,9 +11,9 @@ engine's host, which needs no process slot inside the container):
    *builtin* ``kill -KILL -1`` — no fork, so the pids limit cannot stop it — and re-arms its
    lease;
 3. still survivors after :data:`SETTLE_SECONDS` (the keeper is signalled again every
-   :data:`RESIGNAL_SECONDS` meanwhile: one ``kill(-1)`` can miss a child forked while it walks the
-   process list, and a loaded host may run the trap late): the caller restarts the container (the
-   last resort; the writable layer and its files stay).
+   :data:`RESIGNAL_SECONDS` meanwhile, in case a loaded host runs the trap late; the keeper waits
+   for the killed processes to be reaped before it forks again, :mod:`.expiry`): the caller
+   restarts the container (the last resort; the writable layer and its files stay).
 
 Zombies are not counted: they hold no resources the agent can use, and the engine's init reaps
 them on its own schedule.
