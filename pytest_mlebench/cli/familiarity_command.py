@@ -1,6 +1,7 @@
 """``mlebench familiarity --model MODEL``: how well a model knows each competition's description.
 
-Measures through the LLM gateway (:mod:`pytest_mlebench.familiarity.measure`) and, with
+Measures by prompt log-probabilities through the LLM gateway (vLLM) or by forcing the text's
+tokens on llama.cpp's server (:mod:`pytest_mlebench.familiarity.measure`) and, with
 ``--summary``, sets the numbers against each competition's medal rate in that summary with
 Pearson's r and its interval (:mod:`pytest_mlebench.familiarity.correlation`).
 """
@@ -18,8 +19,8 @@ from pytest_mlebench.settings import add_cli_options, cli_value
 def add_familiarity(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = commands.add_parser(
         "familiarity",
-        help="measure a model's familiarity with each competition's description (mean prompt "
-        "log-probability, through the LLM gateway; docs/integrity.md)",
+        help="measure a model's familiarity with each competition's description (its mean "
+        "log-probability per token, from a vLLM or llama.cpp server; docs/integrity.md)",
     )
     parser.add_argument("--model", required=True, help="the model, as the server names it")
     which = parser.add_mutually_exclusive_group()
@@ -65,7 +66,10 @@ def cmd_familiarity(args: argparse.Namespace) -> int:
     result = measure(setup, texts, args.transcript)
     rates = medal_rates(load_summary(args.summary)) if args.summary else None
     lines, correlation = report_lines(result.familiarity, rates)
-    say(f"familiarity of {args.model} ({args.variant} descriptions, mean log-prob per token):")
+    say(
+        f"familiarity of {args.model} ({args.variant} descriptions, mean log-prob per token, "
+        f"by {result.method}):"
+    )
     for line in lines:
         say(line)
     if args.json is not None:
