@@ -14,12 +14,16 @@ is scored in three steps, all on the server's native API:
    text before it: the teacher-forced log-probability a prompt-scoring server would return.
 
 The grammar only decides which token is *taken*; the reported probability is the model's own,
-so a token far outside the top candidates gets its true (low) value, not a floor. The answer's
-tokens are checked against the text's: a server that does not follow the grammar is an error,
-never a figure. Long texts go in chunks of :data:`CHUNK_TOKENS` answer tokens, each chunk's
-prompt the text so far; the server's prompt cache (``cache_prompt``) keeps that prefix, so a
-chunk costs its own tokens only. The first token of a text without a start token is context
-only, not scored (as vLLM's first prompt entry is ``null``).
+so a token far outside the top candidates gets its true (low) value, not a floor. The answer is
+read only as far as its tokens are the text's: where the server's grammar lets another token
+through (llama.cpp does, now and then: REPLACE_WHERE), that one token is asked alone —
+the text before it as the prompt, the token made the answer by ``logit_bias`` (the bias decides
+the choice; the reported log-probability is again the unbiased one) — and forcing goes on after
+it. A server that follows neither is an error, never a figure. Long texts go in chunks of
+:data:`CHUNK_TOKENS` answer tokens, each chunk's prompt the text so far; the server's prompt
+cache (``cache_prompt``) keeps that prefix, so a chunk costs its own tokens only. The first token
+of a text without a start token is context only, not scored (as vLLM's first prompt entry is
+``null``).
 """
 
 from __future__ import annotations
@@ -35,6 +39,15 @@ from typing import Any
 from pytest_mlebench.errors import MLEBenchError
 
 CHUNK_TOKENS = 512
+BIAS = 1000.0  # far above any spread of a model's logits
+ASK_LOGPROBS: dict[str, Any] = {
+    "n_probs": 1,
+    "post_sampling_probs": False,
+    "temperature": 0,
+    "cache_prompt": True,
+    "return_tokens": True,
+    "stream": False,
+}
 TIMEOUT_SECONDS = 600.0
 PROBE_TIMEOUT_SECONDS = 5.0
 METHOD = "forced-tokens"
@@ -108,36 +121,34 @@ def chunk_request(prefix: Sequence[int], forced: Sequence[int]) -> dict[str, Any
         "prompt": list(prefix),
         "grammar": token_grammar(forced),
         "n_predict": len(forced),
-        "n_probs": 1,
-        "post_sampling_probs": False,
-        "temperature": 0,
-        "cache_prompt": True,
-        "return_tokens": True,
-        "stream": False,
+        **ASK_LOGPROBS,
     }
 
 
-def forced_logprobs(answer: Any, forced: Sequence[int]) -> list[float]:
-    """The log-probability of each of ``forced`` in a ``/completion`` answer.
+def token_request(prefix: Sequence[int], token: int) -> dict[str, Any]:
+    """The ``/completion`` request that makes ``token`` the one answer token after ``prefix`` by
+    ``logit_bias`` (the bias decides the choice; the reported log-probability is unbiased)."""
+    return {"prompt": list(prefix), "n_predict": 1, "logit_bias": [[token, BIAS]], **ASK_LOGPROBS}
+
+
+def followed_logprobs(answer: Any, forced: Sequence[int]) -> list[float]:
+    """The log-probabilities of the answer's tokens up to where it departs from ``forced`` (all of
+    them when it follows it to the end; each is conditioned on the text before it).
 
     Raises:
-        MLEBenchError: The answer's tokens are not ``forced`` (the server ignored the grammar)
-            or carry no log-probabilities.
+        MLEBenchError: The answer carries no readable log-probabilities.
     """
     entries = answer.get("completion_probabilities") if isinstance(answer, dict) else None
-    if not isinstance(entries, list):
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
         raise MLEBenchError("the server's /completion answer carries no completion_probabilities")
-    taken = [entry.get("id") for entry in entries if isinstance(entry, dict)]
-    if taken != list(forced):
-        at = next((i for i, (a, b) in enumerate(zip(taken, forced, strict=False)) if a != b), None)
-        where = f"token {at}" if at is not None else f"{len(taken)} of {len(forced)} tokens"
-        raise MLEBenchError(
-            f"the server did not follow the token grammar (its answer differs at {where}); "
-            "familiarity needs a llama.cpp server whose grammars take token ids (<[id]>)"
-        )
-    values = [float(entry["logprob"]) for entry in entries]
-    if not all(math.isfinite(value) for value in values):
-        raise MLEBenchError("the server returned a log-probability that is not a number")
+    values = []
+    for entry, token in zip(entries, forced, strict=False):
+        if entry.get("id") != token:
+            break
+        value = entry.get("logprob")
+        if not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise MLEBenchError(f"the server returned the log-probability {value!r} of a token")
+        values.append(float(value))
     return values
 
 
@@ -150,13 +161,23 @@ def text_tokens(server: LlamaServer, text: str) -> list[int]:
     return tokens
 
 
-def score_text(server: LlamaServer, text: str) -> list[float]:
+@dataclass(frozen=True)
+class TextScore:
+    """A text's scored tokens' log-probabilities and the requests they took: chunks forced by
+    grammar, and single tokens forced by ``logit_bias`` where a chunk's answer departed."""
+
+    logprobs: list[float]
+    chunk_requests: int
+    token_requests: int
+
+
+def score_text(server: LlamaServer, text: str) -> TextScore:
     """The log-probability of each of ``text``'s tokens after the ones before it (all but the
     first token; see the module's description).
 
     Raises:
         MLEBenchError: The text is shorter than two tokens or longer than the server's context,
-            or the server answered in a way that cannot be read.
+            or the server answered in a way that cannot be read or does not force tokens.
     """
     tokens = text_tokens(server, text)
     if len(tokens) < 2:
@@ -168,9 +189,23 @@ def score_text(server: LlamaServer, text: str) -> list[float]:
             f"--context {len(tokens)})"
         )
     values: list[float] = []
-    for start in range(1, len(tokens), CHUNK_TOKENS):
-        forced = tokens[start : start + CHUNK_TOKENS]
-        values += forced_logprobs(
-            server.post("/completion", chunk_request(tokens[:start], forced)), forced
+    chunks = singles = 0
+    while (position := len(values) + 1) < len(tokens):
+        forced = tokens[position : position + CHUNK_TOKENS]
+        chunks += 1
+        answer = server.post("/completion", chunk_request(tokens[:position], forced))
+        values += (scored := followed_logprobs(answer, forced))
+        if len(scored) < len(forced):  # the answer departed: that token alone, by logit_bias
+            singles += 1
+            values += _single(server, tokens[: position + len(scored)], forced[len(scored)])
+    return TextScore(values, chunks, singles)
+
+
+def _single(server: LlamaServer, prefix: Sequence[int], token: int) -> list[float]:
+    value = followed_logprobs(server.post("/completion", token_request(prefix, token)), [token])
+    if not value:
+        raise MLEBenchError(
+            f"the server at {server.root} answered another token than the one it was made to "
+            "answer (by a token grammar, then by logit_bias): it cannot score a text's tokens"
         )
-    return values
+    return value

@@ -96,13 +96,21 @@ def measure_forced(model: str, server: LlamaServer, descriptions: Mapping[str, s
         )
     result = Measurement(model, FORCED_TOKENS)
     started = time.monotonic()
+    chunks = singles = 0
     for cid, text in sorted(descriptions.items()):
-        values = score_text(server, text)
+        try:
+            score = score_text(server, text)
+        except MLEBenchError as exc:
+            raise MLEBenchError(f"{cid}: {exc}") from None
+        values = score.logprobs
         result.familiarity[cid], result.tokens[cid] = math.fsum(values) / len(values), len(values)
+        chunks, singles = chunks + score.chunk_requests, singles + score.token_requests
     result.source = {
         "url": server.root,
         "served_model": server.model,
         "scored_tokens": sum(result.tokens.values()),
+        "chunk_requests": chunks,
+        "token_requests": singles,
         "seconds": round(time.monotonic() - started, 3),
     }
     return result

@@ -6,8 +6,9 @@ Its tokens are the text's words (ids given in order of first sight; id 0 is the 
 gives the token at position ``p`` (counted from the prompt's start) the log-probability
 :func:`fake_logprob`, so a test knows every expected figure, and a request with the wrong prompt
 before the forced tokens gets other figures. ``/completion`` answers the tokens its token grammar
-names (``<[id]>`` …), or, with ``follows_grammar`` off, one other token, as a server without token
-grammars would. Every request is kept (path and body).
+names (``<[id]>`` …) up to the first one in ``grammar_skips`` (there it answers another token, as
+the real server sometimes does), or the token its ``logit_bias`` raises (unless ``follows_bias``
+is off). Every request is kept (path and body).
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ class FakeLlamaServer:
     alias: str = "fake-llama"
     context: int = 4096
     start_token: bool = False
-    follows_grammar: bool = True
+    grammar_skips: frozenset[str] = frozenset()
+    follows_bias: bool = True
     received: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     vocabulary: list[str] = field(default_factory=lambda: [START])
     server: ThreadingHTTPServer | None = None
@@ -54,9 +56,14 @@ class FakeLlamaServer:
         return [self.vocabulary.index(word) for word in words]
 
     def complete(self, body: dict[str, Any]) -> dict[str, Any]:
-        prompt, grammar = body["prompt"], body["grammar"]
-        named = [int(token) for token in re.findall(r"<\[(\d+)\]>", grammar)]
-        taken = named[: body["n_predict"]] if self.follows_grammar else [len(self.vocabulary)]
+        prompt, other = body["prompt"], len(self.vocabulary)
+        if "grammar" in body:
+            named = [int(token) for token in re.findall(r"<\[(\d+)\]>", body["grammar"])]
+            taken = named[: body["n_predict"]]
+            skipped = [i for i, t in enumerate(taken) if self._word(t) in self.grammar_skips]
+            taken = [*taken[: skipped[0]], other] if skipped else taken
+        else:
+            taken = [body["logit_bias"][0][0] if self.follows_bias else other]
         entries = [
             {
                 "id": token,

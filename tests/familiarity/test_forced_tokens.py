@@ -18,7 +18,7 @@ from pytest_mlebench.errors import MLEBenchError
 from pytest_mlebench.familiarity import forced_tokens
 from pytest_mlebench.familiarity.forced_tokens import (
     chunk_request,
-    forced_logprobs,
+    followed_logprobs,
     llama_server,
     score_text,
     token_grammar,
@@ -47,17 +47,19 @@ def test_the_grammar_names_each_token_in_order() -> None:
 
 
 @pytest.mark.parametrize(
-    ("taken", "message"),
-    [([5, 18], "differs at token 1"), ([5], "1 of 2 tokens"), ([], "0 of 2 tokens")],
+    ("taken", "kept"),
+    [([5, 17], [-0.5, -1.7]), ([5, 18], [-0.5]), ([5], [-0.5]), ([6, 17], []), ([], [])],
 )
-def test_an_answer_off_the_grammar_is_an_error(taken: list[int], message: str) -> None:
-    answer = {"completion_probabilities": [{"id": t, "logprob": -1.0} for t in taken]}
-    with pytest.raises(MLEBenchError, match=message):
-        forced_logprobs(answer, [5, 17])
+def test_the_answer_counts_up_to_where_it_departs(taken: list[int], kept: list[float]) -> None:
+    answer = {"completion_probabilities": [{"id": t, "logprob": -t / 10} for t in taken]}
+    assert followed_logprobs(answer, [5, 17]) == pytest.approx(kept)
+
+
+def test_an_answer_without_figures_is_an_error() -> None:
     with pytest.raises(MLEBenchError, match="no completion_probabilities"):
-        forced_logprobs({"content": "x"}, [5, 17])
-    good = {"completion_probabilities": [{"id": 5, "logprob": -0.5}, {"id": 17, "logprob": -2}]}
-    assert forced_logprobs(good, [5, 17]) == [-0.5, -2.0]
+        followed_logprobs({"content": "x"}, [5, 17])
+    with pytest.raises(MLEBenchError, match="log-probability None"):
+        followed_logprobs({"completion_probabilities": [{"id": 5, "logprob": None}]}, [5])
 
 
 def test_scored_in_chunks_each_with_the_text_so_far(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -65,18 +67,30 @@ def test_scored_in_chunks_each_with_the_text_so_far(monkeypatch: pytest.MonkeyPa
     with FakeLlamaServer() as fake:
         server = llama_server(fake.url, None)
         assert server is not None and server.context == 4096 and server.model == "fake-llama"
-        values = score_text(server, TEXT)
-    assert values == pytest.approx(expected(TEXT))
+        score = score_text(server, TEXT)
+    assert score.logprobs == pytest.approx(expected(TEXT))
+    assert (score.chunk_requests, score.token_requests) == (3, 0)
     completions = [body for path, body in fake.received if path == "/completion"]
     assert [len(body["prompt"]) for body in completions] == [1, 3, 5]
     assert [body["n_predict"] for body in completions] == [2, 2, 1]
+
+
+def test_a_token_the_grammar_path_misses_is_forced_alone() -> None:
+    with FakeLlamaServer(grammar_skips=frozenset({"fifteen", "eleven"})) as fake:
+        server = llama_server(fake.url, None)
+        assert server is not None
+        score = score_text(server, TEXT)
+    assert score.logprobs == pytest.approx(expected(TEXT))
+    assert (score.chunk_requests, score.token_requests) == (2, 2)
+    singles = [body for path, body in fake.received if "logit_bias" in body]
+    assert [len(body["prompt"]) for body in singles] == [2, 5]  # "fifteen", then "eleven"
 
 
 def test_a_start_token_makes_the_first_word_scored() -> None:
     with FakeLlamaServer(start_token=True) as fake:
         server = llama_server(fake.url, None)
         assert server is not None
-        values = score_text(server, TEXT)
+        values = score_text(server, TEXT).logprobs
     assert values == pytest.approx(expected("<s> " + TEXT))
     assert len(values) == len(TEXT.split())
 
@@ -89,10 +103,10 @@ def test_texts_the_server_cannot_score_are_said_plainly() -> None:
             score_text(server, TEXT)
         with pytest.raises(MLEBenchError, match="fewer than two tokens"):
             score_text(server, "alone")
-    with FakeLlamaServer(follows_grammar=False) as fake:
+    with FakeLlamaServer(grammar_skips=frozenset({"seven"}), follows_bias=False) as fake:
         server = llama_server(fake.url, None)
         assert server is not None
-        with pytest.raises(MLEBenchError, match="did not follow the token grammar"):
+        with pytest.raises(MLEBenchError, match="answered another token than the one it was made"):
             score_text(server, TEXT)
 
 
@@ -113,6 +127,7 @@ def test_measure_forces_tokens_on_a_llama_server_with_the_key(tmp_path: Path) ->
         )
         assert result.tokens[cid] == len(text.split()) - 1
     assert result.to_dict()["server"]["scored_tokens"] == 7
+    assert result.to_dict()["server"]["token_requests"] == 0
     assert {path for path, _ in fake.received} == {"/tokenize", "/completion"}  # no chat
 
 

@@ -40,7 +40,7 @@ def completion(root: str, payload: dict[str, Any]) -> dict[str, Any]:
 def test_forced_tokens_equal_one_request_per_token(model_server: LocalModelServer) -> None:
     server = llama_server(model_server.base_url, None)
     assert server is not None and server.model == MODEL
-    forced = score_text(server, PROVERB)
+    forced = score_text(server, PROVERB).logprobs
     tokens = text_tokens(server, PROVERB)
     one_by_one = []
     for end in range(1, len(tokens)):
