@@ -15,15 +15,16 @@ is scored in three steps, all on the server's native API:
 
 The grammar only decides which token is *taken*; the reported probability is the model's own,
 so a token far outside the top candidates gets its true (low) value, not a floor. The answer is
-read only as far as its tokens are the text's: where the server's grammar lets another token
-through (llama.cpp does, now and then: REPLACE_WHERE), that one token is asked alone —
-the text before it as the prompt, the token made the answer by ``logit_bias`` (the bias decides
-the choice; the reported log-probability is again the unbiased one) — and forcing goes on after
-it. A server that follows neither is an error, never a figure. Long texts go in chunks of
-:data:`CHUNK_TOKENS` answer tokens, each chunk's prompt the text so far; the server's prompt
-cache (``cache_prompt``) keeps that prefix, so a chunk costs its own tokens only. The first token
-of a text without a start token is context only, not scored (as vLLM's first prompt entry is
-``null``).
+read only as far as its tokens are the text's. Where the server's grammar lets another token
+through (llama.cpp's does where a character is split into byte tokens: at the ``≈`` of
+``newsgroups-20``'s description it took a byte token other than the text's), that one token is
+asked alone, the text before it as the prompt and the token made the answer by ``logit_bias``
+(the bias decides the choice; the reported log-probability is again the unbiased one), and
+forcing goes on after it. A server that follows neither is an error, never a figure. Long texts
+go in chunks of :data:`CHUNK_TOKENS` answer tokens, each chunk's prompt the text so far; the
+server's prompt cache (``cache_prompt``) keeps that prefix, so a chunk costs its own tokens only.
+The first token of a text without a start token is context only, not scored (as vLLM's first
+prompt entry is ``null``).
 """
 
 from __future__ import annotations
