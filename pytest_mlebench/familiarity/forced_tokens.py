@@ -14,17 +14,20 @@ is scored in three steps, all on the server's native API:
    text before it: the teacher-forced log-probability a prompt-scoring server would return.
 
 The grammar only decides which token is *taken*; the reported probability is the model's own,
-so a token far outside the top candidates gets its true (low) value, not a floor. The answer is
-read only as far as its tokens are the text's. Where the server's grammar lets another token
-through (llama.cpp's does where a character is split into byte tokens: at the ``≈`` of
-``newsgroups-20``'s description it took a byte token other than the text's), that one token is
-asked alone, the text before it as the prompt and the token made the answer by ``logit_bias``
-(the bias decides the choice; the reported log-probability is again the unbiased one), and
-forcing goes on after it. A server that follows neither is an error, never a figure. Long texts
-go in chunks of :data:`CHUNK_TOKENS` answer tokens, each chunk's prompt the text so far; the
-server's prompt cache (``cache_prompt``) keeps that prefix, so a chunk costs its own tokens only.
-The first token of a text without a start token is context only, not scored (as vLLM's first
-prompt entry is ``null``).
+so a token far outside the top candidates gets its true (low) value, not a floor. The grammar
+forces whole tokens only. A token that holds part of a character (``≈`` is `` \xe2\x89`` and
+``\x88`` in SmolLM2's vocabulary; ``/tokenize`` lists such pieces as bytes) is *looked up*
+instead: one request with the text before it as the prompt lists the most probable next tokens
+with their raw log-probabilities (256, then the whole vocabulary), and the text's token is found
+in the list. llama.cpp's grammars mishandle such tokens (at the ``≈`` of ``newsgroups-20``'s
+description the server took another byte token, even with the text's raised by ``logit_bias``,
+and a grammar that starts inside a character fails with a server error), and its answers hold
+back the figures of a token that ends inside a character, so the look-up's own answer token is
+made ``.`` by ``logit_bias``. An answer is read only as far as its tokens are the text's; a token
+where it departs is looked up too. Long texts go in chunks of :data:`CHUNK_TOKENS` answer tokens,
+each chunk's prompt the text so far; the server's prompt cache (``cache_prompt``) keeps that
+prefix, so a chunk costs its own tokens only. The first token of a text without a start token is
+context only, not scored (as vLLM's first prompt entry is ``null``).
 """
 
 from __future__ import annotations
@@ -41,6 +44,10 @@ from pytest_mlebench.errors import MLEBenchError
 
 CHUNK_TOKENS = 512
 BIAS = 1000.0  # far above any spread of a model's logits
+# A departed token is looked up among the most probable 256 first, then the whole vocabulary
+# (llama.cpp caps n_probs at its size; 49,152 entries for SmolLM2 are about 5 MB of JSON).
+LOOKUP_CANDIDATES = (256, 1 << 20)
+ANCHOR_TEXT = "."  # one whole-character token in every vocabulary
 ASK_LOGPROBS: dict[str, Any] = {
     "n_probs": 1,
     "post_sampling_probs": False,
@@ -126,10 +133,18 @@ def chunk_request(prefix: Sequence[int], forced: Sequence[int]) -> dict[str, Any
     }
 
 
-def token_request(prefix: Sequence[int], token: int) -> dict[str, Any]:
-    """The ``/completion`` request that makes ``token`` the one answer token after ``prefix`` by
-    ``logit_bias`` (the bias decides the choice; the reported log-probability is unbiased)."""
-    return {"prompt": list(prefix), "n_predict": 1, "logit_bias": [[token, BIAS]], **ASK_LOGPROBS}
+def lookup_request(prefix: Sequence[int], anchor: int, candidates: int) -> dict[str, Any]:
+    """The ``/completion`` request for the ``candidates`` most probable tokens after ``prefix``:
+    one answer token, made ``anchor`` (a whole character, so the server sends the answer's
+    figures, which it holds back for a split one) by ``logit_bias``; the candidates' figures are
+    the raw model's, unbiased."""
+    return {
+        "prompt": list(prefix),
+        "n_predict": 1,
+        "logit_bias": [[anchor, BIAS]],
+        **ASK_LOGPROBS,
+        "n_probs": candidates,
+    }
 
 
 def followed_logprobs(answer: Any, forced: Sequence[int]) -> list[float]:
@@ -153,23 +168,41 @@ def followed_logprobs(answer: Any, forced: Sequence[int]) -> list[float]:
     return values
 
 
-def text_tokens(server: LlamaServer, text: str) -> list[int]:
+@dataclass(frozen=True)
+class Tokens:
+    """A text's tokens, and which of them are bytes of a character split across tokens (their
+    piece is bytes, not text: llama.cpp's ``/tokenize`` lists it as numbers)."""
+
+    ids: list[int]
+    split: list[bool]
+
+    def whole_run(self, start: int) -> int:
+        """The end of the run of whole tokens from ``start`` (at most :data:`CHUNK_TOKENS`)."""
+        end = min(len(self.ids), start + CHUNK_TOKENS)
+        return next((i for i in range(start, end) if self.split[i]), end)
+
+
+def text_tokens(server: LlamaServer, text: str) -> Tokens:
     """The model's tokens of ``text``, with its start token where the model adds one."""
-    answer = server.post("/tokenize", {"content": text, "add_special": True})
-    tokens = answer.get("tokens") if isinstance(answer, dict) else None
-    if not isinstance(tokens, list) or not all(isinstance(t, int) for t in tokens):
+    answer = server.post("/tokenize", {"content": text, "add_special": True, "with_pieces": True})
+    entries = answer.get("tokens") if isinstance(answer, dict) else None
+    if not isinstance(entries, list) or not all(
+        isinstance(e, dict) and isinstance(e.get("id"), int) for e in entries
+    ):
         raise MLEBenchError(f"{server.root}/tokenize answered no token list")
-    return tokens
+    return Tokens(
+        [e["id"] for e in entries], [not isinstance(e.get("piece"), str) for e in entries]
+    )
 
 
 @dataclass(frozen=True)
 class TextScore:
     """A text's scored tokens' log-probabilities and the requests they took: chunks forced by
-    grammar, and single tokens forced by ``logit_bias`` where a chunk's answer departed."""
+    grammar, and look-ups of single tokens (split characters, and where an answer departed)."""
 
     logprobs: list[float]
     chunk_requests: int
-    token_requests: int
+    lookups: int
 
 
 def score_text(server: LlamaServer, text: str) -> TextScore:
@@ -178,35 +211,51 @@ def score_text(server: LlamaServer, text: str) -> TextScore:
 
     Raises:
         MLEBenchError: The text is shorter than two tokens or longer than the server's context,
-            or the server answered in a way that cannot be read or does not force tokens.
+            or the server answered in a way that cannot be read.
     """
     tokens = text_tokens(server, text)
-    if len(tokens) < 2:
+    ids = tokens.ids
+    if len(ids) < 2:
         raise MLEBenchError(f"the text {text[:40]!r} has fewer than two tokens: nothing to score")
-    if server.context is not None and len(tokens) > server.context:
+    if server.context is not None and len(ids) > server.context:
         raise MLEBenchError(
-            f"the text has {len(tokens)} tokens, more than the server's context of "
+            f"the text has {len(ids)} tokens, more than the server's context of "
             f"{server.context}: start the server with a larger one (mlebench model serve "
-            f"--context {len(tokens)})"
+            f"--context {len(ids)})"
         )
     values: list[float] = []
-    chunks = singles = 0
-    while (position := len(values) + 1) < len(tokens):
-        forced = tokens[position : position + CHUNK_TOKENS]
-        chunks += 1
-        answer = server.post("/completion", chunk_request(tokens[:position], forced))
-        values += (scored := followed_logprobs(answer, forced))
-        if len(scored) < len(forced):  # the answer departed: that token alone, by logit_bias
-            singles += 1
-            values += _single(server, tokens[: position + len(scored)], forced[len(scored)])
-    return TextScore(values, chunks, singles)
+    chunks = lookups = 0
+    anchor = None
+    while (position := len(values) + 1) < len(ids):
+        forced = ids[position : tokens.whole_run(position)]
+        if forced:
+            chunks += 1
+            answer = server.post("/completion", chunk_request(ids[:position], forced))
+            values += (scored := followed_logprobs(answer, forced))
+            if len(scored) == len(forced):
+                continue
+        at = len(values) + 1  # a split character's byte, or where the answer departed
+        anchor = anchor if anchor is not None else text_tokens(server, ANCHOR_TEXT).ids[-1]
+        values.append(look_up(server, ids[:at], ids[at], anchor))
+        lookups += 1
+    return TextScore(values, chunks, lookups)
 
 
-def _single(server: LlamaServer, prefix: Sequence[int], token: int) -> list[float]:
-    value = followed_logprobs(server.post("/completion", token_request(prefix, token)), [token])
-    if not value:
-        raise MLEBenchError(
-            f"the server at {server.root} answered another token than the one it was made to "
-            "answer (by a token grammar, then by logit_bias): it cannot score a text's tokens"
-        )
-    return value
+def look_up(server: LlamaServer, prefix: Sequence[int], token: int, anchor: int) -> float:
+    """``token``'s log-probability after ``prefix``, from the server's list of the most probable
+    tokens there (:data:`LOOKUP_CANDIDATES`, then the whole vocabulary).
+
+    Raises:
+        MLEBenchError: ``token`` is not in the whole list either.
+    """
+    for candidates in LOOKUP_CANDIDATES:
+        answer = server.post("/completion", lookup_request(prefix, anchor, candidates))
+        entries = answer.get("completion_probabilities") if isinstance(answer, dict) else None
+        top = entries[0].get("top_logprobs") if isinstance(entries, list) and entries else None
+        for entry in top if isinstance(top, list) else []:
+            if isinstance(entry, dict) and entry.get("id") == token:
+                return float(entry["logprob"])
+    raise MLEBenchError(
+        f"the server at {server.root} did not list token {token} among all its candidates "
+        "after the text before it: it cannot score this text"
+    )

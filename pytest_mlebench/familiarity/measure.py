@@ -96,7 +96,7 @@ def measure_forced(model: str, server: LlamaServer, descriptions: Mapping[str, s
         )
     result = Measurement(model, FORCED_TOKENS)
     started = time.monotonic()
-    chunks = singles = 0
+    chunks = lookups = 0
     for cid, text in sorted(descriptions.items()):
         try:
             score = score_text(server, text)
@@ -104,13 +104,13 @@ def measure_forced(model: str, server: LlamaServer, descriptions: Mapping[str, s
             raise MLEBenchError(f"{cid}: {exc}") from None
         values = score.logprobs
         result.familiarity[cid], result.tokens[cid] = math.fsum(values) / len(values), len(values)
-        chunks, singles = chunks + score.chunk_requests, singles + score.token_requests
+        chunks, lookups = chunks + score.chunk_requests, lookups + score.lookups
     result.source = {
         "url": server.root,
         "served_model": server.model,
         "scored_tokens": sum(result.tokens.values()),
         "chunk_requests": chunks,
-        "token_requests": singles,
+        "lookups": lookups,
         "seconds": round(time.monotonic() - started, 3),
     }
     return result

@@ -5,10 +5,12 @@ Its tokens are the text's words (ids given in order of first sight; id 0 is the 
 ``<s>``, added by ``/tokenize`` with ``add_special`` when ``start_token`` is set). Its model
 gives the token at position ``p`` (counted from the prompt's start) the log-probability
 :func:`fake_logprob`, so a test knows every expected figure, and a request with the wrong prompt
-before the forced tokens gets other figures. ``/completion`` answers the tokens its token grammar
-names (``<[id]>`` …) up to the first one in ``grammar_skips`` (there it answers another token, as
-the real server sometimes does), or the token its ``logit_bias`` raises (unless ``follows_bias``
-is off). Every request is kept (path and body).
+before the forced tokens gets other figures. Words in ``split_words`` stand for bytes of a split
+character: ``/tokenize`` lists their piece as bytes. ``/completion`` answers the tokens its token
+grammar names (``<[id]>`` …) up to the first one in ``grammar_skips`` (there it answers another
+token, as the real server sometimes does); without a grammar it answers the token its
+``logit_bias`` raises, with the ``n_probs`` most probable words of its vocabulary as
+``top_logprobs`` (none with ``lists_candidates`` off). Every request is kept (path and body).
 """
 
 from __future__ import annotations
@@ -37,7 +39,8 @@ class FakeLlamaServer:
     context: int = 4096
     start_token: bool = False
     grammar_skips: frozenset[str] = frozenset()
-    follows_bias: bool = True
+    split_words: frozenset[str] = frozenset()
+    lists_candidates: bool = True
     received: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     vocabulary: list[str] = field(default_factory=lambda: [START])
     server: ThreadingHTTPServer | None = None
@@ -48,12 +51,18 @@ class FakeLlamaServer:
         host, port = self.server.server_address[:2]
         return f"http://{host}:{port}/v1"
 
-    def tokenize(self, text: str, add_special: bool) -> list[int]:
+    def tokenize(self, text: str, add_special: bool) -> list[dict[str, Any]]:
         words = ([START] if add_special and self.start_token else []) + text.split()
         for word in words:
             if word not in self.vocabulary:
                 self.vocabulary.append(word)
-        return [self.vocabulary.index(word) for word in words]
+        return [
+            {
+                "id": self.vocabulary.index(word),
+                "piece": list(word.encode()) if word in self.split_words else word,
+            }
+            for word in words
+        ]
 
     def complete(self, body: dict[str, Any]) -> dict[str, Any]:
         prompt, other = body["prompt"], len(self.vocabulary)
@@ -63,17 +72,26 @@ class FakeLlamaServer:
             skipped = [i for i, t in enumerate(taken) if self._word(t) in self.grammar_skips]
             taken = [*taken[: skipped[0]], other] if skipped else taken
         else:
-            taken = [body["logit_bias"][0][0] if self.follows_bias else other]
+            taken = [body["logit_bias"][0][0]]
         entries = [
             {
                 "id": token,
                 "token": self._word(token),
                 "logprob": fake_logprob(self._word(token), len(prompt) + i),
-                "top_logprobs": [],
+                "top_logprobs": self._candidates(len(prompt) + i, body["n_probs"]),
             }
             for i, token in enumerate(taken)
         ]
         return {"tokens": taken, "completion_probabilities": entries, "stop_type": "limit"}
+
+    def _candidates(self, position: int, count: int) -> list[dict[str, Any]]:
+        if not self.lists_candidates:
+            return []
+        listed = [
+            {"id": token, "token": word, "logprob": fake_logprob(word, position)}
+            for token, word in enumerate(self.vocabulary)
+        ]
+        return sorted(listed, key=lambda entry: -entry["logprob"])[:count]
 
     def _word(self, token: int) -> str:
         return self.vocabulary[token] if token < len(self.vocabulary) else "?"
@@ -116,7 +134,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.llama.received.append((self.path, body))
         if self.path == "/tokenize":
             tokens = self.llama.tokenize(body["content"], bool(body.get("add_special")))
-            self._json(200, {"tokens": tokens})
+            shown = tokens if body.get("with_pieces") else [token["id"] for token in tokens]
+            self._json(200, {"tokens": shown})
         elif self.path == "/completion":
             self._json(200, self.llama.complete(body))
         else:

@@ -69,21 +69,36 @@ def test_scored_in_chunks_each_with_the_text_so_far(monkeypatch: pytest.MonkeyPa
         assert server is not None and server.context == 4096 and server.model == "fake-llama"
         score = score_text(server, TEXT)
     assert score.logprobs == pytest.approx(expected(TEXT))
-    assert (score.chunk_requests, score.token_requests) == (3, 0)
+    assert (score.chunk_requests, score.lookups) == (3, 0)
     completions = [body for path, body in fake.received if path == "/completion"]
     assert [len(body["prompt"]) for body in completions] == [1, 3, 5]
     assert [body["n_predict"] for body in completions] == [2, 2, 1]
 
 
-def test_a_token_the_grammar_path_misses_is_forced_alone() -> None:
+def test_bytes_of_a_split_character_are_looked_up_never_forced() -> None:
+    with FakeLlamaServer(split_words=frozenset({"fifteen"})) as fake:
+        server = llama_server(fake.url, None)
+        assert server is not None
+        score = score_text(server, TEXT)
+        split, anchor = fake.vocabulary.index("fifteen"), fake.vocabulary.index(".")
+    assert score.logprobs == pytest.approx(expected(TEXT))
+    assert (score.chunk_requests, score.lookups) == (2, 1)
+    grammars = [body["grammar"] for path, body in fake.received if "grammar" in body]
+    assert all(f"<[{split}]>" not in grammar for grammar in grammars)
+    lookups = [body for path, body in fake.received if "logit_bias" in body]
+    assert [len(body["prompt"]) for body in lookups] == [2]  # "one three", then "fifteen"
+    assert lookups[0]["logit_bias"] == [[anchor, 1000.0]]  # the answer made a whole token
+
+
+def test_a_token_where_the_answer_departs_is_looked_up() -> None:
     with FakeLlamaServer(grammar_skips=frozenset({"fifteen", "eleven"})) as fake:
         server = llama_server(fake.url, None)
         assert server is not None
         score = score_text(server, TEXT)
     assert score.logprobs == pytest.approx(expected(TEXT))
-    assert (score.chunk_requests, score.token_requests) == (2, 2)
-    singles = [body for path, body in fake.received if "logit_bias" in body]
-    assert [len(body["prompt"]) for body in singles] == [2, 5]  # "fifteen", then "eleven"
+    assert (score.chunk_requests, score.lookups) == (2, 2)
+    lookups = [body for path, body in fake.received if "logit_bias" in body]
+    assert [len(body["prompt"]) for body in lookups] == [2, 5]  # "fifteen", then "eleven"
 
 
 def test_a_start_token_makes_the_first_word_scored() -> None:
@@ -103,11 +118,13 @@ def test_texts_the_server_cannot_score_are_said_plainly() -> None:
             score_text(server, TEXT)
         with pytest.raises(MLEBenchError, match="fewer than two tokens"):
             score_text(server, "alone")
-    with FakeLlamaServer(grammar_skips=frozenset({"seven"}), follows_bias=False) as fake:
+    with FakeLlamaServer(grammar_skips=frozenset({"seven"}), lists_candidates=False) as fake:
         server = llama_server(fake.url, None)
         assert server is not None
-        with pytest.raises(MLEBenchError, match="answered another token than the one it was made"):
+        with pytest.raises(MLEBenchError, match="did not list token 4 among all its candidates"):
             score_text(server, TEXT)
+    lookups = [body["n_probs"] for path, body in fake.received if "logit_bias" in body]
+    assert lookups == list(forced_tokens.LOOKUP_CANDIDATES)  # 256, then the whole vocabulary
 
 
 def test_measure_forces_tokens_on_a_llama_server_with_the_key(tmp_path: Path) -> None:
@@ -127,7 +144,7 @@ def test_measure_forces_tokens_on_a_llama_server_with_the_key(tmp_path: Path) ->
         )
         assert result.tokens[cid] == len(text.split()) - 1
     assert result.to_dict()["server"]["scored_tokens"] == 7
-    assert result.to_dict()["server"]["token_requests"] == 0
+    assert result.to_dict()["server"]["lookups"] == 0
     assert {path for path, _ in fake.received} == {"/tokenize", "/completion"}  # no chat
 
 
