@@ -44,7 +44,7 @@ from pytest_mlebench.errors import MLEBenchError
 
 CHUNK_TOKENS = 512
 BIAS = 1000.0  # far above any spread of a model's logits
-# A departed token is looked up among the most probable 256 first, then the whole vocabulary
+# A token is looked up among the 256 most probable first, then among the whole vocabulary
 # (llama.cpp caps n_probs at its size; 49,152 entries for SmolLM2 are about 5 MB of JSON).
 LOOKUP_CANDIDATES = (256, 1 << 20)
 ANCHOR_TEXT = "."  # one whole-character token in every vocabulary
