@@ -3,7 +3,8 @@
 Measures by prompt log-probabilities through the LLM gateway (vLLM) or by forcing the text's
 tokens on llama.cpp's server (:mod:`pytest_mlebench.familiarity.measure`) and, with
 ``--summary``, sets the numbers against each competition's medal rate and mean leaderboard
-percentile in that summary with Pearson's r and its interval (:mod:`pytest_mlebench.familiarity.correlation`).
+percentile in that summary with Pearson's r and its interval
+(:mod:`pytest_mlebench.familiarity.correlation`).
 """
 
 from __future__ import annotations
@@ -37,7 +38,10 @@ def add_familiarity(commands: argparse._SubParsersAction[argparse.ArgumentParser
         help="which description to score (default: standard)",
     )
     parser.add_argument(
-        "--summary", type=Path, metavar="FILE", help="a summary.json: correlate with its medal rates and percentiles"
+        "--summary",
+        type=Path,
+        metavar="FILE",
+        help="a summary.json: correlate with its medal rates and percentiles",
     )
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the figures here")
     parser.add_argument(
