@@ -1,10 +1,13 @@
-"""Familiarity against medals: Pearson's r with its Fisher-z interval, and the report lines. Pure.
+"""Familiarity against results: Pearson's r with its Fisher-z interval, and the report lines. Pure.
 
-Each competition contributes one point: its familiarity (mean prompt log-probability of its
-description; higher means better known) and its medal rate in a ``summary.json`` (the share of
-its runs that won any medal, over all agents). A positive r would mean that a model wins more
-where it knows the page better; the original benchmark found none (r = -0.24). The interval is
-``tanh(atanh(r) ± z / sqrt(n - 3))``, which needs four competitions or more.
+Each competition contributes one point: its familiarity (mean log-probability per token of its
+description; higher means better known) and, from a ``summary.json``, its medal rate (the share
+of its runs that won any medal, over all agents) and its mean leaderboard percentile (the
+summary's ``mean_percentile`` per agent, a failed run counting 0, weighted by the runs; the
+medal's continuous companion, which still spreads where every run won the same or no medal). A
+positive r would mean that a model does better where it knows the page better; the original
+benchmark found none (r = -0.24). The interval is ``tanh(atanh(r) ± z / sqrt(n - 3))``, which
+needs four competitions or more.
 """
 
 from __future__ import annotations
@@ -68,17 +71,52 @@ def medal_rates(summary: Mapping[str, Any]) -> dict[str, float]:
     return {cid: medals / runs for cid, (medals, runs) in won.items() if runs}
 
 
+def mean_percentiles(summary: Mapping[str, Any]) -> dict[str, float]:
+    """Per competition, the mean leaderboard percentile of its runs (all agents), from a
+    summary; competitions without a leaderboard (no ``mean_percentile``) are left out."""
+    sums: dict[str, list[float]] = {}
+    for entry in summary.get("competitions", []):
+        value, runs = entry.get("mean_percentile"), entry.get("seeds_run") or 0
+        if isinstance(value, (int, float)) and runs > 0:
+            totals = sums.setdefault(entry["competition_id"], [0.0, 0.0])
+            totals[0] += value * runs
+            totals[1] += runs
+    return {cid: total / runs for cid, (total, runs) in sums.items()}
+
+
+@dataclass(frozen=True)
+class Results:
+    """What a summary says of each competition: its medal rate (0-1) and mean percentile."""
+
+    medal_rates: dict[str, float]
+    percentiles: dict[str, float]
+
+    @classmethod
+    def of(cls, summary: Mapping[str, Any]) -> Results:
+        return cls(medal_rates(summary), mean_percentiles(summary))
+
+
 def report_lines(
-    familiarity: Mapping[str, float], rates: Mapping[str, float] | None
-) -> tuple[list[str], Correlation | None]:
-    """One line per competition (familiarity, and medal rate where known) and the correlation."""
+    familiarity: Mapping[str, float], results: Results | None
+) -> tuple[list[str], dict[str, Correlation]]:
+    """One line per competition (familiarity; medal rate and percentile where known), then the
+    correlation with each (keys ``medal_rate`` and ``percentile``; none without ``results``)."""
     lines = []
     for cid, value in sorted(familiarity.items(), key=lambda item: -item[1]):
-        rate = None if rates is None else rates.get(cid)
-        shown = "" if rate is None else f"  medal rate {rate * 100:5.1f} %"
+        shown = ""
+        if results is not None and cid in results.medal_rates:
+            shown += f"  medal rate {results.medal_rates[cid] * 100:5.1f} %"
+        if results is not None and cid in results.percentiles:
+            shown += f"  percentile {results.percentiles[cid]:5.1f}"
         lines.append(f"  {cid:<48} mean log-prob {value:8.3f}{shown}")
-    if rates is None:
-        return lines, None
-    common = sorted(set(familiarity) & set(rates))
-    result = pearson([familiarity[c] for c in common], [rates[c] for c in common])
-    return [*lines, f"familiarity against medal rate: {result.text()}"], result
+    if results is None:
+        return lines, {}
+    correlations = {}
+    for key, values, name in (
+        ("medal_rate", results.medal_rates, "medal rate"),
+        ("percentile", results.percentiles, "leaderboard percentile"),
+    ):
+        common = sorted(set(familiarity) & set(values))
+        correlations[key] = pearson([familiarity[c] for c in common], [values[c] for c in common])
+        lines.append(f"familiarity against {name}: {correlations[key].text()}")
+    return lines, correlations

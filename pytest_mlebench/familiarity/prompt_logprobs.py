@@ -4,7 +4,8 @@ OpenAI-compatible servers return log-probabilities of the *answer* only. vLLM al
 of the *prompt* when the request asks for ``prompt_logprobs`` (a list, one entry per prompt
 token: ``null`` for the first, else ``{token id: {"logprob": …, "decoded_token": …}}``; with
 ``prompt_logprobs: 0`` each entry holds the prompt's own token only). A reply without them means
-the server cannot be used for familiarity: llama.cpp's server (``mlebench model serve``) is one.
+the server cannot be scored this way: llama.cpp's server (``mlebench model serve``) is one, and is
+scored by forcing the text's tokens instead (:mod:`.forced_tokens`).
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ def mean_prompt_logprob(body: Any) -> tuple[float, int]:
     if not isinstance(entries, list):
         raise NoPromptLogprobs(
             "the server returned no prompt log-probabilities (a vLLM server does, with "
-            "prompt_logprobs; llama.cpp's and hosted APIs do not)"
+            "prompt_logprobs, and llama.cpp's server is scored by forcing tokens; hosted APIs "
+            "cannot be scored)"
         )
     values = [_own_logprob(entry) for entry in entries if entry]
     scored = [value for value in values if value is not None and math.isfinite(value)]

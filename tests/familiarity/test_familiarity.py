@@ -2,9 +2,9 @@
 
 The upstream is the FAKE of ``tests/gateway/fake_upstream.py`` answering in vLLM's layout
 (``prompt_logprobs``: one entry per prompt token, ``null`` first): each word of the prompt gets
-the log-probability ``-len(word) / 10``, so the expected means are known. llama.cpp's server
-returns no prompt log-probabilities (``tests/real_model/test_familiarity_local.py`` shows the
-message on the real one).
+the log-probability ``-len(word) / 10``, so the expected means are known. llama.cpp's server,
+which returns no prompt log-probabilities, is scored by forcing tokens
+(``test_forced_tokens.py``; the real one in ``tests/real_model/test_familiarity_local.py``).
 """
 
 from __future__ import annotations
@@ -17,7 +17,13 @@ from typing import Any
 import pytest
 
 from pytest_mlebench.cli import main
-from pytest_mlebench.familiarity.correlation import medal_rates, pearson, report_lines
+from pytest_mlebench.familiarity.correlation import (
+    Results,
+    mean_percentiles,
+    medal_rates,
+    pearson,
+    report_lines,
+)
 from pytest_mlebench.familiarity.measure import measure
 from pytest_mlebench.familiarity.prompt_logprobs import NoPromptLogprobs, mean_prompt_logprob
 from pytest_mlebench.integrity.judge import judge_setup
@@ -87,6 +93,18 @@ def test_medal_rates_count_every_agent_and_skip_skips() -> None:
     assert medal_rates(summary) == {"a": pytest.approx(2 / 3), "b": 0.0}
 
 
+def test_mean_percentiles_weigh_each_agent_by_its_runs() -> None:
+    summary = {
+        "competitions": [
+            {"competition_id": "a", "mean_percentile": 90.0, "seeds_run": 3},
+            {"competition_id": "a", "mean_percentile": 10.0, "seeds_run": 1},
+            {"competition_id": "b", "mean_percentile": None, "seeds_run": 2},  # no leaderboard
+            {"competition_id": "c", "mean_percentile": 50.0, "seeds_run": 0},  # nothing ran
+        ]
+    }
+    assert mean_percentiles(summary) == {"a": pytest.approx(70.0)}
+
+
 def test_measured_through_the_gateway(tmp_path: Path) -> None:
     texts = {
         "short": "# T\n\nfew tiny words here",
@@ -117,7 +135,12 @@ def test_the_command_reports_the_correlation(
         "schema": "pytest-mlebench/summary/1",
         "agents": {},
         "competitions": [
-            {"competition_id": cid, "runs": [{"medal": m, "seed": i} for i, m in enumerate(ms)]}
+            {
+                "competition_id": cid,
+                "runs": [{"medal": m, "seed": i} for i, m in enumerate(ms)],
+                "mean_percentile": 100.0 - 20 * len(words[cid]),
+                "seeds_run": len(ms),
+            }
             for cid, ms in runs.items()
         ],
     }
@@ -135,6 +158,9 @@ def test_the_command_reports_the_correlation(
     figures = json.loads((tmp_path / "f.json").read_text())
     assert figures["correlation"]["n"] == 4 and figures["correlation"]["r"] > 0.9
     assert "familiarity against medal rate: Pearson r = +0.9" in out
+    assert figures["percentile_correlation"]["r"] > 0.9
+    assert figures["percentile_correlation"]["percentiles"]["c4"] == 100.0 - 20 * 17
+    assert "familiarity against leaderboard percentile: Pearson r = +" in out
     assert math.isclose(
         figures["competitions"]["c1"]["mean_logprob"], expected_mean(f"# c1\n\n{words['c1']}")
     )
@@ -156,5 +182,15 @@ def test_a_server_without_prompt_logprobs_is_said_plainly(
 
 
 def test_report_lines_without_a_summary() -> None:
-    lines, correlation = report_lines({"a": -1.5, "b": -0.5}, None)
-    assert correlation is None and lines[0].split()[0] == "b"
+    lines, correlations = report_lines({"a": -1.5, "b": -0.5}, None)
+    assert correlations == {} and lines[0].split()[0] == "b"
+
+
+def test_every_competition_with_one_medal_has_no_medal_correlation_but_a_percentile_one() -> None:
+    familiarity = {"a": -1.0, "b": -2.0, "c": -3.0, "d": -4.0}
+    results = Results({c: 1.0 for c in familiarity}, {"a": 90, "b": 70, "c": 75, "d": 40})
+    lines, correlations = report_lines(familiarity, results)
+    assert correlations["medal_rate"].r is None
+    assert "medal rate: correlation: not defined over 4 competition(s)" in lines[-2]
+    assert correlations["percentile"].r == pytest.approx(0.8928, abs=1e-4)  # scipy.stats.pearsonr
+    assert lines[0].endswith("medal rate 100.0 %  percentile  90.0")
