@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from pytest_mlebench.cli.common import common, data_dir, registry
+from pytest_mlebench.cli.common import common, competition, data_dir, registry
 from pytest_mlebench.data import prepare_competition
 from pytest_mlebench.grading import grade_submission
 from pytest_mlebench.records.mlebench_grade import grade_json
@@ -24,7 +24,7 @@ def add_grade_sample(commands: argparse._SubParsersAction[argparse.ArgumentParse
 
 
 def cmd_grade_sample(args: argparse.Namespace) -> int:
-    comp = registry(args).get(args.competition_id)
+    comp = competition(args, args.competition_id)
     paths = prepare_competition(comp, data_dir(args))
     report = grade_submission(args.submission, comp, paths.answers)
     print(grade_json(report))

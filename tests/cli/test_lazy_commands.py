@@ -10,11 +10,13 @@ import argparse
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from pytest_mlebench.cli import build_parser, main
 from pytest_mlebench.cli.command_table import COMMANDS
+from pytest_mlebench.graders.metrics import METRIC_MODULES
 
 
 def listed_commands(parser: argparse.ArgumentParser) -> list[tuple[str, str]]:
@@ -79,3 +81,12 @@ def test_a_command_runs_with_its_own_options() -> None:
     assert args.handler.__name__ == "cmd_list" and args.split == "lite"
     with pytest.raises(SystemExit):
         build_parser(["list"]).parse_args(["grade-sample", "x.csv", "digits"])
+
+
+def test_grade_sample_loads_one_competition_and_one_metric_module(tmp_path: Path) -> None:
+    data = str(tmp_path / "data")
+    code, modules = modules_after(["grade-sample", "absent.csv", "digits", "--data-dir", data])
+    assert code == 1  # digits is prepared, the absent file is an invalid submission
+    family = "pytest_mlebench.graders.metrics."
+    metric_modules = {name for name in modules if name.startswith(family)}
+    assert metric_modules == {f"{family}base", f"{family}{METRIC_MODULES['accuracy']}"}
