@@ -49,6 +49,7 @@ __all__ = [
     "Source",
     "load_competition",
     "load_leaderboard",
+    "load_one",
     "load_prepare",
     "load_registry",
     "read_id_list",
@@ -110,24 +111,52 @@ def _unknown(kind: str, name: str, known: Iterable[str]) -> str:
 def load_registry(folders: Sequence[Path] = ()) -> Registry:
     """Load the built-in competitions plus those in ``folders`` (later folders win on clashes)."""
     roots = [BUILTIN_COMPETITIONS_DIR, *folders]
+    folders_by_id = _competition_folders(roots)
+    split_files = _split_files(roots)
+    splits, unavailable = _load_splits(split_files, set(folders_by_id))
+    competitions = {
+        cid: load_competition(folder, _membership(cid, splits))
+        for cid, folder in folders_by_id.items()
+    }
+    _check_split_complexity(competitions, splits, split_files)
+    return Registry(competitions=competitions, splits=splits, unavailable=unavailable)
+
+
+def load_one(competition_id: str, folders: Sequence[Path] = ()) -> Competition:
+    """The competition ``competition_id`` as :func:`load_registry` would give it, reading only
+    its own folder (and the split lists): what a command about one competition needs, at the
+    cost of one config, one board and one metric module instead of every one of them.
+
+    Raises:
+        UnknownCompetition: no folder has that id (the whole registry is loaded to find the
+            closest ids for the message).
+        ConfigError: its folder is broken, or a split lists it against its complexity.
+    """
+    roots = [BUILTIN_COMPETITIONS_DIR, *folders]
+    folder = _competition_folders(roots).get(competition_id)
+    if folder is None:
+        return load_registry(folders).get(competition_id)
+    split_files = _split_files(roots)
+    splits, _ = _load_splits(split_files, {competition_id})
+    competition = load_competition(folder, _membership(competition_id, splits))
+    _check_split_complexity({competition_id: competition}, splits, split_files)
+    return competition
+
+
+def _competition_folders(roots: Iterable[Path]) -> dict[str, Path]:
+    """Every competition folder of ``roots`` by id, a later root's folder winning."""
     folders_by_id: dict[str, Path] = {}
     for root in roots:
         if not root.is_dir():
             raise ConfigError(f"{root}: competitions folder does not exist")
         for config in sorted(root.glob("*/config.yaml")):
             folders_by_id[config.parent.name] = config.parent
-    split_files = _split_files(roots)
-    splits, unavailable = _load_splits(split_files, set(folders_by_id))
-    membership: dict[str, set[str]] = {cid: set() for cid in folders_by_id}
-    for split_name, ids in splits.items():
-        for cid in ids:
-            membership[cid].add(split_name)
-    competitions = {
-        cid: load_competition(folder, frozenset(membership[cid]))
-        for cid, folder in folders_by_id.items()
-    }
-    _check_split_complexity(competitions, splits, split_files)
-    return Registry(competitions=competitions, splits=splits, unavailable=unavailable)
+    return folders_by_id
+
+
+def _membership(competition_id: str, splits: Mapping[str, tuple[str, ...]]) -> frozenset[str]:
+    """The names of the splits that list ``competition_id``."""
+    return frozenset(name for name, ids in splits.items() if competition_id in ids)
 
 
 def _check_split_complexity(

@@ -19,15 +19,16 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import pytest
+from typing import TYPE_CHECKING, Any
 
 from pytest_mlebench.errors import SettingError
 from pytest_mlebench.setting_spec import Setting, argument_keywords, pick, resolve
 from pytest_mlebench.setting_table import SETTINGS
 from pytest_mlebench.values.cost_limit import CostLimit
 from pytest_mlebench.values.require_levels import Require
+
+if TYPE_CHECKING:  # the CLI resolves settings too, and should not pay for importing pytest
+    import pytest
 
 GROUP = "mlebench"
 

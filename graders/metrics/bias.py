@@ -87,6 +87,15 @@ def _power_mean(values: FloatArray) -> float:
 
 DECLARATIONS = (
     Metric(
+        name="jigsaw-bias-auc",
+        lower_is_better=False,
+        value_kind="real",
+        rows_sum_to_one=False,
+        compute=bias_auc,
+        description="overall ROC AUC blended with power means of identity-group bias AUCs",
+        arity="described",
+    ),
+    Metric(
         name="binarised-bias-auc",
         lower_is_better=False,
         value_kind="real",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from pytest_mlebench.graders.errors import GraderError
-from pytest_mlebench.graders.metrics.base import Array, Columns, require_same_shape
+from pytest_mlebench.graders.metrics.base import Array, Columns, Metric, require_same_shape
 
 
 def accuracy(y_true: Columns, y_pred: Columns) -> float:
@@ -62,3 +62,33 @@ def quadratic_weighted_kappa(y_true: Columns, y_pred: Columns) -> float:
     if expected == 0.0:
         return float("nan")
     return 1.0 - observed / expected
+
+
+DECLARATIONS = (
+    Metric(
+        name="accuracy",
+        lower_is_better=False,
+        value_kind="label",
+        rows_sum_to_one=False,
+        compute=accuracy,
+        description="share of exactly matching labels",
+    ),
+    Metric(
+        name="quadratic-weighted-kappa",
+        lower_is_better=False,
+        value_kind="integer-label",
+        rows_sum_to_one=False,
+        compute=quadratic_weighted_kappa,
+        description="Cohen's kappa with quadratic weights over integer ratings",
+        arity="one",
+    ),
+    Metric(
+        name="macro-f1",
+        lower_is_better=False,
+        value_kind="label",
+        rows_sum_to_one=False,
+        compute=macro_f1,
+        description="unweighted mean of per-class F1",
+        arity="one",
+    ),
+)

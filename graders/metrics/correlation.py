@@ -12,7 +12,7 @@ import numpy as np
 
 from pytest_mlebench.graders.errors import GraderError, SubmissionRejected
 from pytest_mlebench.graders.messages import show_value
-from pytest_mlebench.graders.metrics.base import Columns, FloatArray, require_same_shape
+from pytest_mlebench.graders.metrics.base import Columns, FloatArray, Metric, require_same_shape
 
 
 def pearson(y_true: Columns, y_pred: Columns) -> float:
@@ -87,3 +87,26 @@ def average_ranks(values: FloatArray) -> FloatArray:
     ranks = np.empty(values.size, dtype=np.float64)
     ranks[order] = np.repeat(per_run, ends - starts)
     return ranks
+
+
+DECLARATIONS = (
+    Metric(
+        name="pearson",
+        lower_is_better=False,
+        value_kind="real",
+        rows_sum_to_one=False,
+        compute=pearson,
+        description="Pearson correlation of one prediction column with the answers",
+        arity="one",
+        check_predictions=require_varying_predictions,
+    ),
+    Metric(
+        name="mean-column-spearman",
+        lower_is_better=False,
+        value_kind="real",
+        rows_sum_to_one=False,
+        compute=mean_column_spearman,
+        description="mean over target columns of Spearman's rank correlation with the answers",
+        check_predictions=require_varying_predictions,
+    ),
+)

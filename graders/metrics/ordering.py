@@ -12,7 +12,7 @@ import numpy.typing as npt
 
 from pytest_mlebench.graders.errors import GraderError
 from pytest_mlebench.graders.messages import count, show_value
-from pytest_mlebench.graders.metrics.base import Array, Columns, require_same_shape
+from pytest_mlebench.graders.metrics.base import Array, Columns, Metric, require_same_shape
 
 IntArray = npt.NDArray[np.int64]
 BLOCK = 1024
@@ -80,3 +80,17 @@ def _order_problem(expected: list[str], given: list[str]) -> str:
         f"{count(len(missing), 'cell')} of the notebook missing, e.g. {show_value(missing[0])}; "
         f"list all {len(expected)} cells, each once"
     )
+
+
+DECLARATIONS = (
+    Metric(
+        name="kendall-tau",
+        lower_is_better=False,
+        value_kind="text",
+        rows_sum_to_one=False,
+        compute=pooled_kendall_tau,
+        description="Kendall's tau of predicted item orders, inversions pooled over rows",
+        arity="one",
+        check_rows=order_rule,
+    ),
+)

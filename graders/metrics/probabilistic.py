@@ -8,6 +8,7 @@ from pytest_mlebench.graders.errors import GraderError
 from pytest_mlebench.graders.metrics.base import (
     Columns,
     FloatArray,
+    Metric,
     require_binary,
     require_both_classes,
     require_same_shape,
@@ -96,3 +97,41 @@ def multi_class_log_loss(y_true: Columns, y_pred: Columns) -> float:
         np.log(block, out=block)
         total += float(np.einsum("ij,ij->", truth, block))
     return -total / rows
+
+
+DECLARATIONS = (
+    Metric(
+        name="roc-auc",
+        lower_is_better=False,
+        value_kind="real",
+        rows_sum_to_one=False,
+        compute=roc_auc,
+        description="area under the ROC curve of one score column against 0/1 answers",
+        arity="one",
+    ),
+    Metric(
+        name="mean-column-roc-auc",
+        lower_is_better=False,
+        value_kind="real",
+        rows_sum_to_one=False,
+        compute=mean_column_roc_auc,
+        description="mean over target columns of each column's ROC AUC",
+    ),
+    Metric(
+        name="log-loss",
+        lower_is_better=True,
+        value_kind="probability",
+        rows_sum_to_one=False,
+        compute=log_loss,
+        description="binary cross-entropy of one probability column, clipped at 1e-15",
+        arity="one",
+    ),
+    Metric(
+        name="multi-class-log-loss",
+        lower_is_better=True,
+        value_kind="probability",
+        rows_sum_to_one=True,
+        compute=multi_class_log_loss,
+        description="cross-entropy of class probabilities against one-hot answers",
+    ),
+)

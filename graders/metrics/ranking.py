@@ -16,7 +16,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pytest_mlebench.graders.errors import GraderError
-from pytest_mlebench.graders.metrics.base import Array, Columns, FloatArray, require_same_shape
+from pytest_mlebench.graders.metrics.base import (
+    Array,
+    Columns,
+    FloatArray,
+    Metric,
+    require_same_shape,
+)
 
 IntArray = npt.NDArray[np.int64]
 BLOCK_ROWS = 131_072
@@ -102,3 +108,17 @@ def _tokens(cells: Array) -> tuple[IntArray, IntArray, pa.Array]:
     if filled.all():
         return row, rank, items
     return row[filled], rank[filled], items.filter(pa.array(filled))
+
+
+DECLARATIONS = (
+    Metric(
+        name="map-at-k",
+        lower_is_better=False,
+        value_kind="ranking",
+        rows_sum_to_one=False,
+        compute=map_at_k,
+        description="mean average precision at k (default 10) of space-separated rankings",
+        arity="one",
+        parameters=("k", "relevant_rows_only"),
+    ),
+)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from pytest_mlebench.graders.errors import GraderError
-from pytest_mlebench.graders.metrics.base import Columns, FloatArray, require_same_shape
+from pytest_mlebench.graders.metrics.base import Columns, FloatArray, Metric, require_same_shape
 
 
 def rmse(y_true: Columns, y_pred: Columns) -> float:
@@ -65,3 +65,55 @@ def smape(y_true: Columns, y_pred: Columns) -> float:
 def _pair(y_true: Columns, y_pred: Columns, metric: str) -> tuple[FloatArray, FloatArray]:
     require_same_shape(y_true, y_pred, metric)
     return y_true.floats(), y_pred.floats()
+
+
+DECLARATIONS = (
+    Metric(
+        name="rmse",
+        lower_is_better=True,
+        value_kind="real",
+        rows_sum_to_one=False,
+        compute=rmse,
+        description="root mean squared error",
+    ),
+    Metric(
+        name="mae",
+        lower_is_better=True,
+        value_kind="real",
+        rows_sum_to_one=False,
+        compute=mae,
+        description="mean absolute error",
+    ),
+    Metric(
+        name="rmsle",
+        lower_is_better=True,
+        value_kind="nonnegative",
+        rows_sum_to_one=False,
+        compute=rmsle,
+        description="root mean squared error of log(1 + x)",
+    ),
+    Metric(
+        name="mean-column-rmsle",
+        lower_is_better=True,
+        value_kind="nonnegative",
+        rows_sum_to_one=False,
+        compute=mean_column_rmsle,
+        description="mean over target columns of each column's RMSLE",
+    ),
+    Metric(
+        name="rmse-log",
+        lower_is_better=True,
+        value_kind="positive",
+        rows_sum_to_one=False,
+        compute=rmse_log,
+        description="RMSE between log(prediction) and log(answer)",
+    ),
+    Metric(
+        name="smape",
+        lower_is_better=True,
+        value_kind="real",
+        rows_sum_to_one=False,
+        compute=smape,
+        description="symmetric mean absolute percentage error, 0 to 200",
+    ),
+)

@@ -66,6 +66,24 @@ def _pairs(y_true: Columns, y_pred: Columns) -> Iterator[tuple[frozenset[str], f
 
 DECLARATIONS = (
     Metric(
+        name="mean-f1",
+        lower_is_better=False,
+        value_kind="text",
+        rows_sum_to_one=False,
+        compute=mean_f1,
+        description="mean over rows of the F1 of the predicted against the true label set",
+        arity="one",
+    ),
+    Metric(
+        name="micro-f1",
+        lower_is_better=False,
+        value_kind="text",
+        rows_sum_to_one=False,
+        compute=micro_f1,
+        description="F1 over all (row, label) pairs of space-separated label sets",
+        arity="one",
+    ),
+    Metric(
         name="known-label-micro-f1",
         lower_is_better=False,
         value_kind="text",

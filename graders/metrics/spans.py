@@ -82,6 +82,16 @@ def _slots(truths: Array, preds: Array) -> list[tuple[frozenset[Answer], Answer 
 
 DECLARATIONS = (
     Metric(
+        name="span-f1",
+        lower_is_better=False,
+        value_kind="text",
+        rows_sum_to_one=False,
+        compute=span_f1,
+        description="micro F1 of predicted answer spans (start:end, YES, NO or blank)",
+        arity="one",
+        check_rows=span_rule,
+    ),
+    Metric(
         name="span-accuracy",
         lower_is_better=False,
         value_kind="text",

@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pytest_mlebench.graders.errors import GraderError
-from pytest_mlebench.graders.metrics.base import Columns, FloatArray
+from pytest_mlebench.graders.metrics.base import Columns, FloatArray, Metric
 
 IntArray = npt.NDArray[np.int64]
 
@@ -80,3 +80,16 @@ def _pairs_within(*keys: FloatArray) -> int:
         return 0
     counts = pd.DataFrame({str(i): key for i, key in enumerate(keys)}).value_counts().to_numpy()
     return int((counts * (counts - 1) // 2).sum())
+
+
+DECLARATIONS = (
+    Metric(
+        name="c-index",
+        lower_is_better=False,
+        value_kind="risk",
+        rows_sum_to_one=False,
+        compute=concordance_index,
+        description="Harrell's concordance of risk scores with (time, event) answers",
+        arity="survival",
+    ),
+)

@@ -7,7 +7,7 @@ order and repetition of words do not count.
 
 from __future__ import annotations
 
-from pytest_mlebench.graders.metrics.base import Array, Columns, require_same_shape
+from pytest_mlebench.graders.metrics.base import Array, Columns, Metric, require_same_shape
 
 
 def word_jaccard(y_true: Columns, y_pred: Columns) -> float:
@@ -28,3 +28,16 @@ def word_jaccard(y_true: Columns, y_pred: Columns) -> float:
 
 def _word_sets(cells: Array) -> list[frozenset[str]]:
     return [frozenset(str(cell).lower().split()) for cell in cells]
+
+
+DECLARATIONS = (
+    Metric(
+        name="word-jaccard",
+        lower_is_better=False,
+        value_kind="text",
+        rows_sum_to_one=False,
+        compute=word_jaccard,
+        description="mean over rows of the Jaccard similarity of lower-cased word sets",
+        arity="one",
+    ),
+)

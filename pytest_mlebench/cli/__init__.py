@@ -2,10 +2,13 @@
 leaderboard, eng, doctor, integrity.
 
 Each subcommand reuses the functions the pytest plugin calls; one module per command group
-(:mod:`.listing`, :mod:`.prepare`, :mod:`.grading`, :mod:`.sandbox`, :mod:`.leaderboard`), their
-shared options in :mod:`.common`. The shared options (``--data-dir``, ``--competitions-dir``,
-``report --max-drop``) are the ``--mle-*`` settings of the same names, declared and resolved by
-:mod:`pytest_mlebench.settings` (CLI > environment > default).
+(:mod:`.listing`, :mod:`.prepare`, :mod:`.grade_commands`, :mod:`.sandbox_commands`,
+:mod:`.board_commands`, ...), their shared options in :mod:`.common`. The commands are found by
+name in :mod:`.command_table`: a run imports the module of its own command only, and
+``mlebench --help`` lists every command without importing any. The shared options
+(``--data-dir``, ``--competitions-dir``, ``report --max-drop``) are the ``--mle-*`` settings of
+the same names, declared and resolved by :mod:`pytest_mlebench.settings` (CLI > environment >
+default).
 Exit status: 0 success, 1 the command ran but found a problem (invalid submission, failed
 prepare), 2 bad usage.
 """
@@ -17,15 +20,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from pytest_mlebench.cli import (
-    board_commands,
-    eng_commands,
-    grade_commands,
-    listing,
-    prepare,
-    sandbox_commands,
-)
-from pytest_mlebench.cli.common import common
+from pytest_mlebench.cli.command_table import COMMANDS, add_commands
 from pytest_mlebench.errors import MLEBenchError, SettingError
 from pytest_mlebench.suggest import closest, did_you_mean
 
@@ -33,8 +28,9 @@ __all__ = ["build_parser", "main"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(words[:1])
+    args = parser.parse_args(words)
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2
@@ -77,34 +73,16 @@ def option_names(parser: argparse.ArgumentParser) -> set[str]:
     return names
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(words: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The ``mlebench`` parser. With ``words`` (the command line, or its first word), only the
+    command they name is declared in full, importing its module; the others are declared by
+    name and help line. Without, every command is declared in full."""
     parser = SuggestingParser(
         prog="mlebench", description="Prepare, list and grade MLE-bench competitions."
     )
     commands = parser.add_subparsers(
         title="commands", metavar="COMMAND", parser_class=argparse.ArgumentParser
     )
-    listing.add_list(commands)
-    prepare.add_prepare(commands)
-    grade_commands.add_grade_sample(commands)
-    grade_commands.add_grade(commands)
-    sandbox_commands.add_agents(commands)
-    sandbox_commands.add_sandbox(commands)
-    from pytest_mlebench.report.command import add_report_command
-
-    add_report_command(commands)
-    board_commands.add_leaderboard(commands)
-    eng_commands.add_eng(commands)
-    from pytest_mlebench.doctor import add_doctor_command
-
-    add_doctor_command(commands, common)
-    from pytest_mlebench.integrity_command import add_integrity_command
-
-    add_integrity_command(commands, common)
-    from pytest_mlebench.local_model.serve_command import add_model_command
-
-    add_model_command(commands)
-    from pytest_mlebench.cli.familiarity_command import add_familiarity
-
-    add_familiarity(commands)
+    known = {command.name for command in COMMANDS}
+    add_commands(commands, None if words is None else known.intersection(words[:1]))
     return parser

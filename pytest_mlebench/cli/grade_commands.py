@@ -7,11 +7,10 @@ import json
 import sys
 from pathlib import Path
 
-from pytest_mlebench.cli.common import common, data_dir, registry
+from pytest_mlebench.cli.common import common, competition, data_dir, registry
 from pytest_mlebench.data import prepare_competition
 from pytest_mlebench.grading import grade_submission
 from pytest_mlebench.records.mlebench_grade import grade_json
-from pytest_mlebench.report.mlebench_compat import bulk_grading_report
 
 
 def add_grade_sample(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -25,7 +24,7 @@ def add_grade_sample(commands: argparse._SubParsersAction[argparse.ArgumentParse
 
 
 def cmd_grade_sample(args: argparse.Namespace) -> int:
-    comp = registry(args).get(args.competition_id)
+    comp = competition(args, args.competition_id)
     paths = prepare_competition(comp, data_dir(args))
     report = grade_submission(args.submission, comp, paths.answers)
     print(grade_json(report))
@@ -51,6 +50,7 @@ def add_grade(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
 
 def cmd_grade(args: argparse.Namespace) -> int:
     from pytest_mlebench.bulk import check_competitions, grade_many, read_submission_list
+    from pytest_mlebench.report.mlebench_compat import bulk_grading_report
 
     known = registry(args)
     listing = check_competitions(read_submission_list(args.submission), known)

@@ -5,7 +5,8 @@ rejects, naming the file, what would make the task unfair or unscorable: a requi
 covers, a check covering nothing or an unknown requirement, a check with no test in ``verify/``
 (found by :mod:`pytest_mlebench.eng.lint`), a test of an undeclared check, dimension weights not
 summing to 1, a metric without its direction, baseline and oracle, an unknown dimension or role,
-a pass-to-pass check without a fail-to-pass one. Every error is a ConfigError at session start.
+a pass-to-pass check without a fail-to-pass one, fewer than 2 or more than 6 cheats. Every error
+is a ConfigError at session start.
 """
 
 from __future__ import annotations
@@ -154,16 +155,19 @@ class EngTask:
         return tuple(sorted(path.stem for path in self.cheats_dir.glob("*.sh")))
 
 
-CHEATS_PER_TASK = range(2, 7)  # a shipped task proves 2 to 6 known hacks caught
+CHEATS_PER_TASK = range(2, 7)  # a task proves 2 to 6 known hacks caught
 
 
 def cheat_count_problem(count: int) -> str | None:
-    """Why ``count`` cheats are too few or too many for a shipped task (``None``: fine). Up to
-    five task-specific hacks, and the forge-from-inside cheat every task that runs agent code
-    ships."""
+    """Why ``count`` cheats are too few or too many for a task, with the fix (``None``: fine):
+    up to five task-specific hacks and the forge-from-inside cheat, each a run that must fail."""
     if count in CHEATS_PER_TASK:
         return None
-    return f"{count} cheats ({CHEATS_PER_TASK.start} to {CHEATS_PER_TASK.stop - 1} expected)"
+    fix = "keep the hacks that defeat different checks"
+    if count < CHEATS_PER_TASK.start:
+        fix = "add the task's known hacks as cheats/NAME.sh, each a run that must fail a gate"
+    expected = f"{CHEATS_PER_TASK.start} to {CHEATS_PER_TASK.stop - 1} expected"
+    return f"{count} cheats in cheats/ ({expected}): {fix} (docs/engineering.md)"
 
 
 def load_task(folder: Path) -> EngTask:
@@ -179,6 +183,9 @@ def load_task(folder: Path) -> EngTask:
     for name in ("instruction.md", "prepare.py", *FOLDERS):
         if not (folder / name).exists():
             raise ConfigError(f"{where}: the task folder has no {name}")
+    cheats = cheat_count_problem(len(list((folder / "cheats").glob("*.sh"))))
+    if cheats:
+        raise ConfigError(f"{folder}: {cheats}")
     requirements = _requirements(raw.get("requirements"), where)
     checks = tuple(_check(entry, where) for entry in list_field(raw.get("checks"), "checks", where))
     metrics = _metrics(raw.get("metrics"), where)

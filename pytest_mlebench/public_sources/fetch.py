@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import urllib.request
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -31,6 +30,8 @@ class SourceUnreachable(Exception):
 
 def open_url(url: str) -> AbstractContextManager[IO[bytes]]:
     """The standard library's HTTP client, with a timeout and a user agent."""
+    import urllib.request  # here: every command that prepares or grades imports this module
+
     request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
     response: AbstractContextManager[IO[bytes]] = urllib.request.urlopen(
         request, timeout=TIMEOUT_SECONDS

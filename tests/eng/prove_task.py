@@ -21,14 +21,13 @@ Usage (from the repository root)::
 
 ``--all`` runs the oracle, the noop agent and every cheat and checks the task's promises: the oracle
 passes every gate with a score of at least 0.95, the noop agent and every cheat fail a gate.
-Before any run the folder is linted against the loader's rules (``docs/engineering.md``, ``lint``).
+Before any run the folder is checked by the task loader and the shipped-task rules (``lint``).
 With ``PROVE_DURATIONS=1`` the verifier's pytest also prints its slowest tests.
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
 import hashlib
 import importlib.util
 import json
@@ -44,7 +43,8 @@ from typing import Any
 
 import yaml
 
-from pytest_mlebench.eng.task import cheat_count_problem
+from pytest_mlebench.eng.task import load_task
+from pytest_mlebench.errors import ConfigError
 
 PLUGIN_DIR = Path(__file__).resolve().parents[2] / "pytest_mlebench" / "eng" / "verifier"
 DEFAULT_WEIGHTS = {
@@ -85,75 +85,20 @@ def load_config(task_dir: Path) -> dict[str, Any]:
     return config
 
 
-DIMENSIONS = frozenset(DEFAULT_WEIGHTS)
-CHECK_KEYS = frozenset({"id", "covers", "dimension", "weight", "why", "fix_hint"})
-
-
-def verifier_check_ids(verify_dir: Path) -> set[str]:
-    """Check ids named by ``@pytest.mark.check("ID")`` in ``verify/test_*.py``, found by AST."""
-    found: set[str] = set()
-    for path in sorted(verify_dir.glob("test_*.py")):
-        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "check"
-                and node.args
-                and isinstance(node.args[0], ast.Constant)
-            ):
-                found.add(str(node.args[0].value))
-    return found
+SHIPPED_FILES = ("README.md", "solution/solve.sh")
 
 
 def lint(task_dir: Path) -> list[str]:
-    """The loader's rules for one task folder: the problems found (empty when it is sound)."""
-    config = load_config(task_dir)
-    problems = [
-        f"missing {name}"
-        for name in ("instruction.md", "prepare.py", "README.md", "solution/solve.sh", "workspace")
-        if not (task_dir / name).exists()
-    ]
-    cheats = sorted((task_dir / "cheats").glob("*.sh"))
-    too_many_or_few = cheat_count_problem(len(cheats))
-    if too_many_or_few:
-        problems.append(too_many_or_few)
-    if config.get("id") != task_dir.name:
-        problems.append(f"id {config.get('id')!r} is not the folder name")
-    requirements = set(config.get("requirements") or {})
-    covered: set[str] = set()
-    declared = set()
-    metrics = config.get("metrics") or {}
-    tested = verifier_check_ids(task_dir / "verify")
-    for check in config.get("checks") or []:
-        declared.add(check.get("id"))
-        missing = CHECK_KEYS - set(check)
-        if missing:
-            problems.append(f"check {check.get('id')}: no {', '.join(sorted(missing))}")
-        covers = set(check.get("covers") or [])
-        if not covers:
-            problems.append(f"check {check.get('id')} covers nothing")
-        if covers - requirements:
-            problems.append(
-                f"check {check.get('id')} covers unknown {sorted(covers - requirements)}"
-            )
-        covered |= covers
-        if check.get("dimension") not in DIMENSIONS:
-            problems.append(
-                f"check {check.get('id')}: unknown dimension {check.get('dimension')!r}"
-            )
-        if check.get("id") not in tested and check.get("id") not in metrics:
-            problems.append(f"check {check.get('id')} has no @pytest.mark.check test")
-    if requirements - covered:
-        problems.append(f"requirements no check covers: {sorted(requirements - covered)}")
-    if tested - declared:
-        problems.append(f"tests name undeclared checks: {sorted(tested - declared)}")
-    weights = config.get("weights") or DEFAULT_WEIGHTS
-    if abs(sum(weights.values()) - 1.0) > 1e-9:
-        problems.append(f"weights sum to {sum(weights.values())}")
-    for name, spec in metrics.items():
-        if "higher_is_better" not in spec or "baseline" not in spec or "oracle" not in spec:
-            problems.append(f"metric {name}: needs higher_is_better, baseline and oracle")
-    if not isinstance((config.get("evidence") or {}).get("oracle_wall_s"), (int, float)):
+    """The problems of one task folder (empty when it is sound): the loader's verdict
+    (:func:`~pytest_mlebench.eng.task.load_task`: every rule of the format, the number of cheats
+    among them), then what a shipped task adds — its README, the oracle's script and the oracle's
+    measured wall time."""
+    try:
+        task = load_task(task_dir)
+    except ConfigError as error:
+        return [str(error)]
+    problems = [f"missing {name}" for name in SHIPPED_FILES if not (task_dir / name).exists()]
+    if task.oracle_wall_s is None:
         problems.append("evidence.oracle_wall_s is missing")
     return problems
 

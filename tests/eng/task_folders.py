@@ -22,6 +22,12 @@ def test_r1(work_dir):
 """
 
 
+CHEATS = {  # the loader wants 2 to 6 known hacks
+    "write-nothing": "true\n",
+    "say-not-ok": "printf no > done.txt\n",
+}
+
+
 def base_config(task_id: str = "tiny-task") -> dict[str, Any]:
     return {
         "id": task_id,
@@ -73,4 +79,6 @@ def write_task(
     )
     (folder / "verify" / "test_tiny.py").write_text(verify_test, "utf-8")
     (folder / "solution" / "solve.sh").write_text("printf ok > done.txt\n", "utf-8")
+    for cheat, script in CHEATS.items():
+        (folder / "cheats" / f"{cheat}.sh").write_text(script, "utf-8")
     return folder

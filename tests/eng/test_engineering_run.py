@@ -191,7 +191,6 @@ def test_a_service_that_forges_the_results_and_kills_the_verifier_fails(
 def test_a_score_below_require_score_fails(project: EngProject) -> None:
     if project.backend == "docker":
         pytest.skip("the threshold is the engine's, not the backend's: the local run covers it")
-    shutil.rmtree(project.root / "tasks" / "echo-service" / "cheats")
     solve = project.root / "tasks" / "echo-service" / "solution" / "solve.sh"
     # only the gates: no health route, no log
     solve.write_text(

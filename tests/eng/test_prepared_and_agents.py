@@ -75,18 +75,13 @@ def test_the_task_agents_have_their_names() -> None:
 
 
 def test_a_list_of_task_agents_gives_each_task_a_case_per_agent(tmp_path: Path) -> None:
-    folder = write_task(tmp_path)
-    for name in ("edit-tests", "fake-report"):
-        (folder / "cheats" / f"{name}.sh").write_text("true\n")
+    folder = write_task(tmp_path)  # its cheats: say-not-ok and write-nothing
+    (folder / "cheats" / "edit-tests.sh").write_text("true\n")
     listed = load_agent("oracle, noop,cheat:*")
     assert listed.name == "oracle,noop,cheat:*"
-    assert case_agents(listed, folder) == [
-        "oracle",
-        "noop",
-        "cheat:edit-tests",
-        "cheat:fake-report",
-    ]
-    assert case_agents(load_agent("cheat:*"), folder) == ["cheat:edit-tests", "cheat:fake-report"]
+    cheats = ["cheat:edit-tests", "cheat:say-not-ok", "cheat:write-nothing"]
+    assert case_agents(listed, folder) == ["oracle", "noop", *cheats]
+    assert case_agents(load_agent("cheat:*"), folder) == cheats
     assert case_agents(load_agent("oracle"), folder) == [None]
 
 

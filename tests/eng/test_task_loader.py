@@ -276,3 +276,33 @@ def test_a_pass_to_pass_check_without_a_fail_to_pass_one_is_rejected(tmp_path: P
     config = _config()
     config["checks"][1]["role"] = "pass-to-pass"
     assert "needs a fail-to-pass check" in _rejected(tmp_path, config)
+
+
+@pytest.mark.parametrize(
+    ("count", "fix"), [(0, "add the task's known hacks"), (1, "add"), (7, "keep the hacks")]
+)
+def test_a_task_needs_two_to_six_cheats(tmp_path: Path, count: int, fix: str) -> None:
+    folder = write_task(tmp_path)
+    for script in (folder / "cheats").glob("*.sh"):
+        script.unlink()
+    for number in range(count):
+        (folder / "cheats" / f"hack-{number}.sh").write_text("true\n")
+    with pytest.raises(ConfigError, match=rf"{count} cheats in cheats/ \(2 to 6 expected\): {fix}"):
+        load_task(folder)
+    for number in range(count, 6):  # up to six: it loads
+        (folder / "cheats" / f"hack-{number}.sh").write_text("true\n")
+    if count < 7:
+        assert len(load_task(folder).cheats()) == 6
+
+
+def test_the_proof_lint_is_the_loaders_verdict(tmp_path: Path) -> None:
+    from tests.eng.prove_task import lint
+
+    folder = write_task(tmp_path)
+    (folder / "cheats" / "say-not-ok.sh").unlink()
+    assert lint(folder) == [
+        f"{folder}: 1 cheats in cheats/ (2 to 6 expected): add the task's known hacks as "
+        "cheats/NAME.sh, each a run that must fail a gate (docs/engineering.md)"
+    ]
+    (folder / "cheats" / "say-not-ok.sh").write_text("true\n")
+    assert lint(folder) == ["missing README.md", "evidence.oracle_wall_s is missing"]

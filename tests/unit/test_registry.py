@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pytest_mlebench.errors import ConfigError, UnknownCompetition
-from pytest_mlebench.registry import SPLIT_COMPLEXITY, load_registry
+from pytest_mlebench.registry import SPLIT_COMPLEXITY, load_one, load_registry
 from tests.factories import toy_config, write_competition
 
 
@@ -78,3 +78,19 @@ def test_a_member_of_the_medium_split_must_declare_medium(tmp_path: Path) -> Non
     registry = load_registry([tmp_path])
     assert "toy" in {c.id for c in registry.split("medium")}
     assert "toy" not in registry.unavailable["medium"]
+
+
+def test_one_competition_loads_as_the_whole_registry_gives_it() -> None:
+    registry = load_registry()
+    for competition in registry:
+        assert load_one(competition.id) == competition, competition.id
+    with pytest.raises(UnknownCompetition, match="did you mean: digits"):
+        load_one("digitz")
+
+
+def test_loading_one_competition_still_checks_its_split(tmp_path: Path) -> None:
+    write_competition(tmp_path, "toy", splits={"medium": ["toy"]})
+    with pytest.raises(ConfigError, match=r"toy/config\.yaml: complexity 'low', but .*medium"):
+        load_one("toy", [tmp_path])
+    write_competition(tmp_path, "toy", config=toy_config("toy", complexity="medium"))
+    assert load_one("toy", [tmp_path]).splits == frozenset({"medium"})
