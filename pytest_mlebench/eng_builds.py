@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_mlebench.eng.builder_spec import BuilderSpec
-from pytest_mlebench.integrity.evidence import Evidence
+from pytest_mlebench.integrity.run_evidence import Evidence
 from pytest_mlebench.sandbox.build_endpoint import BuildReply, ContextBuild
 
 if TYPE_CHECKING:

@@ -56,7 +56,7 @@ from pytest_mlebench.errors import AgentError, SandboxError
 from pytest_mlebench.gateway import Gateway
 from pytest_mlebench.graders import SubmissionSpec
 from pytest_mlebench.integrity.checks import CheckContext
-from pytest_mlebench.integrity.evidence import Evidence
+from pytest_mlebench.integrity.run_evidence import Evidence
 from pytest_mlebench.records.build import exit_note, keep_run_files, make_record
 from pytest_mlebench.records.run_record import Outcome, RunRecord
 from pytest_mlebench.records.verdict import IntegrityReport

@@ -28,8 +28,8 @@ from pytest_mlebench.agents.protocol import Agent, AgentTask
 from pytest_mlebench.gpu_sampling import gpu_watch
 from pytest_mlebench.graders import ScoreResult, SubmissionSpec, validate_submission
 from pytest_mlebench.graders.validation import SIZE_FLOOR_BYTES, max_submission_bytes
-from pytest_mlebench.integrity.evidence import Evidence
 from pytest_mlebench.integrity.nonce import Watermark
+from pytest_mlebench.integrity.run_evidence import Evidence
 from pytest_mlebench.integrity.watch import SandboxWatch
 from pytest_mlebench.sandbox import create_sandbox
 from pytest_mlebench.sandbox.copy_budget import CopyBudget
@@ -65,8 +65,7 @@ class Instructions:
 
     Attributes:
         time_limit: The run's time limit in seconds, as the agent reads it.
-        watermark: The run's watermark (its nonce), appended to the text; the job that carries
-            these instructions puts it into the sandbox's environment too.
+        watermark: The run's watermark, appended to the text (and, by the job, to the env).
         body: An engineering task's ``instruction.md`` (taken as it is, with a line naming the
             workspace); ``None``: the competition instructions.
     """
@@ -100,8 +99,7 @@ class SandboxJob:
 
     Attributes:
         spec: The run's sandbox, without GPUs (the executor leases them) and without a validator
-            (the executor makes the one that can reach the answers); the job adds the
-            watermark's variable to its environment.
+            (the executor makes the one that can reach the answers); the job adds the watermark.
         agent: The agent to drive.
         instructions: What the agent is told, rendered for the sandbox it gets.
         run_dir: The run folder on this machine, where the phase leaves ``instructions.md``,
@@ -152,8 +150,7 @@ class SandboxOutcome:
         grant: The resources the sandbox was granted, GPUs included.
         sandbox: What the record says about the sandbox (stopped by now).
         submission: Where the agent's submission was copied to (it may not exist).
-        evidence: The integrity evidence the watch collected around the agent (``None``: none
-            came back).
+        evidence: The integrity evidence the watch collected (``None``: none came back).
         gateway: The run's LLM gateway after the run, its ledger complete (``None``: no gateway).
         node: Where the run ran, for an executor with many machines (the record's ``node``).
     """
@@ -267,10 +264,8 @@ def run_in_sandbox(
             watch.add(gpu_usage=gpus.summary())
         calls = [asdict(call) for call in sandbox.validation_calls]
         if sandbox.spec.builder is not None:
-            watch.add(
-                build_calls=tuple(asdict(call) for call in sandbox.build_calls),
-                build_refused=sandbox.build_refused,
-            )
+            built = tuple(asdict(call) for call in sandbox.build_calls)
+            watch.add(build_calls=built, build_refused=sandbox.build_refused)
     watch.save()  # with the facts gathered after the watch (what a Ray node sends back)
     return result, calls, watch.evidence
 

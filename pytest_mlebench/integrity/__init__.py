@@ -2,7 +2,7 @@
 
 The package is organised by job: :mod:`.nonce` (the run's watermark, a frozen value the sandbox
 job carries), :mod:`.watch` (the collectors wrapped around the agent in the sandbox phase) and
-:mod:`.evidence` (what they hand back, typed, and its file ``integrity/evidence.json``),
+:mod:`.run_evidence` (what they hand back, typed, and its file ``integrity/evidence.json``),
 :mod:`.processes` (the process audit, sampled from outside the agent's reach), :mod:`.inventory`
 (file times and pre-existing copies of the submission), :mod:`.monitor` (the run's one
 :class:`~.monitor.IntegrityRun`), :mod:`.checks` (the table of checks after the run) over

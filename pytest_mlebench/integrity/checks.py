@@ -3,7 +3,7 @@
 :data:`RUN_CHECKS` is the table: each :class:`Check` has the name the record's
 ``integrity.checks`` reports it under, the ``kind/rule`` flags it can raise (``process/<rule>``:
 one per rule of the policy's section), when it is skipped, and a function over a
-:class:`CheckInput` (the :class:`~pytest_mlebench.integrity.evidence.Evidence` and the run's
+:class:`CheckInput` (the :class:`~pytest_mlebench.integrity.run_evidence.Evidence` and the run's
 files: ``submission.csv``, ``code/``, ``logs/``, ``agent.log``). :func:`check_run` walks the table,
 then asks the optional LLM judge; :data:`ALL_CHECKS` adds the judge and the cross-run similarity
 of a session's end (:mod:`.crossrun`), so reports and ``docs/integrity.md`` can enumerate every
@@ -21,7 +21,6 @@ from typing import Any, Literal
 
 from pytest_mlebench.integrity.disclosure import disclosure_block
 from pytest_mlebench.integrity.egress_attempts import network_flags
-from pytest_mlebench.integrity.evidence import Evidence
 from pytest_mlebench.integrity.judge import JudgeSetup, run_judge
 from pytest_mlebench.integrity.judge_prompt import QUESTIONS
 from pytest_mlebench.integrity.probing import validator_flags
@@ -38,6 +37,7 @@ from pytest_mlebench.integrity.rules import (
     outside_contract_flag,
     process_flags,
 )
+from pytest_mlebench.integrity.run_evidence import Evidence
 from pytest_mlebench.integrity.similarity import (
     Fingerprints,
     SimilarityUnavailable,

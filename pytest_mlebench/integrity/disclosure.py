@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pytest_mlebench.integrity.egress_attempts import network_disclosure
-from pytest_mlebench.integrity.evidence import Evidence
+from pytest_mlebench.integrity.run_evidence import Evidence
 from pytest_mlebench.records.verdict import Flag
 
 FETCH_RULES = {"network-tool", "model-download", "remote-shell", "external-download"}

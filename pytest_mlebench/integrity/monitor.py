@@ -4,7 +4,7 @@
 :attr:`~IntegrityRun.watermark` goes into the sandbox job (the job puts the nonce into the
 agent's environment and instructions), the watch in the sandbox phase
 (:mod:`pytest_mlebench.integrity.watch`) hands back the typed
-:class:`~pytest_mlebench.integrity.evidence.Evidence`, and :meth:`IntegrityRun.check` adds the
+:class:`~pytest_mlebench.integrity.run_evidence.Evidence`, and :meth:`IntegrityRun.check` adds the
 host's own facts to it and turns it into the record's report (the table of checks:
 :mod:`pytest_mlebench.integrity.checks`). :class:`IntegrityOptions` are the session's integrity
 settings as plain values (the runner makes them from its settings; this package never reads the
@@ -20,14 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.integrity.checks import CheckContext, check_run
-from pytest_mlebench.integrity.evidence import (
+from pytest_mlebench.integrity.judge import JudgeSetup, check_judge
+from pytest_mlebench.integrity.nonce import NONCE_ENV, Watermark, instructions_note
+from pytest_mlebench.integrity.run_evidence import (
     EVIDENCE_FILE,
     Evidence,
     load_evidence,
     save_evidence,
 )
-from pytest_mlebench.integrity.judge import JudgeSetup, check_judge
-from pytest_mlebench.integrity.nonce import NONCE_ENV, Watermark, instructions_note
 from pytest_mlebench.integrity.similarity import reference_folder
 from pytest_mlebench.integrity.watermark import agent_sources, copied_in_matches
 from pytest_mlebench.records.verdict import IntegrityReport, Mode

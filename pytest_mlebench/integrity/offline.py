@@ -16,8 +16,8 @@ from pathlib import Path
 from pytest_mlebench.errors import ConfigError
 from pytest_mlebench.integrity.checks import CheckContext, check_run
 from pytest_mlebench.integrity.crossrun import cross_run_flags
-from pytest_mlebench.integrity.evidence import Evidence, calls_of, load_evidence
 from pytest_mlebench.integrity.monitor import IntegrityOptions
+from pytest_mlebench.integrity.run_evidence import Evidence, calls_of, load_evidence
 from pytest_mlebench.integrity.similarity import reference_folder
 from pytest_mlebench.records.run_record import RunRecord, read_records
 from pytest_mlebench.records.verdict import Flag, IntegrityReport

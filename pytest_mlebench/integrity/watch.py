@@ -8,8 +8,8 @@ proxy's account, the inventory and the file-system diff are taken at the end, wh
 still exists, and the evidence is saved (it stays even when grading breaks later, and it is what
 travels back from a Ray node). :meth:`SandboxWatch.add` takes the phase's other facts (the
 copy-out's account, the GPU sampler's, the builder's). :attr:`evidence` is the frozen
-:class:`~pytest_mlebench.integrity.evidence.Evidence` so far. The checks are not here: they belong
-to the run (:class:`~pytest_mlebench.integrity.monitor.IntegrityRun`).
+:class:`~pytest_mlebench.integrity.run_evidence.Evidence` so far. The checks are not here: they
+belong to the run (:class:`~pytest_mlebench.integrity.monitor.IntegrityRun`).
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from pytest_mlebench.integrity.evidence import Evidence, save_evidence
 from pytest_mlebench.integrity.inventory import files_outside_contract, take_inventory
 from pytest_mlebench.integrity.nonce import Watermark
 from pytest_mlebench.integrity.processes import ProcessAudit, Sampler, docker_sampler, local_sampler
+from pytest_mlebench.integrity.run_evidence import Evidence, save_evidence
 from pytest_mlebench.sandbox.interface import Sandbox
 from pytest_mlebench.timestamps import utc_timestamp
 

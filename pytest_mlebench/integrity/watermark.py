@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.digests import sha256_file
-from pytest_mlebench.integrity.evidence import Evidence
+from pytest_mlebench.integrity.run_evidence import Evidence
 from pytest_mlebench.records.verdict import Flag
 from pytest_mlebench.values.integrity_policy import Policy
 

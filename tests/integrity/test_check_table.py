@@ -15,7 +15,7 @@ from pytest_mlebench.integrity.checks import (
     check_run,
     run_check,
 )
-from pytest_mlebench.integrity.evidence import Evidence
+from pytest_mlebench.integrity.run_evidence import Evidence
 from pytest_mlebench.values.integrity_policy import load_policy
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "integrity.md"

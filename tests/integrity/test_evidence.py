@@ -13,9 +13,9 @@ from pytest_mlebench.agents import load_agent
 from pytest_mlebench.data import prepare_competition
 from pytest_mlebench.integrity import monitor
 from pytest_mlebench.integrity.checks import CheckContext
-from pytest_mlebench.integrity.evidence import Evidence, load_evidence, save_evidence
 from pytest_mlebench.integrity.monitor import IntegrityRun
 from pytest_mlebench.integrity.nonce import NONCE_ENV, Watermark
+from pytest_mlebench.integrity.run_evidence import Evidence, load_evidence, save_evidence
 from pytest_mlebench.integrity.watch import SandboxWatch
 from pytest_mlebench.registry import load_registry
 from pytest_mlebench.sandbox.interface import ResourceGrant, SandboxSpec

@@ -20,9 +20,9 @@ import pytest
 
 from pytest_mlebench.grading import left_behind
 from pytest_mlebench.integrity.checks import CheckContext, check_run
-from pytest_mlebench.integrity.evidence import Evidence
 from pytest_mlebench.integrity.judge_prompt import judge_prompt
 from pytest_mlebench.integrity.rules import copy_out_flag, log_flags, submission_rows
+from pytest_mlebench.integrity.run_evidence import Evidence
 from pytest_mlebench.integrity.watermark import inventory_mismatch_flag
 from pytest_mlebench.sandbox.bounded_read import (
     NotARegularFile,

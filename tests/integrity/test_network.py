@@ -17,7 +17,7 @@ import pytest
 from pytest_mlebench.cli import main
 from pytest_mlebench.integrity.checks import CheckContext, check_run
 from pytest_mlebench.integrity.egress_attempts import network_disclosure, network_flags
-from pytest_mlebench.integrity.evidence import Evidence
+from pytest_mlebench.integrity.run_evidence import Evidence
 from pytest_mlebench.sandbox.docker.egress import denied_attempts, egress_summary
 from pytest_mlebench.values.integrity_policy import load_policy
 from tests.integrity.conftest import ExampleProject, records_of

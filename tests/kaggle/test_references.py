@@ -15,7 +15,7 @@ import pytest
 from pytest_mlebench.cli import main
 from pytest_mlebench.errors import ConfigError
 from pytest_mlebench.integrity.checks import CheckContext, check_run
-from pytest_mlebench.integrity.evidence import Evidence
+from pytest_mlebench.integrity.run_evidence import Evidence
 from pytest_mlebench.integrity.similarity import reference_folder
 from pytest_mlebench.kaggle import client
 from pytest_mlebench.kaggle.download import RetryPolicy

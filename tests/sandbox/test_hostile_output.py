@@ -13,8 +13,8 @@ import os
 import time
 from pathlib import Path
 
-from pytest_mlebench.integrity.evidence import Evidence
 from pytest_mlebench.integrity.inventory import take_inventory
+from pytest_mlebench.integrity.run_evidence import Evidence
 from pytest_mlebench.integrity.watermark import inventory_mismatch_flag
 from pytest_mlebench.sandbox.conformance import SandboxFactory, run_python
 from pytest_mlebench.sandbox.copy_budget import CopyBudget
