@@ -64,10 +64,12 @@ class IntegrityRun:
 
     @property
     def nonce(self) -> str:
+        """The watermark's nonce (kept for callers not yet moved to :attr:`watermark`)."""
         return self.watermark.nonce
 
     @property
     def env(self) -> dict[str, str]:
+        """The watermark's environment entry (the job adds it to the sandbox's spec itself)."""
         return self.watermark.env
 
     def check(

@@ -173,14 +173,9 @@ class Evidence:
         return [Path(p) for p in (self.copied_in or {}).get("sources") or []]
 
     @property
-    def copied_in_matches(self) -> list[str]:
+    def identical_agent_files(self) -> list[str]:
         """The agent's own files identical to the submission."""
         return [str(p) for p in (self.copied_in or {}).get("matches") or []]
-
-    @property
-    def inventory_view(self) -> JSONObject:
-        """The inventory's answer, ``{}`` when none was taken."""
-        return dict(self.inventory or {})
 
 
 # Fields whose JSON key is their name (all but ``validator``, read as ``validator_refused``).

@@ -69,7 +69,7 @@ def watermark_flags(evidence: Evidence, policy: Policy) -> list[Flag]:
     started = float(evidence.sandbox_started or 0)
     inventory = evidence.inventory or {}
     flags = []
-    pre_made = evidence.copied_in_matches
+    pre_made = evidence.identical_agent_files
     pre_made += [c["path"] for c in inventory.get("copies") or [] if _before(c, started)]
     if pre_made:
         flags.append(
