@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_mlebench.eng.builder_spec import BuilderSpec
+from pytest_mlebench.integrity.run_evidence import Evidence
 from pytest_mlebench.sandbox.build_endpoint import BuildReply, ContextBuild
 
 if TYPE_CHECKING:
@@ -86,14 +87,13 @@ class TaskBuilds:
             shutil.rmtree(staging, ignore_errors=True)
         return out
 
-    def record(self, evidence: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    def record(self, evidence: Evidence | None) -> dict[str, Any] | None:
         """The ``builds`` entry of the record's ``engineering`` block: the agent's calls of
         ``build_image.sh`` (time, fingerprint, ok, wall) and the verify-side facts."""
         if self.spec is None:
             return None
-        evidence = evidence or {}
         return {
-            "agent_calls": list(evidence.get("build_calls") or []),
-            "agent_refused": int(evidence.get("build_refused") or 0),
+            "agent_calls": list(evidence.build_calls or []) if evidence else [],
+            "agent_refused": int(evidence.build_refused or 0) if evidence else 0,
             "verify": self.verify_facts,
         }

@@ -56,6 +56,7 @@ from pytest_mlebench.errors import AgentError, SandboxError
 from pytest_mlebench.gateway import Gateway
 from pytest_mlebench.graders import SubmissionSpec
 from pytest_mlebench.integrity.checks import CheckContext
+from pytest_mlebench.integrity.run_evidence import Evidence
 from pytest_mlebench.records.build import exit_note, keep_run_files, make_record
 from pytest_mlebench.records.run_record import Outcome, RunRecord
 from pytest_mlebench.records.verdict import IntegrityReport
@@ -124,14 +125,12 @@ class EngineeringRun:
         integrity = IntegrityRun(self.run_dir, self.agent)
         try:
             outcome = self._agent_phase(self.agent, integrity)
-            if outcome.evidence is not None:
-                integrity.evidence = outcome.evidence
-            report = integrity.check(outcome.calls, self._check_context(), None)
+            report = integrity.check(outcome.evidence, outcome.calls, self._check_context(), None)
             verified = self._verify(integrity)
         except Exception as exc:
             self._write(self._record("error", f"{type(exc).__name__}: {exc}"))
             raise
-        harness = self._harness_checks(outcome, report, integrity.evidence)
+        harness = self._harness_checks(outcome, report, outcome.evidence or Evidence())
         score = score_run(self.task, verified.document, harness)
         passed = verified.rejected is None and score.passed(self.mle_session.settings.require_score)
         block = engineering_block(self.task, score, passed, verified.facts)
@@ -201,10 +200,10 @@ class EngineeringRun:
         self.gateway = self._make_gateway(agent)
         self.start_ns = time.time_ns()
         job = SandboxJob(
-            spec=self._spec(integrity.env),
+            spec=self._spec(),
             agent=agent,
             instructions=Instructions(
-                self.time_limit, integrity.nonce, self.task.instruction.read_text("utf-8")
+                self.time_limit, integrity.watermark, self.task.instruction.read_text("utf-8")
             ),
             run_dir=self.run_dir,
             answers=self.prepared.public,
@@ -224,7 +223,7 @@ class EngineeringRun:
     def _sandbox_made(self, sandbox: SandboxFacts) -> None:
         self.sandbox = sandbox
 
-    def _spec(self, integrity_env: dict[str, str]) -> SandboxSpec:
+    def _spec(self) -> SandboxSpec:
         network = self.mle_session.network
         return SandboxSpec(
             run_id=self.run_id,
@@ -237,7 +236,7 @@ class EngineeringRun:
             allowed_hosts=network.hosts,
             gateway=self.gateway,
             log_dir=self.run_dir,
-            env={"TASK_ID": self.task.id, **self.prepared.env, **integrity_env},
+            env={"TASK_ID": self.task.id, **self.prepared.env},
             labels=self._labels(),
             hidden_paths=hidden_paths(self.mle_session.settings.data_dir),
             expiry_grace=self.mle_session.settings.sandbox_grace,
@@ -293,7 +292,7 @@ class EngineeringRun:
         return verify(job, docker=self.mle_session.backend == "docker")
 
     def _harness_checks(
-        self, outcome: SandboxOutcome, report: IntegrityReport | None, evidence: dict[str, Any]
+        self, outcome: SandboxOutcome, report: IntegrityReport | None, evidence: Evidence
     ) -> list[CheckResult]:
         """The ``H-*`` checks of this run (:mod:`pytest_mlebench.eng.evidence` and its siblings);
         each integrity flag is scored once: by ``H-egress``, ``H-contract`` or ``H-audit``."""
@@ -301,7 +300,7 @@ class EngineeringRun:
         gateway = self.gateway.summary() if self.gateway is not None else None
         token = self.gateway.token if self.gateway is not None else ""
         flags = list(report.flags) if report else []
-        proxy = bool(evidence.get("egress"))
+        proxy = bool(evidence.egress)
         network = egress_flags(flags, self.mle_session.network.mode, proxy)
         contract = contract_flags(flags)
         audited = [flag for flag in flags if flag not in network and flag not in contract]
@@ -313,7 +312,7 @@ class EngineeringRun:
                 find_secrets([self.run_dir / "workspace", self.run_dir / "logs"], [token])
             ),
             egress_check(network, self.mle_session.network.mode, proxy, self._isolated()),
-            contract_check(evidence.get("outside_contract")),
+            contract_check(evidence.outside_contract),
             self._watermark(evidence),
         ]
         llm = llm_check(gateway, settings.token_budget, settings.cost_budget)
@@ -334,12 +333,12 @@ class EngineeringRun:
             memory_check(result.peak_memory_bytes, grant.memory, task.oracle_peak_mb),
         ]
 
-    def _watermark(self, evidence: dict[str, Any]) -> CheckResult:
+    def _watermark(self, evidence: Evidence) -> CheckResult:
         """``H-watermark`` from the in-sandbox file times and the prepared workspace."""
-        inventory = evidence.get("inventory") or {}
+        inventory = evidence.inventory or {}
         premade = premade_deliverables(
             inventory,
-            float(evidence.get("sandbox_started") or 0),
+            float(evidence.sandbox_started or 0),
             self.run_dir / "workspace",
             self.prepared.workspace,
             ended=time.time(),

@@ -124,7 +124,7 @@ class BenchmarkRun:
             self.stop_reason = read_stop_reason(self.run_dir / "logs")
             report = self._grade(outcome.submission)
             context = integrity_context(self.mle_session.integrity, self.competition, self.sandbox)
-            integrity = self.integrity.check(outcome.calls, context, report.medal)
+            integrity = self.integrity.check(outcome.evidence, outcome.calls, context, report.medal)
         except Exception as exc:
             self._write(self._record("error", f"{type(exc).__name__}: {exc}"))
             raise
@@ -179,7 +179,6 @@ class BenchmarkRun:
             allowed_hosts=network.hosts,
             gateway=self.gateway,
             log_dir=self.run_dir,
-            env=self.integrity.env,
             labels={
                 "pytest-mlebench.session": self.mle_session.session_id,
                 "pytest-mlebench.worker": self.mle_session.worker,
@@ -192,7 +191,7 @@ class BenchmarkRun:
         return SandboxJob(
             spec=self._spec(),
             agent=agent,
-            instructions=Instructions(self.time_limit, self.integrity.nonce),
+            instructions=Instructions(self.time_limit, self.integrity.watermark),
             run_dir=self.run_dir,
             answers=self.prepared.answers,
             submission=self.competition.submission,
@@ -214,8 +213,7 @@ class BenchmarkRun:
         outcome = self.mle_session.executor(self.hooks).run(self._job(agent))
         self.sandbox, self.node, self.gateway = outcome.sandbox, outcome.node, outcome.gateway
         if outcome.evidence is not None:
-            self.integrity.evidence = outcome.evidence
-            self.gpu_usage = outcome.evidence.get("gpu_usage")
+            self.gpu_usage = outcome.evidence.gpu_usage
         return outcome
 
     def _grade(self, submission: Path) -> GradeReport:

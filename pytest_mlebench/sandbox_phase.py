@@ -28,7 +28,9 @@ from pytest_mlebench.agents.protocol import Agent, AgentTask
 from pytest_mlebench.gpu_sampling import gpu_watch
 from pytest_mlebench.graders import ScoreResult, SubmissionSpec, validate_submission
 from pytest_mlebench.graders.validation import SIZE_FLOOR_BYTES, max_submission_bytes
-from pytest_mlebench.integrity.monitor import IntegrityRun, instructions_note
+from pytest_mlebench.integrity.nonce import Watermark
+from pytest_mlebench.integrity.run_evidence import Evidence
+from pytest_mlebench.integrity.watch import SandboxWatch
 from pytest_mlebench.sandbox import create_sandbox
 from pytest_mlebench.sandbox.copy_budget import CopyBudget
 from pytest_mlebench.sandbox.copy_out import copy_results_out
@@ -63,13 +65,13 @@ class Instructions:
 
     Attributes:
         time_limit: The run's time limit in seconds, as the agent reads it.
-        nonce: The run's integrity nonce, appended as the run's watermark.
+        watermark: The run's watermark, appended to the text (and, by the job, to the env).
         body: An engineering task's ``instruction.md`` (taken as it is, with a line naming the
             workspace); ``None``: the competition instructions.
     """
 
     time_limit: int
-    nonce: str
+    watermark: Watermark
     body: str | None = None
 
     def render(self, paths: ContractPaths) -> str:
@@ -79,7 +81,7 @@ class Instructions:
                 f"\n\nYour workspace is {paths.work} ($WORK_DIR); you have {self.time_limit} "
                 "seconds.\n"
             )
-            return self.body.rstrip("\n") + where + instructions_note(self.nonce)
+            return self.body.rstrip("\n") + where + self.watermark.note()
         text = INSTRUCTIONS.read_text("utf-8").format(
             data=paths.data,
             submission_file=paths.submission_file,
@@ -88,7 +90,7 @@ class Instructions:
             logs=paths.logs,
             time_limit=self.time_limit,
         )
-        return text + instructions_note(self.nonce)
+        return text + self.watermark.note()
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,7 @@ class SandboxJob:
 
     Attributes:
         spec: The run's sandbox, without GPUs (the executor leases them) and without a validator
-            (the executor makes the one that can reach the answers).
+            (the executor makes the one that can reach the answers); the job adds the watermark.
         agent: The agent to drive.
         instructions: What the agent is told, rendered for the sandbox it gets.
         run_dir: The run folder on this machine, where the phase leaves ``instructions.md``,
@@ -127,6 +129,16 @@ class SandboxJob:
     task_dir: Path | None = None
     image: str | None = None
 
+    def __post_init__(self) -> None:
+        env = {**self.spec.env, **self.watermark.env}
+        if env != self.spec.env:  # one watermark: the instructions' is the environment's
+            object.__setattr__(self, "spec", replace(self.spec, env=env))
+
+    @property
+    def watermark(self) -> Watermark:
+        """The run's watermark, as the instructions and the sandbox's environment carry it."""
+        return self.instructions.watermark
+
 
 @dataclass(frozen=True)
 class SandboxOutcome:
@@ -138,7 +150,7 @@ class SandboxOutcome:
         grant: The resources the sandbox was granted, GPUs included.
         sandbox: What the record says about the sandbox (stopped by now).
         submission: Where the agent's submission was copied to (it may not exist).
-        evidence: The integrity evidence collected around the agent (``None``: none came back).
+        evidence: The integrity evidence the watch collected (``None``: none came back).
         gateway: The run's LLM gateway after the run, its ledger complete (``None``: no gateway).
         node: Where the run ran, for an executor with many machines (the record's ``node``).
     """
@@ -148,7 +160,7 @@ class SandboxOutcome:
     grant: ResourceGrant
     sandbox: SandboxFacts
     submission: Path
-    evidence: dict[str, Any] | None = None
+    evidence: Evidence | None = None
     gateway: Gateway | None = None
     node: dict[str, Any] | None = None
 
@@ -216,15 +228,14 @@ def drive_agent(
 
 def run_in_sandbox(
     sandbox: Sandbox, job: SandboxJob, instructions: str, run_dir: Path
-) -> tuple[ExecResult, list[dict[str, Any]], dict[str, Any]]:
+) -> tuple[ExecResult, list[dict[str, Any]], Evidence]:
     """The phase in a sandbox made for ``job`` (not started): the instructions written to
-    ``run_dir`` and copied in once, the agent driven under the integrity watch, the sandbox
-    stopped. Returns the agent's result, the validator's calls and the integrity evidence."""
+    ``run_dir`` and copied in once, the agent driven under the integrity watch (for the job's
+    watermark), the sandbox stopped. Returns the agent's result, the validator's calls and the
+    integrity evidence (saved in ``run_dir`` as well)."""
     path = run_dir / "instructions.md"
     path.write_text(instructions, "utf-8")
-    watch = IntegrityRun(run_dir, job.agent)
-    watch.nonce = job.instructions.nonce  # the one the instructions and the environment carry
-    watch.evidence["nonce"] = watch.nonce
+    watch = SandboxWatch(job.watermark, run_dir)
     task = AgentTask(
         competition_id=job.spec.competition_id,
         seed=job.spec.seed,
@@ -238,7 +249,7 @@ def run_in_sandbox(
             sandbox.copy_in(job.workspace, sandbox.paths.work)
             write_start_time(sandbox, run_dir)
         budget = CopyBudget()
-        with watch.watch(sandbox), gpu_watch(sandbox.spec.resources.gpus) as gpus:
+        with watch.around(sandbox), gpu_watch(sandbox.spec.resources.gpus) as gpus:
             result = drive_agent(
                 job.agent,
                 sandbox,
@@ -248,13 +259,14 @@ def run_in_sandbox(
                 budget=budget,
                 max_submission=submission_cap(job.answers),
             )
-            watch.evidence["copy_out"] = budget.summary()
+            watch.add(copy_out=budget.summary())
         if gpus is not None:  # travels with the evidence; the record keeps it as gpu_usage
-            watch.evidence["gpu_usage"] = gpus.summary()
+            watch.add(gpu_usage=gpus.summary())
         calls = [asdict(call) for call in sandbox.validation_calls]
         if sandbox.spec.builder is not None:
-            watch.evidence["build_calls"] = [asdict(call) for call in sandbox.build_calls]
-            watch.evidence["build_refused"] = sandbox.build_refused
+            built = tuple(asdict(call) for call in sandbox.build_calls)
+            watch.add(build_calls=built, build_refused=sandbox.build_refused)
+    watch.save()  # with the facts gathered after the watch (what a Ray node sends back)
     return result, calls, watch.evidence
 
 

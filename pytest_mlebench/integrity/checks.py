@@ -1,9 +1,15 @@
-"""The checks after a run: evidence + run folder → :class:`IntegrityReport`. Never raises.
+"""The checks after a run: a table of checks over the typed evidence and the run folder.
 
-Used by the runner as each run ends and by ``mlebench integrity`` on saved runs: the same
-function over the same files (``<run dir>/integrity/evidence.json``, ``submission.csv``,
-``code/``, ``logs/``, ``agent.log``). A check that breaks is recorded as ``error: …`` in the
-report's ``checks`` and never takes the run down.
+:data:`RUN_CHECKS` is the table: each :class:`Check` has the name the record's
+``integrity.checks`` reports it under, the ``kind/rule`` flags it can raise (``process/<rule>``:
+one per rule of the policy's section), when it is skipped, and a function over a
+:class:`CheckInput` (the :class:`~pytest_mlebench.integrity.run_evidence.Evidence` and the run's
+files: ``submission.csv``, ``code/``, ``logs/``, ``agent.log``). :func:`check_run` walks the table,
+then asks the optional LLM judge; :data:`ALL_CHECKS` adds the judge and the cross-run similarity
+of a session's end (:mod:`.crossrun`), so reports and ``docs/integrity.md`` can enumerate every
+rule. Used by the runner as each run ends and by ``mlebench integrity`` on saved runs: the same
+function over the same files. A check that breaks is recorded as ``error: …`` in the report's
+``checks`` and never takes the run down.
 """
 
 from __future__ import annotations
@@ -11,11 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pytest_mlebench.integrity.disclosure import disclosure_block
 from pytest_mlebench.integrity.egress_attempts import network_flags
 from pytest_mlebench.integrity.judge import JudgeSetup, run_judge
+from pytest_mlebench.integrity.judge_prompt import QUESTIONS
 from pytest_mlebench.integrity.probing import validator_flags
 from pytest_mlebench.integrity.reference_disclosure import (
     reference_disclosure,
@@ -30,6 +37,7 @@ from pytest_mlebench.integrity.rules import (
     outside_contract_flag,
     process_flags,
 )
+from pytest_mlebench.integrity.run_evidence import Evidence
 from pytest_mlebench.integrity.similarity import (
     Fingerprints,
     SimilarityUnavailable,
@@ -54,109 +62,217 @@ class CheckContext:
     judge: JudgeSetup | None = None
 
 
+@dataclass(frozen=True)
+class CheckInput:
+    """What a check of the table reads: the run's evidence, its files, its validator calls."""
+
+    evidence: Evidence
+    run_dir: Path
+    calls: Sequence[dict[str, Any]]
+    context: CheckContext
+
+    @property
+    def policy(self) -> Policy:
+        return self.context.policy
+
+    @property
+    def submission(self) -> Path:
+        return self.run_dir / "submission.csv"
+
+    @property
+    def code(self) -> Path:
+        return self.run_dir / "code"
+
+    @property
+    def logs(self) -> list[Path]:
+        return [self.run_dir / "agent.log", self.run_dir / "logs"]
+
+
+FlagsOf = Callable[[CheckInput], Sequence[Flag | None]]
+SkipOf = Callable[[CheckInput], str | None]
+Scope = Literal["run", "judge", "session"]
+
+
+def _never(_: CheckInput) -> str | None:
+    return None
+
+
+@dataclass(frozen=True)
+class CheckInfo:
+    """A check as reports and docs name it.
+
+    Attributes:
+        name: The key of the record's ``integrity.checks`` (``ran``, ``skipped: …``, ``error: …``).
+        rules: The ``kind/rule`` of every flag it can raise; ``kind/<rule>`` stands for one per
+            rule of the policy's patterns.
+        scope: ``run`` (the table, after each run), ``judge`` (the optional LLM judge, after the
+            table) or ``session`` (across the runs of a session, at its end).
+    """
+
+    name: str
+    rules: tuple[str, ...]
+    scope: Scope = "run"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Check(CheckInfo):
+    """A row of the table: ``flags`` over a run's :class:`CheckInput`, unless ``skip`` says why
+    not."""
+
+    flags: FlagsOf
+    skip: SkipOf = _never
+
+
+def _missing_file(path: Path) -> str | None:
+    return None if path.is_file() else f"no {path.name}"
+
+
+def _literal(run: CheckInput) -> list[Flag | None]:
+    places = [run.code, *run.logs, *run.evidence.agent_sources]
+    return [literal_flag(run.submission, places, has_code(run.code), run.policy)]
+
+
+RUN_CHECKS: tuple[Check, ...] = (
+    Check(
+        "watermark",
+        (
+            "watermark/pre-made-submission",
+            "watermark/submission-before-start",
+            "watermark/code-before-start",
+        ),
+        flags=lambda run: watermark_flags(run.evidence, run.policy),
+        skip=lambda run: (
+            None if run.evidence.sandbox_started else "no sandbox_started in the evidence"
+        ),
+    ),
+    Check(
+        "inventory-hash",
+        ("watermark/inventory-mismatch",),
+        flags=lambda run: [inventory_mismatch_flag(run.evidence, run.submission, run.policy)],
+        skip=lambda run: None if run.evidence.inventory else "no inventory in the evidence",
+    ),
+    Check(
+        "process-audit",
+        ("process/<rule>",),
+        flags=lambda run: process_flags(run.evidence.audited_processes, run.policy),
+        skip=lambda run: (
+            None if run.evidence.process_audit else "no process audit for this sandbox backend"
+        ),
+    ),
+    Check("logs", ("logs/<rule>",), flags=lambda run: log_flags(run.logs, run.policy)),
+    Check(
+        "no-code",
+        ("rules/no-code",),
+        flags=lambda run: [no_code_flag(run.code, run.policy)],
+        skip=lambda run: _missing_file(run.submission),
+    ),
+    Check(
+        "literal-predictions",
+        ("rules/literal-predictions",),
+        flags=_literal,
+        skip=lambda run: _missing_file(run.submission),
+    ),
+    Check(
+        "outside-contract",
+        ("rules/outside-contract",),
+        flags=lambda run: [outside_contract_flag(run.evidence.outside_contract, run.policy)],
+        skip=lambda run: (
+            None
+            if run.evidence.outside_contract is not None
+            else "file-system diff only on the Docker backend"
+        ),
+    ),
+    Check(
+        "copy-out",
+        ("rules/copy-out-capped",),
+        flags=lambda run: [copy_out_flag(run.evidence.copy_out, run.policy)],
+        skip=lambda run: (
+            None if run.evidence.copy_out is not None else "no copy-out account in the evidence"
+        ),
+    ),
+    Check(
+        "network-attempts",
+        ("rules/network-attempt",),
+        flags=lambda run: network_flags(run.evidence.egress or {}, run.policy),
+        skip=lambda run: (
+            None if run.evidence.egress else "no egress proxy (the network was none or bridge)"
+        ),
+    ),
+    Check(
+        "validator-use",
+        ("validator-use/heavy-use", "validator-probing/near-identical-submissions"),
+        flags=lambda run: validator_flags(
+            run.calls, int(run.evidence.validator_refused or 0), run.policy
+        ),
+    ),
+    Check(
+        "similarity-reference",
+        ("similarity/reference",),
+        flags=lambda run: reference_flags(run.code, run.context.references, run.policy),
+        skip=lambda run: (
+            None if run.context.references else "no reference corpus for this competition"
+        ),
+    ),
+)
+JUDGE_CHECK = CheckInfo("judge", tuple(f"judge/{q.id}" for q in QUESTIONS), "judge")
+CROSS_RUN_CHECK = CheckInfo(
+    "similarity-cross-run", ("similarity/same-agent", "similarity/other-agent"), "session"
+)
+ALL_CHECKS: tuple[CheckInfo, ...] = (*RUN_CHECKS, JUDGE_CHECK, CROSS_RUN_CHECK)
+
+
+def run_check(check: Check, run: CheckInput) -> tuple[list[Flag], str]:
+    """The flags of one row of the table and its status (``ran``, ``skipped: …``,
+    ``error: …``): a check that breaks is reported, never fatal to the run."""
+    skip = check.skip(run)
+    if skip:
+        return [], f"skipped: {skip}"
+    try:
+        return [flag for flag in check.flags(run) if flag is not None], "ran"
+    except SimilarityUnavailable as exc:
+        return [], f"skipped: {exc}"
+    except Exception as exc:
+        return [], f"error: {type(exc).__name__}: {exc}"
+
+
 def check_run(
-    evidence: dict[str, Any],
+    evidence: Evidence,
     run_dir: Path,
     calls: Sequence[dict[str, Any]],
     context: CheckContext,
     earned_medal: str | None,
+    table: Sequence[Check] = RUN_CHECKS,
 ) -> IntegrityReport:
-    """Every per-run check over ``evidence`` and the files in ``run_dir``."""
-    policy = context.policy
+    """Every check of ``table`` over ``evidence`` and the files in ``run_dir``, then the judge."""
+    run = CheckInput(evidence, run_dir, calls, context)
     flags: list[Flag] = []
     checks: dict[str, str] = {}
-    submission, code = run_dir / "submission.csv", run_dir / "code"
-    logs = [run_dir / "agent.log", run_dir / "logs"]
-    agent_places = [Path(p) for p in (evidence.get("copied_in") or {}).get("sources", [])]
-
-    def run(name: str, check: Callable[[], Sequence[Flag | None]], skip: str | None = None) -> None:
-        if skip:
-            checks[name] = f"skipped: {skip}"
-            return
-        try:
-            flags.extend(f for f in check() if f is not None)
-            checks[name] = "ran"
-        except SimilarityUnavailable as exc:
-            checks[name] = f"skipped: {exc}"
-        except Exception as exc:  # a broken check is reported, never fatal to the run
-            checks[name] = f"error: {type(exc).__name__}: {exc}"
-
-    audit = evidence.get("process_audit") or {}
-    run(
-        "watermark",
-        lambda: watermark_flags(evidence, policy),
-        _missing(evidence, "sandbox_started"),
+    for check in table:
+        found, checks[check.name] = run_check(check, run)
+        flags.extend(found)
+    judged = (
+        run_judge(context.judge, run_dir, context.policy) if context.judge is not None else None
     )
-    run(
-        "inventory-hash",
-        lambda: [inventory_mismatch_flag(evidence, submission, policy)],
-        _missing(evidence, "inventory"),
-    )
-    run(
-        "process-audit",
-        lambda: process_flags(audit.get("processes") or [], policy),
-        None if audit else "no process audit for this sandbox backend",
-    )
-    run("logs", lambda: log_flags(logs, policy))
-    run("no-code", lambda: [no_code_flag(code, policy)], _missing_file(submission))
-    run(
-        "literal-predictions",
-        lambda: [literal_flag(submission, [code, *logs, *agent_places], has_code(code), policy)],
-        _missing_file(submission),
-    )
-    outside = evidence.get("outside_contract")
-    run(
-        "outside-contract",
-        lambda: [outside_contract_flag(outside, policy)],
-        None if outside is not None else "file-system diff only on the Docker backend",
-    )
-    copied = evidence.get("copy_out")
-    run(
-        "copy-out",
-        lambda: [copy_out_flag(copied, policy)],
-        None if copied is not None else "no copy-out account in the evidence",
-    )
-    egress = evidence.get("egress")
-    run(
-        "network-attempts",
-        lambda: network_flags(egress or {}, policy),
-        None if egress else "no egress proxy (the network was none or bridge)",
-    )
-    refused = int((evidence.get("validator") or {}).get("refused", 0))
-    run("validator-use", lambda: validator_flags(calls, refused, policy))
-    run(
-        "similarity-reference",
-        lambda: reference_flags(code, context.references, policy),
-        None if context.references else "no reference corpus for this competition",
-    )
-    judged = run_judge(context.judge, run_dir, policy) if context.judge is not None else None
     if judged is not None:
         flags.extend(judged.flags)
-        checks["judge"] = judged.status
+        checks[JUDGE_CHECK.name] = judged.status
     ordered = sort_flags(flags)
-    withheld = withholds(context, ordered, earned_medal)
     disclosure = disclosure_block(
         evidence, calls, ordered, network=context.network, isolated=context.isolated
     )
-    disclosure["reference_similarity"] = reference_disclosure(context.references, policy, ordered)
+    disclosure["reference_similarity"] = reference_disclosure(
+        context.references, context.policy, ordered
+    )
     return IntegrityReport(
         mode=context.mode,
         flags=ordered,
         disclosure=disclosure,
         checks=checks,
-        medal_withheld=withheld,
+        medal_withheld=withholds(context, ordered, earned_medal),
         earned_medal=earned_medal,
         evidence_file=str(run_dir / "integrity" / "evidence.json"),
         judge=judged.record if judged is not None else None,
     )
-
-
-def _missing(evidence: dict[str, Any], key: str) -> str | None:
-    return None if evidence.get(key) else f"no {key} in the evidence"
-
-
-def _missing_file(path: Path) -> str | None:
-    return None if path.is_file() else f"no {path.name}"
 
 
 def withholds(context: CheckContext, flags: Sequence[Flag], earned_medal: str | None) -> bool:

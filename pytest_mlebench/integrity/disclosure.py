@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pytest_mlebench.integrity.egress_attempts import network_disclosure
+from pytest_mlebench.integrity.run_evidence import Evidence
 from pytest_mlebench.records.verdict import Flag
 
 FETCH_RULES = {"network-tool", "model-download", "remote-shell", "external-download"}
@@ -21,7 +22,7 @@ TEST_SET_FEEDBACK = (
 
 
 def disclosure_block(
-    evidence: dict[str, Any],
+    evidence: Evidence,
     calls: Sequence[dict[str, Any]],
     flags: Sequence[Flag],
     *,
@@ -30,14 +31,14 @@ def disclosure_block(
 ) -> dict[str, Any]:
     """The disclosure block of one run."""
     fetches = [_what(f) for f in flags if f.rule in FETCH_RULES]
-    audit = evidence.get("process_audit") or {}
+    audit = evidence.process_audit or {}
     return {
-        "network": _network(evidence.get("egress"), network),
+        "network": _network(evidence.egress, network),
         "external_data_or_weights": "fetch attempts seen" if fetches else "none seen",
         "fetch_evidence": fetches[:10],
         "validator_calls": len(calls),
         "validator_calls_valid": sum(1 for c in calls if c.get("valid")),
-        "validator_refused_by_rate_limit": int((evidence.get("validator") or {}).get("refused", 0)),
+        "validator_refused_by_rate_limit": int(evidence.validator_refused or 0),
         "test_set_feedback": TEST_SET_FEEDBACK,
         "isolation": "isolated sandbox" if isolated else "local process tree (weak isolation)",
         "process_audit": (
@@ -46,7 +47,7 @@ def disclosure_block(
             if audit
             else "not available"
         ),
-        "run_nonce": evidence.get("nonce"),
+        "run_nonce": evidence.nonce,
     }
 
 

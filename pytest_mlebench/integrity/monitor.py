@@ -1,130 +1,103 @@
-"""The collectors around one run: nonce, process audit, inventory, evidence file, checks.
+"""The integrity of one run, held by the run: its watermark, then the checks over its evidence.
 
-:class:`IntegrityRun` is what the runner holds per run: :attr:`nonce` goes into the agent's
-environment and instructions, :meth:`watch` wraps the agent's time in a started sandbox (the
-process audit runs meanwhile; the inventory and the file-system diff are taken at the end, while
-the sandbox still exists), and :meth:`check` turns the evidence into the record's report.
-:class:`IntegrityOptions` are the session's integrity settings as plain values (the runner makes
-them from its settings; this package never reads the settings).
-The evidence is saved as ``<run dir>/integrity/evidence.json`` so ``mlebench integrity`` can
-check the run again offline.
+:class:`IntegrityRun` is the one integrity object of a run (the runner makes it): its
+:attr:`~IntegrityRun.watermark` goes into the sandbox job (the job puts the nonce into the
+agent's environment and instructions), the watch in the sandbox phase
+(:mod:`pytest_mlebench.integrity.watch`) hands back the typed
+:class:`~pytest_mlebench.integrity.run_evidence.Evidence`, and :meth:`IntegrityRun.check` adds the
+host's own facts to it and turns it into the record's report (the table of checks:
+:mod:`pytest_mlebench.integrity.checks`). :class:`IntegrityOptions` are the session's integrity
+settings as plain values (the runner makes them from its settings; this package never reads the
+settings). The evidence is saved as ``<run dir>/integrity/evidence.json`` so ``mlebench
+integrity`` can check the run again offline.
 """
 
 from __future__ import annotations
 
-import json
-import secrets
-import time
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.integrity.checks import CheckContext, check_run
-from pytest_mlebench.integrity.inventory import files_outside_contract, take_inventory
 from pytest_mlebench.integrity.judge import JudgeSetup, check_judge
-from pytest_mlebench.integrity.processes import ProcessAudit, Sampler, docker_sampler, local_sampler
+from pytest_mlebench.integrity.nonce import NONCE_ENV, Watermark, instructions_note
+from pytest_mlebench.integrity.run_evidence import (
+    EVIDENCE_FILE,
+    Evidence,
+    load_evidence,
+    save_evidence,
+)
 from pytest_mlebench.integrity.similarity import reference_folder
 from pytest_mlebench.integrity.watermark import agent_sources, copied_in_matches
 from pytest_mlebench.records.verdict import IntegrityReport, Mode
 from pytest_mlebench.registry import Competition
-from pytest_mlebench.sandbox.interface import Sandbox, SandboxFacts
-from pytest_mlebench.timestamps import utc_timestamp
+from pytest_mlebench.sandbox.interface import SandboxFacts
 from pytest_mlebench.values.integrity_policy import Policy, load_policy
 
-NONCE_ENV = "MLEBENCH_RUN_NONCE"
-EVIDENCE_FILE = Path("integrity") / "evidence.json"
-
-
-def instructions_note(nonce: str) -> str:
-    """The lines appended to the agent's instructions."""
-    return (
-        "\n\n## Run watermark\n\n"
-        f"This run's nonce is `{nonce}` (also in the environment as `{NONCE_ENV}`). Everything "
-        "you submit must be made during this run; the harness records what runs in the "
-        "sandbox and checks the submission against files that existed before it started.\n"
-    )
+__all__ = [  # the evidence's names stay importable from here (older callers)
+    "EVIDENCE_FILE",
+    "NONCE_ENV",
+    "IntegrityOptions",
+    "IntegrityRun",
+    "instructions_note",
+    "integrity_context",
+    "integrity_options",
+    "load_evidence",
+    "save_evidence",
+]
 
 
 class IntegrityRun:
-    """Evidence of one run, collected while it happens; checks when it is over."""
+    """The integrity of one run: its watermark now, its checks once the evidence is back.
 
-    def __init__(self, run_dir: Path, agent: object) -> None:
+    Args:
+        run_dir: The run folder (the evidence file, the submission and code the checks read).
+        agent: The run's agent (its own files are searched for the submission).
+        watermark: The run's watermark; a fresh one when not given.
+    """
+
+    def __init__(self, run_dir: Path, agent: object, watermark: Watermark | None = None) -> None:
         self.run_dir = run_dir
         self.agent = agent
-        self.nonce = secrets.token_hex(16)
-        self.evidence: dict[str, Any] = {"nonce": self.nonce}
-        self._source = "none"
+        self.watermark = watermark if watermark is not None else Watermark.new()
+
+    @property
+    def nonce(self) -> str:
+        """The watermark's nonce (kept for callers not yet moved to :attr:`watermark`)."""
+        return self.watermark.nonce
 
     @property
     def env(self) -> dict[str, str]:
-        return {NONCE_ENV: self.nonce}
-
-    def instructions(self, text: str) -> str:
-        return text + instructions_note(self.nonce)
-
-    @contextmanager
-    def watch(self, sandbox: Sandbox) -> Iterator[None]:
-        """Audit ``sandbox`` while the body runs; take the inventory after it (never raises)."""
-        started = time.time()
-        self.evidence.update(
-            sandbox_started=started, sandbox_started_at=utc_timestamp(), backend=sandbox.backend
-        )
-        audit = self._audit(sandbox, started)
-        if audit is not None:
-            audit.start()
-        try:
-            yield
-        finally:
-            self.evidence["agent_finished"] = time.time()
-            if audit is not None:
-                audit.stop()
-                self.evidence["process_audit"] = audit.evidence() | {"source": self._source}
-            self._after(sandbox)
-            save_evidence(self.run_dir, self.evidence)  # kept even when grading breaks later
-
-    def _audit(self, sandbox: Sandbox, started: float) -> ProcessAudit | None:
-        sampler: Sampler | None = None
-        container = getattr(sandbox, "container", None)
-        if sandbox.backend == "docker" and container is not None:
-            sampler, self._source = docker_sampler(container), "the Docker engine's top"
-        elif sandbox.backend == "local":
-            sampler, self._source = local_sampler(self.nonce), "the host's /proc"
-        return ProcessAudit(sampler, started) if sampler is not None else None
-
-    def _after(self, sandbox: Sandbox) -> None:
-        self.evidence["validator"] = {"refused": sandbox.validation_refused}
-        try:  # the agent has ended: the proxy's log holds every attempt it made
-            self.evidence["egress"] = sandbox.egress_summary()
-        except Exception as exc:
-            self.evidence["egress"] = None
-            self.evidence["egress_error"] = f"{type(exc).__name__}: {exc}"
-        try:
-            self.evidence["inventory"] = take_inventory(sandbox, self.run_dir)
-        except Exception as exc:  # evidence is best effort; the run goes on
-            self.evidence["inventory"] = {"error": f"{type(exc).__name__}: {exc}"}
-        try:
-            self.evidence["outside_contract"] = files_outside_contract(sandbox)
-        except Exception as exc:
-            self.evidence["outside_contract"] = None
-            self.evidence["outside_contract_error"] = f"{type(exc).__name__}: {exc}"
+        """The watermark's environment entry (the job adds it to the sandbox's spec itself)."""
+        return self.watermark.env
 
     def check(
         self,
+        evidence: Evidence | None,
         calls: Sequence[dict[str, Any]],
         context: CheckContext,
         earned_medal: str | None,
     ) -> IntegrityReport:
-        """Hash what was copied in, save the evidence, run every check."""
+        """Add the host's facts to ``evidence`` (the agent's own files identical to the
+        submission, the validator's calls), save it, run every check.
+
+        ``evidence`` is what the sandbox phase handed back (``None``: none came back; the
+        checks then run over the watermark and the run folder alone).
+        """
+        evidence = self.complete(evidence, calls)
+        save_evidence(self.run_dir, evidence)
+        return check_run(evidence, self.run_dir, calls, context, earned_medal)
+
+    def complete(self, evidence: Evidence | None, calls: Sequence[dict[str, Any]]) -> Evidence:
+        """``evidence`` with the copied-in search and the validator's calls added."""
+        base = evidence if evidence is not None else Evidence(nonce=self.watermark.nonce)
         sources = agent_sources(self.agent)
         try:
-            self.evidence["copied_in"] = copied_in_matches(sources, self.run_dir / "submission.csv")
+            copied = copied_in_matches(sources, self.run_dir / "submission.csv")
         except OSError as exc:
-            self.evidence["copied_in"] = {"sources": [str(s) for s in sources], "error": str(exc)}
-        self.evidence["validation_calls"] = list(calls)
-        save_evidence(self.run_dir, self.evidence)
-        return check_run(self.evidence, self.run_dir, calls, context, earned_medal)
+            copied = {"sources": [str(s) for s in sources], "error": str(exc)}
+        return replace(base, copied_in=copied, validation_calls=tuple(calls))
 
 
 @dataclass(frozen=True)
@@ -196,18 +169,3 @@ def integrity_context(
         ),
         judge=options.judge,
     )
-
-
-def save_evidence(run_dir: Path, evidence: dict[str, Any]) -> Path:
-    path = run_dir / EVIDENCE_FILE
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(evidence, indent=1, default=str) + "\n", "utf-8")
-    return path
-
-
-def load_evidence(run_dir: Path) -> dict[str, Any] | None:
-    path = run_dir / EVIDENCE_FILE
-    if not path.is_file():
-        return None
-    data: dict[str, Any] = json.loads(path.read_text("utf-8"))
-    return data

@@ -10,13 +10,14 @@ options arrive as plain values (:class:`~pytest_mlebench.integrity.monitor.Integ
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pytest_mlebench.errors import ConfigError
 from pytest_mlebench.integrity.checks import CheckContext, check_run
 from pytest_mlebench.integrity.crossrun import cross_run_flags
-from pytest_mlebench.integrity.monitor import IntegrityOptions, load_evidence
+from pytest_mlebench.integrity.monitor import IntegrityOptions
+from pytest_mlebench.integrity.run_evidence import Evidence, calls_of, load_evidence
 from pytest_mlebench.integrity.similarity import reference_folder
 from pytest_mlebench.records.run_record import RunRecord, read_records
 from pytest_mlebench.records.verdict import Flag, IntegrityReport
@@ -53,9 +54,9 @@ def load_runs(path: Path) -> list[RunRecord]:
 def recheck(record: RunRecord, options: IntegrityOptions, registry: Registry) -> IntegrityReport:
     """The integrity report of one saved run under ``options`` (its network as recorded)."""
     run_dir = Path(str(record.run_dir))
-    evidence = load_evidence(run_dir) or {}
-    if not evidence.get("egress"):  # runs saved before the evidence kept it
-        evidence["egress"] = record.egress
+    evidence = load_evidence(run_dir) or Evidence()
+    if not evidence.egress:  # runs saved before the evidence kept it
+        evidence = replace(evidence, egress=record.egress)
     known = registry.competitions.get(record.competition_id)
     folder = known.folder if known is not None else None
     context = CheckContext(
@@ -68,7 +69,7 @@ def recheck(record: RunRecord, options: IntegrityOptions, registry: Registry) ->
         ),
         judge=options.judge,
     )
-    calls = evidence.get("validation_calls", record.validation_calls)
+    calls = calls_of(evidence, record.validation_calls)
     earned = record.grade.medal if record.grade else None
     return check_run(evidence, run_dir, calls, context, earned)
 

@@ -1,11 +1,11 @@
 """The watermark: was the submission made by this run, inside its time window?
 
-Evidence (collected by :mod:`.monitor`): the sandbox's start time and the run's nonce
-(``MLEBENCH_RUN_NONCE``, in the agent's environment and instructions), the submission's and
-CODE_DIR's modification times taken inside the sandbox after the run, copies of the submission
-that existed before the sandbox started (:mod:`.inventory`), and the files the harness copied in
-from the agent's own folder (hashed here, on the host, only where their size equals the
-submission's). Checks:
+Evidence (collected by :mod:`.watch` and :mod:`.monitor`): the sandbox's start time and the run's
+nonce (``MLEBENCH_RUN_NONCE``, in the agent's environment and instructions), the submission's and
+CODE_DIR's modification times taken inside the sandbox after the run, copies of the submission that
+existed before the sandbox started (:mod:`.inventory`), and the files the harness copied in from
+the agent's own folder (hashed here, on the host, only where their size equals the submission's).
+Checks:
 
 - ``pre-made-submission``: the submission equals a file the harness copied in, or a file that
   was in the sandbox before it started (an image file);
@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.digests import sha256_file
+from pytest_mlebench.integrity.run_evidence import Evidence
 from pytest_mlebench.records.verdict import Flag
 from pytest_mlebench.values.integrity_policy import Policy
 
@@ -63,12 +64,12 @@ def copied_in_matches(sources: list[Path], submission: Path) -> dict[str, Any]:
     return {"sources": [str(s) for s in sources], "hashed": hashed, "matches": matches}
 
 
-def watermark_flags(evidence: dict[str, Any], policy: Policy) -> list[Flag]:
+def watermark_flags(evidence: Evidence, policy: Policy) -> list[Flag]:
     """Flags of the watermark checks (see the module docstring)."""
-    started = float(evidence.get("sandbox_started") or 0)
-    inventory = evidence.get("inventory") or {}
+    started = float(evidence.sandbox_started or 0)
+    inventory = evidence.inventory or {}
     flags = []
-    pre_made = list((evidence.get("copied_in") or {}).get("matches") or [])
+    pre_made = evidence.identical_agent_files
     pre_made += [c["path"] for c in inventory.get("copies") or [] if _before(c, started)]
     if pre_made:
         flags.append(
@@ -122,16 +123,14 @@ def made_before(mtime: float, started: float) -> bool:
     return bool(started) and mtime < started - CLOCK_SLACK_SECONDS
 
 
-def inventory_mismatch_flag(
-    evidence: dict[str, Any], submission: Path, policy: Policy
-) -> Flag | None:
+def inventory_mismatch_flag(evidence: Evidence, submission: Path, policy: Policy) -> Flag | None:
     """A flag when the inventory's account of the submission disagrees with the host's copy.
 
     Sizes are compared first (no hashing when they differ); the host's copy is hashed only
     when the inventory hashed one of the same size. Nothing to compare (no inventory, an
     inventory error, no copy on the host) is no flag; a copy the inventory did not report is.
     """
-    inventory = evidence.get("inventory") or {}
+    inventory = evidence.inventory or {}
     if not inventory or inventory.get("error") or not submission.is_file():
         return None
     reported = inventory.get("submission") or {}

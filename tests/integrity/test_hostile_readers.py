@@ -22,6 +22,7 @@ from pytest_mlebench.grading import left_behind
 from pytest_mlebench.integrity.checks import CheckContext, check_run
 from pytest_mlebench.integrity.judge_prompt import judge_prompt
 from pytest_mlebench.integrity.rules import copy_out_flag, log_flags, submission_rows
+from pytest_mlebench.integrity.run_evidence import Evidence
 from pytest_mlebench.integrity.watermark import inventory_mismatch_flag
 from pytest_mlebench.sandbox.bounded_read import (
     NotARegularFile,
@@ -78,7 +79,7 @@ def hostile_run(tmp_path: Path) -> Path:
 def test_the_integrity_checks_read_a_sparse_submission_in_bounded_memory(
     hostile_run: Path,
 ) -> None:
-    evidence: dict[str, Any] = {"sandbox_started": time.time(), "inventory": {"submission": None}}
+    evidence = Evidence(sandbox_started=time.time(), inventory={"submission": None})
     context = CheckContext(load_policy())
     peak = peak_of(lambda: check_run(evidence, hostile_run, [], context, None))
     assert peak < BOUND, f"{peak / MB:.0f} MB"
@@ -201,10 +202,10 @@ def test_the_inventory_is_checked_against_the_graded_copy(tmp_path: Path) -> Non
     graded = tmp_path / "submission.csv"
     graded.write_text("id,label\n1,0\n")
     policy = load_policy()
-    honest = {"inventory": {"submission": {"size": 13, "sha256": None}}}
+    honest = Evidence(inventory={"submission": {"size": 13, "sha256": None}})
     assert inventory_mismatch_flag(honest, graded, policy) is None
     for forged in ({"size": 13, "sha256": "0" * 64}, {"size": 1, "sha256": "0" * 64}, None):
-        flag = inventory_mismatch_flag({"inventory": {"submission": forged}}, graded, policy)
+        flag = inventory_mismatch_flag(Evidence(inventory={"submission": forged}), graded, policy)
         assert flag is not None and flag.severity == "high"
 
 

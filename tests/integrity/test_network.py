@@ -17,6 +17,7 @@ import pytest
 from pytest_mlebench.cli import main
 from pytest_mlebench.integrity.checks import CheckContext, check_run
 from pytest_mlebench.integrity.egress_attempts import network_disclosure, network_flags
+from pytest_mlebench.integrity.run_evidence import Evidence
 from pytest_mlebench.sandbox.docker.egress import denied_attempts, egress_summary
 from pytest_mlebench.values.integrity_policy import load_policy
 from tests.integrity.conftest import ExampleProject, records_of
@@ -83,7 +84,7 @@ def test_an_older_record_with_counts_only_still_flags() -> None:
 
 
 def test_the_checks_read_the_egress_evidence(tmp_path: Path) -> None:
-    evidence = {"egress": egress_of(tmp_path)}
+    evidence = Evidence(egress=egress_of(tmp_path))
     report = check_run(evidence, tmp_path, [], CheckContext(policy=POLICY), None)
     assert report.checks["network-attempts"] == "ran"
     assert [f.evidence["host"] for f in report.flags if f.rule == "network-attempt"] == [
@@ -91,7 +92,7 @@ def test_the_checks_read_the_egress_evidence(tmp_path: Path) -> None:
         "other.example",
     ]
     assert report.disclosure["network"].startswith("allow-list of pypi.org; 3 denied attempts")
-    none = check_run({}, tmp_path, [], CheckContext(policy=POLICY), None)
+    none = check_run(Evidence(), tmp_path, [], CheckContext(policy=POLICY), None)
     assert none.checks["network-attempts"].startswith("skipped: no egress proxy")
     assert none.disclosure["network"] == "none: the sandbox had no network"
 

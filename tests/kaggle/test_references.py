@@ -15,6 +15,7 @@ import pytest
 from pytest_mlebench.cli import main
 from pytest_mlebench.errors import ConfigError
 from pytest_mlebench.integrity.checks import CheckContext, check_run
+from pytest_mlebench.integrity.run_evidence import Evidence
 from pytest_mlebench.integrity.similarity import reference_folder
 from pytest_mlebench.kaggle import client
 from pytest_mlebench.kaggle.download import RetryPolicy
@@ -163,14 +164,14 @@ def test_a_copied_notebook_is_flagged_high_by_default(
         (run_dir / "code").mkdir(parents=True)
         (run_dir / "code" / "main.py").write_text(text)
     context = CheckContext(policy=load_policy(), references=corpus)
-    report = check_run({}, copied, [], context, "gold")
+    report = check_run(Evidence(), copied, [], context, "gold")
     (flag,) = [f for f in report.flags if f.kind == "similarity"]
     assert (flag.rule, flag.severity) == ("reference", "high")
     assert flag.evidence["reference"].endswith("alice__gbm-solution.py")
     assert report.checks["similarity-reference"] == "ran"
     assert "disqualifying at 60 % of a file's code" in report.disclosure["reference_similarity"]
     assert "1 match(es) at or above it (high" in report.disclosure["reference_similarity"]
-    clean = check_run({}, own, [], context, "gold")
+    clean = check_run(Evidence(), own, [], context, "gold")
     assert not [f for f in clean.flags if f.kind == "similarity"]
     assert "no match at or above it" in clean.disclosure["reference_similarity"]
 

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from pytest_mlebench.integrity.inventory import take_inventory
+from pytest_mlebench.integrity.run_evidence import Evidence
 from pytest_mlebench.integrity.watermark import inventory_mismatch_flag
 from pytest_mlebench.sandbox.conformance import SandboxFactory, run_python
 from pytest_mlebench.sandbox.copy_budget import CopyBudget
@@ -135,10 +136,10 @@ def test_a_usercustomize_cannot_forge_the_inventory(
     inventory = take_inventory(sandbox, tmp_path)
     assert inventory["submission"]["sha256"] != "0" * 64, inventory
     assert sandbox.copy_out(submission, tmp_path / "submission.csv")
-    evidence = {"inventory": inventory}
+    evidence = Evidence(inventory=inventory)
     policy = load_policy()
     assert inventory_mismatch_flag(evidence, tmp_path / "submission.csv", policy) is None
-    forged = {"inventory": {"submission": {"sha256": "0" * 64}, "code": []}}
+    forged = Evidence(inventory={"submission": {"sha256": "0" * 64}, "code": []})
     flag = inventory_mismatch_flag(forged, tmp_path / "submission.csv", policy)
     assert flag is not None and flag.rule == "inventory-mismatch"
 

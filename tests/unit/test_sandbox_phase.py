@@ -10,7 +10,7 @@ import pytest
 from pytest_mlebench.agents import load_agent
 from pytest_mlebench.cluster.remote import RayExecutor
 from pytest_mlebench.data import PreparedData, prepare_competition
-from pytest_mlebench.integrity.monitor import NONCE_ENV
+from pytest_mlebench.integrity.nonce import NONCE_ENV, Watermark
 from pytest_mlebench.registry import Competition, load_registry
 from pytest_mlebench.sandbox.interface import ResourceGrant, Sandbox, SandboxFacts, SandboxSpec
 from pytest_mlebench.sandbox.local import LocalSandbox
@@ -40,13 +40,12 @@ def job_for(toy: tuple[Competition, PreparedData], run_dir: Path, **changes: obj
         time_limit=60,
         resources=ResourceGrant(cpus=1, pids=200),
         log_dir=run_dir,
-        env={NONCE_ENV: NONCE},
         validator_interval=0.0,
     )
     fields: dict[str, object] = {
         "spec": spec,
         "agent": load_agent("dummy"),
-        "instructions": Instructions(60, NONCE),
+        "instructions": Instructions(60, Watermark(NONCE)),
         "run_dir": run_dir,
         "answers": prepared.answers,
         "submission": competition.submission,
@@ -68,7 +67,8 @@ def test_the_local_executor_runs_the_job_and_hands_back_the_outcome(
     assert [call["valid"] for call in outcome.calls] == [True]
     assert outcome.grant == ResourceGrant(cpus=1, pids=200)
     assert told == [outcome.sandbox] and outcome.sandbox.backend == "local"
-    assert outcome.evidence is not None and outcome.evidence["nonce"] == NONCE
+    assert outcome.evidence is not None and outcome.evidence.nonce == NONCE
+    assert job.spec.env[NONCE_ENV] == NONCE  # the job put its watermark into the environment
     assert outcome.gateway is None and outcome.node is None
     instructions = (tmp_path / "run" / "instructions.md").read_text()
     assert isinstance(outcome.sandbox, LocalSandbox)
@@ -110,7 +110,7 @@ def test_a_sandbox_from_the_hook_wins_and_is_told_before_it_starts(
 def test_instructions_carry_the_paths_the_time_limit_and_the_watermark() -> None:
     from pytest_mlebench.sandbox.docker.sandbox import PATHS
 
-    text = Instructions(123, NONCE).render(PATHS)
+    text = Instructions(123, Watermark(NONCE)).render(PATHS)
     assert f"`{PATHS.submission_file}`" in text and "You have 123 seconds" in text
     assert f"## Run watermark\n\nThis run's nonce is `{NONCE}`" in text
 
