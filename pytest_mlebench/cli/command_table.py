@@ -115,8 +115,8 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "familiarity",
-        "measure a model's familiarity with each competition's description (mean prompt "
-        "log-probability, through the LLM gateway; docs/integrity.md)",
+        "measure a model's familiarity with each competition's description (its mean "
+        "log-probability per token, from a vLLM or llama.cpp server; docs/integrity.md)",
         f"{CLI}.familiarity_command",
         "add_familiarity",
     ),
