@@ -14,15 +14,12 @@ from the ``pytest_mlebench_make_sandbox`` hook); the Ray executor
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
-
-from filelock import FileLock
 
 from pytest_mlebench.agents.protocol import Agent, AgentTask
 from pytest_mlebench.gpu_sampling import gpu_watch
@@ -42,16 +39,18 @@ from pytest_mlebench.sandbox.interface import (
     SandboxSpec,
 )
 from pytest_mlebench.sandbox.validator import SubmissionValidator
+from pytest_mlebench.session_images import (
+    AGENT_IMAGE,
+    SessionImages,
+    SessionNeeds,
+    prepare_docker,
+)
 
 if TYPE_CHECKING:
     from pytest_mlebench.gateway import Gateway
-    from pytest_mlebench.sandbox.docker.agent_image import ImageSource
-
-log = logging.getLogger(__name__)
 
 INSTRUCTIONS = Path(__file__).with_name("instructions.md")
 CREDENTIAL_FOLDERS = (".kaggle", ".ssh", ".aws", ".docker", ".config", ".netrc")
-IMAGE_BUILD_TIMEOUT_SECONDS = 3 * 3600
 START_TIME_NAME = "mle-bench-start.time"
 
 MakeSandbox = Callable[[SandboxSpec], Sandbox | None]
@@ -92,6 +91,19 @@ class Instructions:
 
 
 @dataclass(frozen=True)
+class SubmissionCheck:
+    """What ``validate_submission.sh`` checks a competition's submission against, on the host.
+
+    Attributes:
+        answers: The answers' folder (read outside the sandbox, never mounted).
+        submission: The competition's submission format.
+    """
+
+    answers: Path
+    submission: SubmissionSpec
+
+
+@dataclass(frozen=True)
 class SandboxJob:
     """The sandbox phase of one run.
 
@@ -102,9 +114,8 @@ class SandboxJob:
         instructions: What the agent is told, rendered for the sandbox it gets.
         run_dir: The run folder on this machine, where the phase leaves ``instructions.md``,
             ``agent.log``, ``submission.csv``, ``logs/``, ``code/`` and the integrity evidence.
-        answers: The answers' folder, for the validator behind ``validate_submission.sh``
-            (read outside the sandbox, never mounted).
-        submission: The competition's submission format, for the same validator.
+        check: What the validator behind ``validate_submission.sh`` checks a submission
+            against (``None``: the run has no submission, as an engineering task's).
         gpus: How many GPUs the sandbox leases.
         on_sandbox: Told the sandbox as soon as it is made, so that a run which breaks later
             still records which sandbox it had (never sent to another machine).
@@ -119,8 +130,7 @@ class SandboxJob:
     agent: Agent
     instructions: Instructions
     run_dir: Path
-    answers: Path
-    submission: SubmissionSpec
+    check: SubmissionCheck | None = None
     gpus: int = 0
     on_sandbox: Callable[[SandboxFacts], None] | None = field(default=None, compare=False)
     workspace: Path | None = None
@@ -154,7 +164,17 @@ class SandboxOutcome:
 
 
 class Executor(Protocol):
-    """Carries out the sandbox phase of runs: on this machine, or on another one."""
+    """Carries out the sandbox phase of runs: on this machine, or on another one.
+
+    Its session lifecycle: :meth:`start` once per process before its first run (the work it
+    does is done once per session, whichever process comes first), :meth:`run` per run,
+    :meth:`finish` once on the controller at session end.
+    """
+
+    def start(self, needs: SessionNeeds) -> SessionImages:
+        """Session start, before any run: reap what earlier sessions left and build the images
+        ``needs`` names; what each run will use. A failed build is kept in the answer (the runs
+        that need it record why), never raised here."""
 
     def run(self, job: SandboxJob) -> SandboxOutcome:
         """Run ``job``; raise (an :class:`~pytest_mlebench.errors.SandboxError` for
@@ -179,9 +199,12 @@ def host_validator(answers: Path, submission: SubmissionSpec) -> SubmissionValid
     return validate
 
 
-def submission_cap(answers: Path) -> int:
+def submission_cap(answers: Path | None) -> int:
     """The largest submission copied out: the grader's own size guard for ``answers`` (a
-    bigger one would be refused unread, so its bytes never reach the host)."""
+    bigger one would be refused unread, so its bytes never reach the host); the floor without
+    answers."""
+    if answers is None:
+        return SIZE_FLOOR_BYTES
     try:
         size = answers.stat().st_size if answers.is_file() else 0
     except OSError:
@@ -246,7 +269,7 @@ def run_in_sandbox(
                 run_dir,
                 workspace=job.workspace is not None,
                 budget=budget,
-                max_submission=submission_cap(job.answers),
+                max_submission=submission_cap(job.check.answers if job.check else None),
             )
             watch.evidence["copy_out"] = budget.summary()
         if gpus is not None:  # travels with the evidence; the record keeps it as gpu_usage
@@ -274,9 +297,9 @@ class LocalExecutor:
 
     Args:
         backend: The sandbox backend the session resolved.
-        session_id: The session; the Docker image is prepared once per session.
+        session_id: The session; its Docker images are prepared once (:meth:`start`).
         gpus: The GPUs the session may lend; each sandbox leases its own from them.
-        shared_dir: A folder every process of the session shares (GPU leases, the image's
+        shared_dir: A folder every process of the session shares (GPU leases, the images'
             readiness); ``None``: no GPUs to lease, no image to prepare.
         wheelhouse: ``--mle-wheelhouse``, for the wheels of an agent folder's own image.
         make_sandbox: Asked first for each sandbox (the ``pytest_mlebench_make_sandbox`` hook);
@@ -299,16 +322,28 @@ class LocalExecutor:
         self.shared_dir = Path(shared_dir) if shared_dir else None
         self.wheelhouse = Path(wheelhouse) if wheelhouse else None
         self.make_sandbox = make_sandbox
+        self.images: SessionImages | None = None
 
     @property
     def gpu_lease_dir(self) -> Path | None:
         return self.shared_dir / "gpus" if self.shared_dir and self.gpus else None
 
+    def start(self, needs: SessionNeeds) -> SessionImages:
+        """Docker: reap earlier sessions' leftovers and build the agent image and the profiles
+        of ``needs`` (:func:`~pytest_mlebench.session_images.prepare_docker`, once per
+        session); nothing to prepare for the local backend."""
+        if self.backend != "docker" or self.shared_dir is None:
+            self.images = SessionImages()
+        else:
+            self.images = prepare_docker(needs, self.shared_dir, self.session_id, self.wheelhouse)
+        return self.images
+
     def run(self, job: SandboxJob) -> SandboxOutcome:
         lease_dir = self.gpu_lease_dir
         pool = GpuPool(lease_dir, self.gpus) if lease_dir else None
         with pool.lease(job.gpus) if pool else nullcontext(()) as gpus:
-            validator = None if job.workspace else host_validator(job.answers, job.submission)
+            check = job.check
+            validator = host_validator(check.answers, check.submission) if check else None
             spec = replace(
                 job.spec,
                 resources=replace(job.spec.resources, gpus=tuple(gpus)),
@@ -334,50 +369,23 @@ class LocalExecutor:
         if custom is not None:
             return custom
         if image is None or self.backend != "docker":
-            image = self.image(getattr(agent, "image", None), agent.name)
+            image = self._agent_image(agent)
         return create_sandbox(self.backend, spec, image=image, privileged=agent.privileged)
 
-    def image(self, agent_image: ImageSource | None = None, agent_name: str = "") -> str | None:
-        """The image to run (``None`` for the local backend); prepared once per session.
-
-        Under a file lock in the session's shared folder, the first caller reaps containers
-        earlier runs left behind and builds the default agent image when missing, or the image
-        of ``agent_image`` (an agent folder's Dockerfile) FROM its profile: the session runs one
-        agent, so one image serves all its sandboxes. Later callers read the result.
-        """
-        if self.backend != "docker" or self.shared_dir is None:
-            return None
-        from pytest_mlebench.sandbox.docker import ensure_image, reap_containers
-        from pytest_mlebench.sandbox.docker.cleanup import reap_build_images
-
-        shared = self.shared_dir
-        shared.mkdir(parents=True, exist_ok=True)
-        ready = shared / "image.txt"
-        with FileLock(str(shared / "engine.lock"), timeout=IMAGE_BUILD_TIMEOUT_SECONDS):
-            if ready.is_file():
-                return ready.read_text("utf-8").strip()
-            removed = reap_containers(older_than_session=self.session_id)
-            if removed:
-                log.warning("removed %d sandbox container(s) left by earlier runs", removed)
-            gone = reap_build_images()
-            if gone:
-                log.warning("removed %d image(s) the builder made for runs that crashed", gone)
-            image = ensure_image(progress=log.info)
-            if agent_image is not None:
-                from pytest_mlebench.sandbox.docker.agent_image import ensure_agent_image
-
-                image = ensure_agent_image(
-                    agent_image, agent_name, wheels_from=self.wheelhouse, progress=log.info
-                )
-            ready.write_text(image, "utf-8")
-        return image
+    def _agent_image(self, agent: Agent) -> str | None:
+        """The session's agent image; a caller that runs without :meth:`start` (one run from
+        the command line) starts the session here, for ``agent``."""
+        images = self.images
+        if images is None:
+            images = self.start(SessionNeeds(agent.name, getattr(agent, "image", None)))
+        return images.agent_image()
 
     def finish(self, session_id: str) -> int:
         """Remove containers of this session's crashed workers (Docker, once an image was
         prepared: no container can exist before)."""
         if self.backend != "docker" or self.shared_dir is None:
             return 0
-        if not (self.shared_dir / "image.txt").is_file():
+        if not (self.shared_dir / f"{AGENT_IMAGE}.txt").is_file():
             return 0
         from pytest_mlebench.sandbox.docker import reap_containers
 

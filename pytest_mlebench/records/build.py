@@ -2,7 +2,8 @@
 
 :func:`make_record` builds the :class:`~pytest_mlebench.records.run_record.RunRecord` of a run
 (also of a skip or an error) from a :class:`RunContext` — the session's facts as plain values —
-the competition (or engineering task: a :class:`RunSubject`), and what the sandbox reported.
+the subject (a competition or an engineering task, its ``kind`` explicit: a
+:class:`RunSubject`), and what the sandbox reported.
 The sandbox's and the command's facts arrive
 through two small protocols (:class:`SandboxFacts`, :class:`CommandFacts`) so this layer never
 imports the sandbox. :func:`keep_run_files` writes what a finished run leaves in its folder and
@@ -18,7 +19,7 @@ from typing import Any, Protocol
 
 from pytest_mlebench.records.grade_report import GradeReport
 from pytest_mlebench.records.mlebench_grade import grade_json
-from pytest_mlebench.records.run_record import Outcome, RunRecord, append_record
+from pytest_mlebench.records.run_record import Kind, Outcome, RunRecord, append_record
 from pytest_mlebench.records.verdict import IntegrityReport
 from pytest_mlebench.timestamps import utc_timestamp
 
@@ -49,10 +50,14 @@ class RunContext:
 
 
 class RunSubject(Protocol):
-    """What a record names of what was run: a competition, or an engineering task."""
+    """What a record names of what was run: a competition, or an engineering task; ``kind``
+    says which (the record's ``kind``), never inferred from another field."""
 
     @property
     def id(self) -> str: ...
+
+    @property
+    def kind(self) -> Kind: ...
 
     @property
     def splits(self) -> frozenset[str]: ...
@@ -62,6 +67,12 @@ class RunSubject(Protocol):
 
     @property
     def modality(self) -> str: ...
+
+
+class RecordBlock(Protocol):
+    """A kind's own result, kept in the record as its JSON form (the engineering result)."""
+
+    def to_record(self) -> dict[str, Any]: ...
 
 
 class SandboxFacts(Protocol):
@@ -151,7 +162,7 @@ def make_record(
     gateway: dict[str, Any] | None = None,
     integrity: IntegrityReport | None = None,
     node: dict[str, Any] | None = None,
-    engineering: dict[str, Any] | None = None,
+    engineering: RecordBlock | None = None,
     gpu_usage: dict[str, Any] | None = None,
     stop_reason: str | None = None,
 ) -> RunRecord:
@@ -162,7 +173,7 @@ def make_record(
     session's backend stands in.
     """
     isolated = sandbox.isolated if sandbox is not None else context.backend != "local"
-    task = competition.modality == "engineering"  # an engineering task files itself so
+    task = competition.kind == "engineering"
     return RunRecord(
         session_id=context.session_id,
         run_id=run_id or f"{competition.id}-s{seed}-{uuid.uuid4().hex[:8]}",
@@ -192,9 +203,9 @@ def make_record(
         integrity=integrity,
         image=getattr(sandbox, "image", None),
         node=node,
-        kind="engineering" if task else "competition",
+        kind=competition.kind,
         category=getattr(competition, "category", None) if task else None,
-        engineering=engineering,
+        engineering=engineering.to_record() if engineering is not None else None,
         description=context.description,
         gpu_usage=gpu_usage,
         stop_reason=stop_reason,

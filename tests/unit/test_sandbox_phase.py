@@ -14,7 +14,7 @@ from pytest_mlebench.integrity.monitor import NONCE_ENV
 from pytest_mlebench.registry import Competition, load_registry
 from pytest_mlebench.sandbox.interface import ResourceGrant, Sandbox, SandboxFacts, SandboxSpec
 from pytest_mlebench.sandbox.local import LocalSandbox
-from pytest_mlebench.sandbox_phase import Instructions, LocalExecutor, SandboxJob
+from pytest_mlebench.sandbox_phase import Instructions, LocalExecutor, SandboxJob, SubmissionCheck
 from pytest_mlebench.sandbox_plan import SandboxPlan, executor_for
 from tests.factories import write_competition
 
@@ -48,8 +48,7 @@ def job_for(toy: tuple[Competition, PreparedData], run_dir: Path, **changes: obj
         "agent": load_agent("dummy"),
         "instructions": Instructions(60, NONCE),
         "run_dir": run_dir,
-        "answers": prepared.answers,
-        "submission": competition.submission,
+        "check": SubmissionCheck(prepared.answers, competition.submission),
         **changes,
     }
     return SandboxJob(**fields)  # type: ignore[arg-type]
