@@ -147,3 +147,14 @@ def test_a_node_gets_the_job_without_this_process_s_callback(
     assert node_job.wheelhouse == "/wheels"
     assert node_job.instructions == (tmp_path / "run" / "instructions.md").read_text()
     assert f"`{PATHS.submission_file}`" in node_job.instructions
+
+
+def test_the_ray_executor_refuses_an_engineering_job_itself(
+    toy: tuple[Competition, PreparedData], tmp_path: Path
+) -> None:
+    """The run never asks where it runs: the executor that cannot run a workspace says so."""
+    from pytest_mlebench.errors import SandboxError
+
+    job = job_for(toy, tmp_path / "run", check=None, workspace=tmp_path)
+    with pytest.raises(SandboxError, match="without --mle-ray"):
+        RayExecutor("auto").run(job)
