@@ -5,7 +5,8 @@ with the task's limits and allow-list: the agent's endpoint during the agent pha
 (``build_image.sh``, :mod:`pytest_mlebench.sandbox.build_endpoint`; its images are removed when
 the phase ends), and the verify-side recipe on the final workspace
 (:mod:`pytest_mlebench.sandbox.docker.task_builds`), whose facts the verifier reads in
-``$BUILD_DIR``. Split out of :mod:`.eng_runner`, which calls these at the matching steps.
+``$BUILD_DIR``. The engineering run (:mod:`pytest_mlebench.run.engineering`) calls these at
+the matching steps.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A run has two halves. The sandbox phase starts a sandbox on the competition's public data, copies
 the instructions in, drives the agent under the integrity watch, and copies its submission, logs
 and code out; everything else (the answers, grading, the integrity checks, the record) stays with
-the runner (:mod:`pytest_mlebench.runner`). This module is the seam between the two:
+the run (:mod:`pytest_mlebench.run`). This module is the seam between the two:
 :class:`SandboxJob` is what the runner hands over, in plain values; :class:`SandboxOutcome` is
 what comes back; an :class:`Executor` carries the job out. :class:`LocalExecutor` does it on this
 machine (the ``local`` or ``docker`` backend, GPUs leased from the session's pool, or a sandbox
