@@ -5,9 +5,8 @@ the instructions in, drives the agent under the integrity watch, and copies its 
 and code out; everything else (the answers, grading, the integrity checks, the record) stays with
 the run (:mod:`pytest_mlebench.run`). This module is the seam between the two:
 :class:`SandboxJob` is what the runner hands over, in plain values; :class:`SandboxOutcome` is
-what comes back; an :class:`Executor` carries the job out. :class:`LocalExecutor` does it on this
-machine (the ``local`` or ``docker`` backend, GPUs leased from the session's pool, or a sandbox
-from the ``pytest_mlebench_make_sandbox`` hook); the Ray executor
+what comes back; an :class:`Executor` carries the job out. The local executor
+(:class:`pytest_mlebench.local_executor.LocalExecutor`) does it on this machine; the Ray executor
 (:class:`pytest_mlebench.cluster.remote.RayExecutor`) does it on a node of a cluster.
 :mod:`pytest_mlebench.sandbox_plan` picks one per session, so the runner never asks which.
 """
@@ -15,21 +14,18 @@ from the ``pytest_mlebench_make_sandbox`` hook); the Ray executor
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
-from contextlib import nullcontext
-from dataclasses import asdict, dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pytest_mlebench.agents.protocol import Agent, AgentTask
 from pytest_mlebench.gpu_sampling import gpu_watch
-from pytest_mlebench.graders import ScoreResult, SubmissionSpec, validate_submission
+from pytest_mlebench.graders import SubmissionSpec
 from pytest_mlebench.graders.validation import SIZE_FLOOR_BYTES, max_submission_bytes
 from pytest_mlebench.integrity.monitor import IntegrityRun, instructions_note
-from pytest_mlebench.sandbox import create_sandbox
 from pytest_mlebench.sandbox.copy_budget import CopyBudget
 from pytest_mlebench.sandbox.copy_out import copy_results_out
-from pytest_mlebench.sandbox.gpus import GpuPool
 from pytest_mlebench.sandbox.interface import (
     ContractPaths,
     ExecResult,
@@ -38,12 +34,9 @@ from pytest_mlebench.sandbox.interface import (
     SandboxFacts,
     SandboxSpec,
 )
-from pytest_mlebench.sandbox.validator import SubmissionValidator
 from pytest_mlebench.session_images import (
-    AGENT_IMAGE,
     SessionImages,
     SessionNeeds,
-    prepare_docker,
 )
 
 if TYPE_CHECKING:
@@ -52,8 +45,6 @@ if TYPE_CHECKING:
 INSTRUCTIONS = Path(__file__).with_name("instructions.md")
 CREDENTIAL_FOLDERS = (".kaggle", ".ssh", ".aws", ".docker", ".config", ".netrc")
 START_TIME_NAME = "mle-bench-start.time"
-
-MakeSandbox = Callable[[SandboxSpec], Sandbox | None]
 
 
 @dataclass(frozen=True)
@@ -190,15 +181,6 @@ def hidden_host_paths(data_dir: Path) -> tuple[Path, ...]:
     return (data_dir, *(home / name for name in CREDENTIAL_FOLDERS))
 
 
-def host_validator(answers: Path, submission: SubmissionSpec) -> SubmissionValidator:
-    """``validate_submission.sh``'s answer, checked against ``answers`` on this machine."""
-
-    def validate(path: Path) -> ScoreResult:
-        return validate_submission(path, answers, submission)
-
-    return validate
-
-
 def submission_cap(answers: Path | None) -> int:
     """The largest submission copied out: the grader's own size guard for ``answers`` (a
     bigger one would be refused unread, so its bytes never reach the host); the floor without
@@ -290,103 +272,3 @@ def write_start_time(sandbox: Sandbox, run_dir: Path) -> None:
     path.chmod(0o444)
     folder = "/tmp" if sandbox.isolated else sandbox.paths.home
     sandbox.copy_in(path, f"{folder}/{START_TIME_NAME}")
-
-
-class LocalExecutor:
-    """The sandbox phase on this machine, with the session's backend (``local`` or ``docker``).
-
-    Args:
-        backend: The sandbox backend the session resolved.
-        session_id: The session; its Docker images are prepared once (:meth:`start`).
-        gpus: The GPUs the session may lend; each sandbox leases its own from them.
-        shared_dir: A folder every process of the session shares (GPU leases, the images'
-            readiness); ``None``: no GPUs to lease, no image to prepare.
-        wheelhouse: ``--mle-wheelhouse``, for the wheels of an agent folder's own image.
-        make_sandbox: Asked first for each sandbox (the ``pytest_mlebench_make_sandbox`` hook);
-            ``None`` from it means the built-in backend.
-    """
-
-    def __init__(
-        self,
-        backend: str,
-        session_id: str,
-        *,
-        gpus: Sequence[str] = (),
-        shared_dir: str | None = None,
-        wheelhouse: str | None = None,
-        make_sandbox: MakeSandbox | None = None,
-    ) -> None:
-        self.backend = backend
-        self.session_id = session_id
-        self.gpus = tuple(gpus)
-        self.shared_dir = Path(shared_dir) if shared_dir else None
-        self.wheelhouse = Path(wheelhouse) if wheelhouse else None
-        self.make_sandbox = make_sandbox
-        self.images: SessionImages | None = None
-
-    @property
-    def gpu_lease_dir(self) -> Path | None:
-        return self.shared_dir / "gpus" if self.shared_dir and self.gpus else None
-
-    def start(self, needs: SessionNeeds) -> SessionImages:
-        """Docker: reap earlier sessions' leftovers and build the agent image and the profiles
-        of ``needs`` (:func:`~pytest_mlebench.session_images.prepare_docker`, once per
-        session); nothing to prepare for the local backend."""
-        if self.backend != "docker" or self.shared_dir is None:
-            self.images = SessionImages()
-        else:
-            self.images = prepare_docker(needs, self.shared_dir, self.session_id, self.wheelhouse)
-        return self.images
-
-    def run(self, job: SandboxJob) -> SandboxOutcome:
-        lease_dir = self.gpu_lease_dir
-        pool = GpuPool(lease_dir, self.gpus) if lease_dir else None
-        with pool.lease(job.gpus) if pool else nullcontext(()) as gpus:
-            check = job.check
-            validator = host_validator(check.answers, check.submission) if check else None
-            spec = replace(
-                job.spec,
-                resources=replace(job.spec.resources, gpus=tuple(gpus)),
-                validator=validator,
-            )
-            sandbox = self._sandbox(spec, job.agent, job.image)
-            if job.on_sandbox is not None:
-                job.on_sandbox(sandbox)
-            text = job.instructions.render(sandbox.paths)
-            result, calls, evidence = run_in_sandbox(sandbox, job, text, job.run_dir)
-        return SandboxOutcome(
-            exec_result=result,
-            calls=calls,
-            grant=spec.resources,
-            sandbox=sandbox,
-            submission=job.run_dir / "submission.csv",
-            evidence=evidence,
-            gateway=spec.gateway,
-        )
-
-    def _sandbox(self, spec: SandboxSpec, agent: Agent, image: str | None = None) -> Sandbox:
-        custom = self.make_sandbox(spec) if self.make_sandbox is not None else None
-        if custom is not None:
-            return custom
-        if image is None or self.backend != "docker":
-            image = self._agent_image(agent)
-        return create_sandbox(self.backend, spec, image=image, privileged=agent.privileged)
-
-    def _agent_image(self, agent: Agent) -> str | None:
-        """The session's agent image; a caller that runs without :meth:`start` (one run from
-        the command line) starts the session here, for ``agent``."""
-        images = self.images
-        if images is None:
-            images = self.start(SessionNeeds(agent.name, getattr(agent, "image", None)))
-        return images.agent_image()
-
-    def finish(self, session_id: str) -> int:
-        """Remove containers of this session's crashed workers (Docker, once an image was
-        prepared: no container can exist before)."""
-        if self.backend != "docker" or self.shared_dir is None:
-            return 0
-        if not (self.shared_dir / f"{AGENT_IMAGE}.txt").is_file():
-            return 0
-        from pytest_mlebench.sandbox.docker import reap_containers
-
-        return reap_containers(older_than_session=session_id)

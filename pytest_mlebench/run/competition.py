@@ -23,8 +23,9 @@ from pytest_mlebench.records.build import write_grade_file
 from pytest_mlebench.records.requirement import requirement_failure
 from pytest_mlebench.registry import Competition
 from pytest_mlebench.run.case import RunCase
+from pytest_mlebench.run.judgement import Judgement, joined
 from pytest_mlebench.run.session_start import StartedExecutor
-from pytest_mlebench.run.skeleton import Run, Verdict, joined
+from pytest_mlebench.run.skeleton import Run
 from pytest_mlebench.sandbox.gpus import gpus_wanted
 from pytest_mlebench.sandbox.interface import SandboxSpec
 from pytest_mlebench.sandbox_phase import SandboxJob, SandboxOutcome, SubmissionCheck
@@ -68,7 +69,7 @@ class CompetitionRun(Run):
         check = SubmissionCheck(self.prepared.answers, self.competition.submission)
         return replace(super().sandbox_job(spec), check=check, gpus=self.gpu_count())
 
-    def judge(self, outcome: SandboxOutcome) -> Verdict:
+    def judge(self, outcome: SandboxOutcome) -> Judgement:
         """Grade the submission, check the run's integrity, apply the medal requirement."""
         report = self._grade(outcome.submission)
         context = integrity_context(self.mle_session.integrity, self.competition, self.sandbox)
@@ -83,7 +84,7 @@ class CompetitionRun(Run):
             gate,
         ]
         outcome_word: Literal["passed", "failed"] = "failed" if gate else "passed"
-        return Verdict(outcome_word, joined(notes), integrity=integrity, grade=report)
+        return Judgement(outcome_word, joined(notes), integrity=integrity, grade=report)
 
     def _grade(self, submission: Path) -> GradeReport:
         report = grade_submission(submission, self.competition, self.prepared.answers)

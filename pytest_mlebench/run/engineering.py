@@ -32,8 +32,9 @@ from pytest_mlebench.integrity.checks import CheckContext
 from pytest_mlebench.records.verdict import IntegrityReport
 from pytest_mlebench.run.case import RunCase
 from pytest_mlebench.run.harness_checks import HarnessFacts, harness_checks
+from pytest_mlebench.run.judgement import Judgement, joined
 from pytest_mlebench.run.session_start import StartedExecutor
-from pytest_mlebench.run.skeleton import Run, Verdict, joined
+from pytest_mlebench.run.skeleton import Run
 from pytest_mlebench.sandbox.interface import SandboxSpec
 from pytest_mlebench.sandbox_phase import SandboxJob, SandboxOutcome
 from pytest_mlebench.session import MLEBenchSession
@@ -112,7 +113,7 @@ class EngineeringRun(Run):
     def phase_ended(self) -> None:
         self.builds.remove_agent_images()
 
-    def judge(self, outcome: SandboxOutcome) -> Verdict:
+    def judge(self, outcome: SandboxOutcome) -> Judgement:
         """Check the integrity, run the verifier, add the harness checks, score the run."""
         report = self.integrity.check(outcome.calls, self._check_context(), None)
         verified = self._verify()
@@ -128,7 +129,7 @@ class EngineeringRun(Run):
         )
         notes = [verified.rejected, *self.phase_notes(outcome), gate]
         outcome_word: Literal["passed", "failed"] = "passed" if passed else "failed"
-        return Verdict(outcome_word, joined(notes), integrity=report, result=result)
+        return Judgement(outcome_word, joined(notes), integrity=report, result=result)
 
     def _gate_note(self, score: TaskScore, passed: bool) -> str | None:
         if passed:

@@ -12,9 +12,9 @@ written, also when the sandbox, the agent or the judging breaks (outcome ``error
 from __future__ import annotations
 
 import uuid
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
 
 import pytest
 
@@ -23,13 +23,13 @@ from pytest_mlebench.agents.stop_reason import read_stop_reason
 from pytest_mlebench.errors import AgentError
 from pytest_mlebench.gateway import Gateway
 from pytest_mlebench.integrity.monitor import IntegrityRun
-from pytest_mlebench.records.build import RecordBlock, RunSubject, exit_note, keep_run_files
-from pytest_mlebench.records.grade_report import GradeReport
+from pytest_mlebench.records.build import exit_note, keep_run_files
 from pytest_mlebench.records.run_record import Kind, Outcome, RunRecord
-from pytest_mlebench.records.verdict import IntegrityReport
 from pytest_mlebench.run.case import RunCase
 from pytest_mlebench.run.context import run_gateway, subject_record
+from pytest_mlebench.run.judgement import Judgement
 from pytest_mlebench.run.session_start import StartedExecutor, start_executor
+from pytest_mlebench.run.subject import Subject
 from pytest_mlebench.sandbox.interface import ResourceGrant, SandboxFacts, SandboxSpec
 from pytest_mlebench.sandbox_phase import (
     Instructions,
@@ -40,56 +40,6 @@ from pytest_mlebench.sandbox_phase import (
 from pytest_mlebench.session import MLEBenchSession
 from pytest_mlebench.timestamps import utc_timestamp
 from pytest_mlebench.values.time_limit import run_time_limit
-
-
-class Wanted(Protocol):
-    """The resources a subject asks for (``None``: no limit of its own)."""
-
-    @property
-    def cpus(self) -> float | None: ...
-
-    @property
-    def memory(self) -> str | None: ...
-
-    @property
-    def shm(self) -> str | None: ...
-
-    @property
-    def pids(self) -> int | None: ...
-
-
-class Subject(RunSubject, Protocol):
-    """What a run is of: a record's subject with its own time limit and resources."""
-
-    @property
-    def time_limit(self) -> int: ...
-
-    @property
-    def resources(self) -> Wanted: ...
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """What a kind made of a finished sandbox phase: the outcome and the kind's own results.
-
-    Attributes:
-        outcome: ``passed`` or ``failed``.
-        reason: Why, in the record's words (``None``: nothing to say).
-        integrity: The integrity report of the run.
-        grade: A competition's grade.
-        result: An engineering task's result (the record's ``engineering`` block).
-    """
-
-    outcome: Outcome
-    reason: str | None
-    integrity: IntegrityReport | None = None
-    grade: GradeReport | None = None
-    result: RecordBlock | None = None
-
-
-def joined(notes: list[str | None]) -> str | None:
-    """A record's reason: the notes that say something, in order."""
-    return "; ".join(note for note in notes if note) or None
 
 
 class Run:
@@ -166,7 +116,7 @@ class Run:
     def before_sandbox(self) -> None:
         """A kind's step before the sandbox phase (it may record a skip and skip)."""
 
-    def judge(self, outcome: SandboxOutcome) -> Verdict:
+    def judge(self, outcome: SandboxOutcome) -> Judgement:
         """The kind's judgement of the sandbox phase's ``outcome``."""
         raise NotImplementedError
 
@@ -263,7 +213,7 @@ class Run:
         result: Outcome,
         reason: str | None,
         outcome: SandboxOutcome | None = None,
-        verdict: Verdict | None = None,
+        verdict: Judgement | None = None,
     ) -> RunRecord:
         return subject_record(
             self.mle_session,

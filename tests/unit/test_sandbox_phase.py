@@ -11,10 +11,11 @@ from pytest_mlebench.agents import load_agent
 from pytest_mlebench.cluster.remote import RayExecutor
 from pytest_mlebench.data import PreparedData, prepare_competition
 from pytest_mlebench.integrity.monitor import NONCE_ENV
+from pytest_mlebench.local_executor import LocalExecutor
 from pytest_mlebench.registry import Competition, load_registry
 from pytest_mlebench.sandbox.interface import ResourceGrant, Sandbox, SandboxFacts, SandboxSpec
 from pytest_mlebench.sandbox.local import LocalSandbox
-from pytest_mlebench.sandbox_phase import Instructions, LocalExecutor, SandboxJob, SubmissionCheck
+from pytest_mlebench.sandbox_phase import Instructions, SandboxJob, SubmissionCheck
 from pytest_mlebench.sandbox_plan import SandboxPlan, executor_for
 from tests.factories import write_competition
 

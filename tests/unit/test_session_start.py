@@ -10,7 +10,7 @@ import pytest
 
 from pytest_mlebench import session_images
 from pytest_mlebench.errors import SandboxError
-from pytest_mlebench.sandbox_phase import LocalExecutor
+from pytest_mlebench.local_executor import LocalExecutor
 from pytest_mlebench.session_images import SessionNeeds, once_per_session
 
 WORKERS = 4
