@@ -12,6 +12,7 @@ written, also when the sandbox, the agent or the judging breaks (outcome ``error
 from __future__ import annotations
 
 import uuid
+from abc import ABC, abstractmethod
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, ClassVar
@@ -42,7 +43,7 @@ from pytest_mlebench.timestamps import utc_timestamp
 from pytest_mlebench.values.time_limit import run_time_limit
 
 
-class Run:
+class Run(ABC):
     """Drives one run and records it. Create one per test; call :meth:`execute` once.
 
     Args:
@@ -103,11 +104,11 @@ class Run:
         self.before_sandbox()
         try:
             outcome = self._sandbox_phase()
-            verdict = self.judge(outcome)
+            judgement = self.judge(outcome)
         except Exception as exc:
             self.hand_over(self._record("error", f"{type(exc).__name__}: {exc}"))
             raise
-        record = self._record(verdict.outcome, verdict.reason, outcome, verdict)
+        record = self._record(judgement.outcome, judgement.reason, outcome, judgement)
         self.hand_over(record)
         return record
 
@@ -115,14 +116,15 @@ class Run:
 
     def before_sandbox(self) -> None:
         """A kind's step before the sandbox phase (it may record a skip and skip)."""
+        return None
 
+    @abstractmethod
     def judge(self, outcome: SandboxOutcome) -> Judgement:
         """The kind's judgement of the sandbox phase's ``outcome``."""
-        raise NotImplementedError
 
+    @abstractmethod
     def public_dir(self) -> Path:
         """The folder mounted read-only as the agent's data."""
-        raise NotImplementedError
 
     def instruction_body(self) -> str | None:
         """The instructions' own text (``None``: the competition instructions)."""
@@ -130,6 +132,7 @@ class Run:
 
     def phase_ended(self) -> None:
         """Told when the executor is done with the job, whether it succeeded or not."""
+        return None
 
     # -- the skeleton's steps -------------------------------------------------------------
 
@@ -213,7 +216,7 @@ class Run:
         result: Outcome,
         reason: str | None,
         outcome: SandboxOutcome | None = None,
-        verdict: Judgement | None = None,
+        judgement: Judgement | None = None,
     ) -> RunRecord:
         return subject_record(
             self.mle_session,
@@ -228,13 +231,13 @@ class Run:
             time_limit=self.time_limit,
             resources=asdict(outcome.grant if outcome else self.resources()),
             exec_result=outcome.exec_result if outcome else None,
-            report=verdict.grade if verdict else None,
+            report=judgement.grade if judgement else None,
             calls=outcome.calls if outcome else [],
             sandbox=self.sandbox,
             gateway=self.gateway.summary() if self.gateway is not None else None,
-            integrity=verdict.integrity if verdict else None,
+            integrity=judgement.integrity if judgement else None,
             node=self.node,
-            engineering=verdict.result if verdict else None,
+            engineering=judgement.result if judgement else None,
             gpu_usage=self.gpu_usage,
             stop_reason=self.stop_reason(),
         )

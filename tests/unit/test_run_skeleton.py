@@ -174,3 +174,4 @@ def test_a_record_s_kind_is_its_subject_s_never_its_modality(pytester: pytest.Py
         both.session, odd, RunCase("toy", 0), test_id="t", outcome="skipped", reason="x"
     )
     assert (record.kind, record.modality, record.category) == ("competition", "engineering", None)
+    assert record.subject == "toy"
