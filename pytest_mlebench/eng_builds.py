@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_mlebench.eng.builder_spec import BuilderSpec
+from pytest_mlebench.eng.result import BuildsEntry
 from pytest_mlebench.sandbox.build_endpoint import BuildReply, ContextBuild
 
 if TYPE_CHECKING:
@@ -87,14 +88,14 @@ class TaskBuilds:
             shutil.rmtree(staging, ignore_errors=True)
         return out
 
-    def record(self, evidence: Mapping[str, Any] | None) -> dict[str, Any] | None:
-        """The ``builds`` entry of the record's ``engineering`` block: the agent's calls of
-        ``build_image.sh`` (time, fingerprint, ok, wall) and the verify-side facts."""
+    def record(self, evidence: Mapping[str, Any] | None) -> BuildsEntry | None:
+        """The run's builds for its record: the agent's calls of ``build_image.sh`` (from the
+        integrity evidence) and the verify-side facts (``None``: the task builds nothing)."""
         if self.spec is None:
             return None
         evidence = evidence or {}
-        return {
-            "agent_calls": list(evidence.get("build_calls") or []),
-            "agent_refused": int(evidence.get("build_refused") or 0),
-            "verify": self.verify_facts,
-        }
+        return BuildsEntry(
+            agent_calls=tuple(evidence.get("build_calls") or ()),
+            agent_refused=int(evidence.get("build_refused") or 0),
+            verify=self.verify_facts,
+        )

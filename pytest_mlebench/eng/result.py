@@ -16,6 +16,29 @@ from pytest_mlebench.eng.task import EngTask
 
 
 @dataclass(frozen=True)
+class BuildsEntry:
+    """The image builds of a run whose task declares ``builder:``.
+
+    Attributes:
+        agent_calls: The agent's calls of ``build_image.sh`` (time, fingerprint, ok, wall).
+        agent_refused: How many of its calls were refused (rate, size, allow-list).
+        verify: The verify-side recipe's facts (``None``: it did not run).
+    """
+
+    agent_calls: tuple[Mapping[str, Any], ...] = ()
+    agent_refused: int = 0
+    verify: Mapping[str, Any] | None = None
+
+    def to_record(self) -> dict[str, Any]:
+        """The ``builds`` entry of the record's ``engineering`` block."""
+        return {
+            "agent_calls": [dict(call) for call in self.agent_calls],
+            "agent_refused": self.agent_refused,
+            "verify": None if self.verify is None else dict(self.verify),
+        }
+
+
+@dataclass(frozen=True)
 class EngineeringResult:
     """The scored run of an engineering task.
 
@@ -32,10 +55,10 @@ class EngineeringResult:
     score: TaskScore
     passed: bool
     verifier: Mapping[str, Any]
-    builds: Mapping[str, Any] | None = None
+    builds: BuildsEntry | None = None
 
     def to_record(self) -> dict[str, Any]:
         """The record's ``engineering`` block."""
         block = engineering_block(self.task, self.score, self.passed, self.verifier)
-        block["builds"] = None if self.builds is None else dict(self.builds)
+        block["builds"] = None if self.builds is None else self.builds.to_record()
         return block
