@@ -144,7 +144,7 @@ def egress_entry(context: RunContext, sandbox: SandboxFacts | None) -> dict[str,
 
 def make_record(
     context: RunContext,
-    competition: RunSubject,
+    subject: RunSubject,
     *,
     test_id: str,
     seed: int,
@@ -166,19 +166,20 @@ def make_record(
     gpu_usage: dict[str, Any] | None = None,
     stop_reason: str | None = None,
 ) -> RunRecord:
-    """A :class:`RunRecord` for ``competition`` in the session of ``context`` (skips too).
+    """A :class:`RunRecord` for ``subject`` in the session of ``context`` (skips too); its
+    ``kind`` is the subject's.
 
     ``sandbox`` is the sandbox the run used, when one was made: the record names its backend
     and isolation (a sandbox from ``pytest_mlebench_make_sandbox`` included); without one, the
     session's backend stands in.
     """
     isolated = sandbox.isolated if sandbox is not None else context.backend != "local"
-    task = competition.kind == "engineering"
+    task = subject.kind == "engineering"
     return RunRecord(
         session_id=context.session_id,
-        run_id=run_id or f"{competition.id}-s{seed}-{uuid.uuid4().hex[:8]}",
+        run_id=run_id or f"{subject.id}-s{seed}-{uuid.uuid4().hex[:8]}",
         test_id=test_id,
-        competition_id=competition.id,
+        competition_id=subject.id,
         seed=seed,
         agent=context.agent,
         outcome=outcome,
@@ -193,9 +194,9 @@ def make_record(
         **_command_fields(exec_result),
         grade=report,
         validation_calls=calls or [],
-        splits=sorted(competition.splits),
-        complexity=competition.complexity,
-        modality=competition.modality,
+        splits=sorted(subject.splits),
+        complexity=subject.complexity,
+        modality=subject.modality,
         run_dir=run_dir,
         worker=context.worker,
         gateway=gateway,
@@ -203,8 +204,8 @@ def make_record(
         integrity=integrity,
         image=getattr(sandbox, "image", None),
         node=node,
-        kind=competition.kind,
-        category=getattr(competition, "category", None) if task else None,
+        kind=subject.kind,
+        category=getattr(subject, "category", None) if task else None,
         engineering=engineering.to_record() if engineering is not None else None,
         description=context.description,
         gpu_usage=gpu_usage,
