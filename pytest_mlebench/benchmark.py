@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_mlebench.eng_runner import EngineeringRun
-from pytest_mlebench.runner import BenchmarkRun
+from pytest_mlebench.run import CompetitionRun, EngineeringRun
 
 
-def test_competition(mle_run: BenchmarkRun) -> None:
+def test_competition(mle_run: CompetitionRun) -> None:
     """Run the agent on one competition, grade its submission, and apply the medal gate."""
     record = mle_run.execute()
     if record.outcome == "failed":

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, ClassVar, Literal, cast
 
 import pyarrow as pa
 import pyarrow.csv as arrow_csv
@@ -60,6 +60,7 @@ class Resources:
 class Competition:
     """One competition, as declared by its folder. Immutable; loaded once per session."""
 
+    kind: ClassVar[Literal["competition"]] = "competition"  # what its runs' records say
     id: str
     name: str
     complexity: Complexity

@@ -5,7 +5,8 @@ with the task's limits and allow-list: the agent's endpoint during the agent pha
 (``build_image.sh``, :mod:`pytest_mlebench.sandbox.build_endpoint`; its images are removed when
 the phase ends), and the verify-side recipe on the final workspace
 (:mod:`pytest_mlebench.sandbox.docker.task_builds`), whose facts the verifier reads in
-``$BUILD_DIR``. Split out of :mod:`.eng_runner`, which calls these at the matching steps.
+``$BUILD_DIR``. The engineering run (:mod:`pytest_mlebench.run.engineering`) calls these at
+the matching steps.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_mlebench.eng.builder_spec import BuilderSpec
+from pytest_mlebench.eng.result import BuildsEntry
 from pytest_mlebench.integrity.run_evidence import Evidence
 from pytest_mlebench.sandbox.build_endpoint import BuildReply, ContextBuild
 
@@ -87,13 +89,13 @@ class TaskBuilds:
             shutil.rmtree(staging, ignore_errors=True)
         return out
 
-    def record(self, evidence: Evidence | None) -> dict[str, Any] | None:
-        """The ``builds`` entry of the record's ``engineering`` block: the agent's calls of
-        ``build_image.sh`` (time, fingerprint, ok, wall) and the verify-side facts."""
+    def record(self, evidence: Evidence | None) -> BuildsEntry | None:
+        """The run's builds for its record: the agent's calls of ``build_image.sh`` (from the
+        integrity evidence) and the verify-side facts (``None``: the task builds nothing)."""
         if self.spec is None:
             return None
-        return {
-            "agent_calls": list(evidence.build_calls or []) if evidence else [],
-            "agent_refused": int(evidence.build_refused or 0) if evidence else 0,
-            "verify": self.verify_facts,
-        }
+        return BuildsEntry(
+            agent_calls=tuple(evidence.build_calls or ()) if evidence else (),
+            agent_refused=int(evidence.build_refused or 0) if evidence else 0,
+            verify=self.verify_facts,
+        )

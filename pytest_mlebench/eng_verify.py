@@ -16,8 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from pytest_mlebench.eng.prepared import PreparedTask
+from pytest_mlebench.eng.task import EngTask
+from pytest_mlebench.sandbox.interface import ResourceGrant
 from pytest_mlebench.sandbox.verifier_phase import (
     VerifierError,
     VerifierJob,
@@ -40,6 +44,39 @@ class Verified:
     document: dict[str, Any]
     facts: dict[str, Any]
     rejected: str | None = None
+
+
+def verifier_job(
+    task: EngTask,
+    prepared: PreparedTask,
+    seed: int,
+    run_dir: Path,
+    *,
+    start_ns: int,
+    image: str | None,
+    session_id: str,
+    build_dir: Path | None,
+) -> VerifierJob:
+    """The verifier's job for a run of ``task`` whose folder is ``run_dir`` (its final
+    workspace copied out to ``run_dir/workspace``), with the task's own limits."""
+    return VerifierJob(
+        task_id=task.id,
+        seed=seed,
+        verify_dir=task.verify_dir,
+        private_dir=prepared.private,
+        pristine_dir=prepared.workspace,
+        work_dir=run_dir / "workspace",
+        env=prepared.env,
+        time_limit=task.verify_time_limit,
+        log_path=run_dir / "verify.log",
+        start_time_ns=start_ns,
+        resources=ResourceGrant(
+            cpus=task.verify_resources.cpus, memory=task.verify_resources.memory
+        ),
+        image=image,
+        labels={"pytest-mlebench.session": session_id},
+        build_dir=build_dir,
+    )
 
 
 def verify(job: VerifierJob, docker: bool) -> Verified:

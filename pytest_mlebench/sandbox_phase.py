@@ -3,38 +3,31 @@
 A run has two halves. The sandbox phase starts a sandbox on the competition's public data, copies
 the instructions in, drives the agent under the integrity watch, and copies its submission, logs
 and code out; everything else (the answers, grading, the integrity checks, the record) stays with
-the runner (:mod:`pytest_mlebench.runner`). This module is the seam between the two:
+the run (:mod:`pytest_mlebench.run`). This module is the seam between the two:
 :class:`SandboxJob` is what the runner hands over, in plain values; :class:`SandboxOutcome` is
-what comes back; an :class:`Executor` carries the job out. :class:`LocalExecutor` does it on this
-machine (the ``local`` or ``docker`` backend, GPUs leased from the session's pool, or a sandbox
-from the ``pytest_mlebench_make_sandbox`` hook); the Ray executor
+what comes back; an :class:`Executor` carries the job out. The local executor
+(:class:`pytest_mlebench.local_executor.LocalExecutor`) does it on this machine; the Ray executor
 (:class:`pytest_mlebench.cluster.remote.RayExecutor`) does it on a node of a cluster.
 :mod:`pytest_mlebench.sandbox_plan` picks one per session, so the runner never asks which.
 """
 
 from __future__ import annotations
 
-import logging
 import time
-from collections.abc import Callable, Sequence
-from contextlib import nullcontext
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from filelock import FileLock
-
 from pytest_mlebench.agents.protocol import Agent, AgentTask
 from pytest_mlebench.gpu_sampling import gpu_watch
-from pytest_mlebench.graders import ScoreResult, SubmissionSpec, validate_submission
+from pytest_mlebench.graders import SubmissionSpec
 from pytest_mlebench.graders.validation import SIZE_FLOOR_BYTES, max_submission_bytes
 from pytest_mlebench.integrity.nonce import Watermark
 from pytest_mlebench.integrity.run_evidence import Evidence
 from pytest_mlebench.integrity.watch import SandboxWatch
-from pytest_mlebench.sandbox import create_sandbox
 from pytest_mlebench.sandbox.copy_budget import CopyBudget
 from pytest_mlebench.sandbox.copy_out import copy_results_out
-from pytest_mlebench.sandbox.gpus import GpuPool
 from pytest_mlebench.sandbox.interface import (
     ContractPaths,
     ExecResult,
@@ -43,20 +36,17 @@ from pytest_mlebench.sandbox.interface import (
     SandboxFacts,
     SandboxSpec,
 )
-from pytest_mlebench.sandbox.validator import SubmissionValidator
+from pytest_mlebench.session_images import (
+    SessionImages,
+    SessionNeeds,
+)
 
 if TYPE_CHECKING:
     from pytest_mlebench.gateway import Gateway
-    from pytest_mlebench.sandbox.docker.agent_image import ImageSource
-
-log = logging.getLogger(__name__)
 
 INSTRUCTIONS = Path(__file__).with_name("instructions.md")
 CREDENTIAL_FOLDERS = (".kaggle", ".ssh", ".aws", ".docker", ".config", ".netrc")
-IMAGE_BUILD_TIMEOUT_SECONDS = 3 * 3600
 START_TIME_NAME = "mle-bench-start.time"
-
-MakeSandbox = Callable[[SandboxSpec], Sandbox | None]
 
 
 @dataclass(frozen=True)
@@ -94,6 +84,19 @@ class Instructions:
 
 
 @dataclass(frozen=True)
+class SubmissionCheck:
+    """What ``validate_submission.sh`` checks a competition's submission against, on the host.
+
+    Attributes:
+        answers: The answers' folder (read outside the sandbox, never mounted).
+        submission: The competition's submission format.
+    """
+
+    answers: Path
+    submission: SubmissionSpec
+
+
+@dataclass(frozen=True)
 class SandboxJob:
     """The sandbox phase of one run.
 
@@ -104,9 +107,8 @@ class SandboxJob:
         instructions: What the agent is told, rendered for the sandbox it gets.
         run_dir: The run folder on this machine, where the phase leaves ``instructions.md``,
             ``agent.log``, ``submission.csv``, ``logs/``, ``code/`` and the integrity evidence.
-        answers: The answers' folder, for the validator behind ``validate_submission.sh``
-            (read outside the sandbox, never mounted).
-        submission: The competition's submission format, for the same validator.
+        check: What the validator behind ``validate_submission.sh`` checks a submission
+            against (``None``: the run has no submission, as an engineering task's).
         gpus: How many GPUs the sandbox leases.
         on_sandbox: Told the sandbox as soon as it is made, so that a run which breaks later
             still records which sandbox it had (never sent to another machine).
@@ -121,8 +123,7 @@ class SandboxJob:
     agent: Agent
     instructions: Instructions
     run_dir: Path
-    answers: Path
-    submission: SubmissionSpec
+    check: SubmissionCheck | None = None
     gpus: int = 0
     on_sandbox: Callable[[SandboxFacts], None] | None = field(default=None, compare=False)
     workspace: Path | None = None
@@ -166,7 +167,17 @@ class SandboxOutcome:
 
 
 class Executor(Protocol):
-    """Carries out the sandbox phase of runs: on this machine, or on another one."""
+    """Carries out the sandbox phase of runs: on this machine, or on another one.
+
+    Its session lifecycle: :meth:`start` once per process before its first run (the work it
+    does is done once per session, whichever process comes first), :meth:`run` per run,
+    :meth:`finish` once on the controller at session end.
+    """
+
+    def start(self, needs: SessionNeeds) -> SessionImages:
+        """Session start, before any run: reap what earlier sessions left and build the images
+        ``needs`` names; what each run will use. A failed build is kept in the answer (the runs
+        that need it record why), never raised here."""
 
     def run(self, job: SandboxJob) -> SandboxOutcome:
         """Run ``job``; raise (an :class:`~pytest_mlebench.errors.SandboxError` for
@@ -182,18 +193,12 @@ def hidden_host_paths(data_dir: Path) -> tuple[Path, ...]:
     return (data_dir, *(home / name for name in CREDENTIAL_FOLDERS))
 
 
-def host_validator(answers: Path, submission: SubmissionSpec) -> SubmissionValidator:
-    """``validate_submission.sh``'s answer, checked against ``answers`` on this machine."""
-
-    def validate(path: Path) -> ScoreResult:
-        return validate_submission(path, answers, submission)
-
-    return validate
-
-
-def submission_cap(answers: Path) -> int:
+def submission_cap(answers: Path | None) -> int:
     """The largest submission copied out: the grader's own size guard for ``answers`` (a
-    bigger one would be refused unread, so its bytes never reach the host)."""
+    bigger one would be refused unread, so its bytes never reach the host); the floor without
+    answers."""
+    if answers is None:
+        return SIZE_FLOOR_BYTES
     try:
         size = answers.stat().st_size if answers.is_file() else 0
     except OSError:
@@ -257,7 +262,7 @@ def run_in_sandbox(
                 run_dir,
                 workspace=job.workspace is not None,
                 budget=budget,
-                max_submission=submission_cap(job.answers),
+                max_submission=submission_cap(job.check.answers if job.check else None),
             )
             watch.add(copy_out=budget.summary())
         if gpus is not None:  # travels with the evidence; the record keeps it as gpu_usage
@@ -279,118 +284,3 @@ def write_start_time(sandbox: Sandbox, run_dir: Path) -> None:
     path.chmod(0o444)
     folder = "/tmp" if sandbox.isolated else sandbox.paths.home
     sandbox.copy_in(path, f"{folder}/{START_TIME_NAME}")
-
-
-class LocalExecutor:
-    """The sandbox phase on this machine, with the session's backend (``local`` or ``docker``).
-
-    Args:
-        backend: The sandbox backend the session resolved.
-        session_id: The session; the Docker image is prepared once per session.
-        gpus: The GPUs the session may lend; each sandbox leases its own from them.
-        shared_dir: A folder every process of the session shares (GPU leases, the image's
-            readiness); ``None``: no GPUs to lease, no image to prepare.
-        wheelhouse: ``--mle-wheelhouse``, for the wheels of an agent folder's own image.
-        make_sandbox: Asked first for each sandbox (the ``pytest_mlebench_make_sandbox`` hook);
-            ``None`` from it means the built-in backend.
-    """
-
-    def __init__(
-        self,
-        backend: str,
-        session_id: str,
-        *,
-        gpus: Sequence[str] = (),
-        shared_dir: str | None = None,
-        wheelhouse: str | None = None,
-        make_sandbox: MakeSandbox | None = None,
-    ) -> None:
-        self.backend = backend
-        self.session_id = session_id
-        self.gpus = tuple(gpus)
-        self.shared_dir = Path(shared_dir) if shared_dir else None
-        self.wheelhouse = Path(wheelhouse) if wheelhouse else None
-        self.make_sandbox = make_sandbox
-
-    @property
-    def gpu_lease_dir(self) -> Path | None:
-        return self.shared_dir / "gpus" if self.shared_dir and self.gpus else None
-
-    def run(self, job: SandboxJob) -> SandboxOutcome:
-        lease_dir = self.gpu_lease_dir
-        pool = GpuPool(lease_dir, self.gpus) if lease_dir else None
-        with pool.lease(job.gpus) if pool else nullcontext(()) as gpus:
-            validator = None if job.workspace else host_validator(job.answers, job.submission)
-            spec = replace(
-                job.spec,
-                resources=replace(job.spec.resources, gpus=tuple(gpus)),
-                validator=validator,
-            )
-            sandbox = self._sandbox(spec, job.agent, job.image)
-            if job.on_sandbox is not None:
-                job.on_sandbox(sandbox)
-            text = job.instructions.render(sandbox.paths)
-            result, calls, evidence = run_in_sandbox(sandbox, job, text, job.run_dir)
-        return SandboxOutcome(
-            exec_result=result,
-            calls=calls,
-            grant=spec.resources,
-            sandbox=sandbox,
-            submission=job.run_dir / "submission.csv",
-            evidence=evidence,
-            gateway=spec.gateway,
-        )
-
-    def _sandbox(self, spec: SandboxSpec, agent: Agent, image: str | None = None) -> Sandbox:
-        custom = self.make_sandbox(spec) if self.make_sandbox is not None else None
-        if custom is not None:
-            return custom
-        if image is None or self.backend != "docker":
-            image = self.image(getattr(agent, "image", None), agent.name)
-        return create_sandbox(self.backend, spec, image=image, privileged=agent.privileged)
-
-    def image(self, agent_image: ImageSource | None = None, agent_name: str = "") -> str | None:
-        """The image to run (``None`` for the local backend); prepared once per session.
-
-        Under a file lock in the session's shared folder, the first caller reaps containers
-        earlier runs left behind and builds the default agent image when missing, or the image
-        of ``agent_image`` (an agent folder's Dockerfile) FROM its profile: the session runs one
-        agent, so one image serves all its sandboxes. Later callers read the result.
-        """
-        if self.backend != "docker" or self.shared_dir is None:
-            return None
-        from pytest_mlebench.sandbox.docker import ensure_image, reap_containers
-        from pytest_mlebench.sandbox.docker.cleanup import reap_build_images
-
-        shared = self.shared_dir
-        shared.mkdir(parents=True, exist_ok=True)
-        ready = shared / "image.txt"
-        with FileLock(str(shared / "engine.lock"), timeout=IMAGE_BUILD_TIMEOUT_SECONDS):
-            if ready.is_file():
-                return ready.read_text("utf-8").strip()
-            removed = reap_containers(older_than_session=self.session_id)
-            if removed:
-                log.warning("removed %d sandbox container(s) left by earlier runs", removed)
-            gone = reap_build_images()
-            if gone:
-                log.warning("removed %d image(s) the builder made for runs that crashed", gone)
-            image = ensure_image(progress=log.info)
-            if agent_image is not None:
-                from pytest_mlebench.sandbox.docker.agent_image import ensure_agent_image
-
-                image = ensure_agent_image(
-                    agent_image, agent_name, wheels_from=self.wheelhouse, progress=log.info
-                )
-            ready.write_text(image, "utf-8")
-        return image
-
-    def finish(self, session_id: str) -> int:
-        """Remove containers of this session's crashed workers (Docker, once an image was
-        prepared: no container can exist before)."""
-        if self.backend != "docker" or self.shared_dir is None:
-            return 0
-        if not (self.shared_dir / "image.txt").is_file():
-            return 0
-        from pytest_mlebench.sandbox.docker import reap_containers
-
-        return reap_containers(older_than_session=session_id)

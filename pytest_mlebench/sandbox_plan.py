@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.cluster.remote import RayExecutor
+from pytest_mlebench.local_executor import LocalExecutor, MakeSandbox
 from pytest_mlebench.sandbox import resolve_backend
 from pytest_mlebench.sandbox.gpus import detect_gpus, select_gpus
 from pytest_mlebench.sandbox.leftovers import SESSION_PREFIX, mark_session_dir, reap_leftovers
-from pytest_mlebench.sandbox_phase import Executor, LocalExecutor, MakeSandbox
+from pytest_mlebench.sandbox_phase import Executor
 from pytest_mlebench.settings import Settings
 
 

@@ -24,7 +24,7 @@ from pytest_mlebench.markers import FIXED_MARKERS
 from pytest_mlebench.registry import Competition, load_registry
 from pytest_mlebench.report import hooks as report_hooks
 from pytest_mlebench.rerun_series import settings_for_rerun
-from pytest_mlebench.runner import RunCase
+from pytest_mlebench.run.case import RunCase
 from pytest_mlebench.sandbox.network import BRIDGE_WARNING
 from pytest_mlebench.sandbox_plan import SandboxPlan, finish_sandboxes, plan_sandboxes
 from pytest_mlebench.selection import (
@@ -178,7 +178,7 @@ def _parametrize_tasks(metafunc: pytest.Metafunc) -> None:
     seeds = mle_session.settings.seeds
     params = [
         pytest.param(
-            RunCase(task.id, seed, agent),
+            RunCase(task.id, seed, agent, kind="engineering"),
             id=RunCase(task.id, seed, agent).test_id(seeds),
             marks=task_marks(task, mle_session.settings.time_limit),
         )
@@ -192,7 +192,7 @@ def _parametrize_tasks(metafunc: pytest.Metafunc) -> None:
 def task_marks(task: EngTask, time_limit: int | None) -> list[pytest.MarkDecorator]:
     """The marks of an engineering task's test: ``engineering``, its splits, category and
     complexity, and the timeout backstop (agent + verifier + grace)."""
-    backstop = (time_limit or task.time_limit) + task.verify_time_limit + TIMEOUT_GRACE_SECONDS
+    backstop = run_time_limit(time_limit, task) + task.verify_time_limit + TIMEOUT_GRACE_SECONDS
     return [
         pytest.mark.engineering,
         pytest.mark.category(name=task.category),

@@ -26,7 +26,12 @@ from pytest_mlebench.graders import ScoreResult
 from pytest_mlebench.sandbox import create_sandbox
 from pytest_mlebench.sandbox.interface import ExecResult, SandboxSpec
 from pytest_mlebench.sandbox.validator import SubmissionValidator
-from pytest_mlebench.sandbox_phase import SandboxJob, hidden_host_paths, run_in_sandbox
+from pytest_mlebench.sandbox_phase import (
+    SandboxJob,
+    SubmissionCheck,
+    hidden_host_paths,
+    run_in_sandbox,
+)
 from pytest_mlebench.timestamps import utc_timestamp
 
 log = logging.getLogger(__name__)
@@ -131,7 +136,7 @@ def _run_sandbox(
         public_dir=public,
         resources=replace(job.spec.resources, gpus=gpus),
         log_dir=run_dir,
-        validator=desk_validator(job),
+        validator=desk_validator(job.desk, job.job.check) if job.job.check else None,
         hidden_paths=hidden_host_paths(node_cache_root()),
     )
     sandbox = create_sandbox("docker", spec, image=image, privileged=job.job.agent.privileged)
@@ -139,13 +144,14 @@ def _run_sandbox(
     return result, calls, sandbox.egress_summary()
 
 
-def desk_validator(job: NodeJob) -> SubmissionValidator:
-    """``validate_submission.sh``'s answer, from the controller's desk (which has the answers)."""
+def desk_validator(desk: Any, check: SubmissionCheck) -> SubmissionValidator:
+    """``validate_submission.sh``'s answer, from the controller's ``desk`` (which has the
+    answers of ``check``)."""
     import ray
 
     def validate(path: Path) -> ScoreResult:
         answer: ScoreResult = ray.get(
-            job.desk.validate.remote(str(job.job.answers), job.job.submission, path.read_bytes())
+            desk.validate.remote(str(check.answers), check.submission, path.read_bytes())
         )
         return answer
 

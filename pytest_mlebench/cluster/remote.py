@@ -24,8 +24,10 @@ from typing import Any
 
 from pytest_mlebench.cluster.executor import reap_session, run_on_cluster, unpack_run
 from pytest_mlebench.cluster.node import NodeJob
+from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.integrity.monitor import load_evidence
 from pytest_mlebench.sandbox_phase import SandboxJob, SandboxOutcome
+from pytest_mlebench.session_images import SessionImages, SessionNeeds
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,17 @@ class RayExecutor:
         # The callback stays here: it belongs to this process's run.
         return NodeJob(replace(job, on_sandbox=None), text, wheelhouse=self.wheelhouse)
 
+    def start(self, needs: SessionNeeds) -> SessionImages:
+        """Nothing to prepare here: each node builds the run's image on its own engine
+        (:func:`~.node.node_image`, file-locked there) and its engine's reaper removes what
+        earlier sessions left; the session's containers are removed at :meth:`finish`."""
+        return SessionImages()
+
     def run(self, job: SandboxJob) -> SandboxOutcome:
+        if job.workspace is not None:
+            raise SandboxError(
+                "engineering tasks run on this machine only: run them without --mle-ray"
+            )
         gateway = job.spec.gateway
         if gateway is not None:
             gateway.resolved_keys()  # a missing secret stops the run here, before the cluster

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, ClassVar, Literal, cast
 
 from pytest_mlebench.eng.builder_spec import BuilderSpec, parse_builder
 from pytest_mlebench.eng.config_fields import (
@@ -86,16 +86,22 @@ class Check:
 
 @dataclass(frozen=True)
 class Resources:
-    """CPU and memory limits of a phase (``None``: no limit)."""
+    """The limits of a phase (``None``: no limit, or the user's ``--mle-*`` setting).
+
+    ``shm`` and ``pids`` are read for the agent's phase only (the verifier runs with its own).
+    """
 
     cpus: float | None = None
     memory: str | None = None
+    shm: str | None = None
+    pids: int | None = None
 
 
 @dataclass(frozen=True)
 class EngTask:
     """A validated engineering task folder."""
 
+    kind: ClassVar[Literal["engineering"]] = "engineering"  # what its runs' records say
     id: str
     name: str
     folder: Path
@@ -236,10 +242,19 @@ def load_task(folder: Path) -> EngTask:
 def _resources(value: Any, where: str) -> Resources:
     raw = mapping_field(value or {}, "resources", where)
     cpus = raw.get("cpus")
+    pids = raw.get("pids")
     return Resources(
         cpus=None if cpus is None else number_field(cpus, "resources.cpus", where),
         memory=None if raw.get("memory") is None else str(raw["memory"]),
+        shm=None if raw.get("shm") is None else str(raw["shm"]),
+        pids=None if pids is None else _pids(pids, where),
     )
+
+
+def _pids(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ConfigError(f"{where}: resources.pids must be a positive whole number of processes")
+    return value
 
 
 def _requirements(value: Any, where: str) -> dict[str, str]:

@@ -2,7 +2,8 @@
 
 :func:`make_record` builds the :class:`~pytest_mlebench.records.run_record.RunRecord` of a run
 (also of a skip or an error) from a :class:`RunContext` — the session's facts as plain values —
-the competition (or engineering task: a :class:`RunSubject`), and what the sandbox reported.
+the subject (a competition or an engineering task, its ``kind`` explicit: a
+:class:`RunSubject`), and what the sandbox reported.
 The sandbox's and the command's facts arrive
 through two small protocols (:class:`SandboxFacts`, :class:`CommandFacts`) so this layer never
 imports the sandbox. :func:`keep_run_files` writes what a finished run leaves in its folder and
@@ -18,7 +19,7 @@ from typing import Any, Protocol
 
 from pytest_mlebench.records.grade_report import GradeReport
 from pytest_mlebench.records.mlebench_grade import grade_json
-from pytest_mlebench.records.run_record import Outcome, RunRecord, append_record
+from pytest_mlebench.records.run_record import Kind, Outcome, RunRecord, append_record
 from pytest_mlebench.records.verdict import IntegrityReport
 from pytest_mlebench.timestamps import utc_timestamp
 
@@ -49,10 +50,14 @@ class RunContext:
 
 
 class RunSubject(Protocol):
-    """What a record names of what was run: a competition, or an engineering task."""
+    """What a record names of what was run: a competition, or an engineering task; ``kind``
+    says which (the record's ``kind``), never inferred from another field."""
 
     @property
     def id(self) -> str: ...
+
+    @property
+    def kind(self) -> Kind: ...
 
     @property
     def splits(self) -> frozenset[str]: ...
@@ -62,6 +67,12 @@ class RunSubject(Protocol):
 
     @property
     def modality(self) -> str: ...
+
+
+class RecordBlock(Protocol):
+    """A kind's own result, kept in the record as its JSON form (the engineering result)."""
+
+    def to_record(self) -> dict[str, Any]: ...
 
 
 class SandboxFacts(Protocol):
@@ -133,7 +144,7 @@ def egress_entry(context: RunContext, sandbox: SandboxFacts | None) -> dict[str,
 
 def make_record(
     context: RunContext,
-    competition: RunSubject,
+    subject: RunSubject,
     *,
     test_id: str,
     seed: int,
@@ -151,23 +162,24 @@ def make_record(
     gateway: dict[str, Any] | None = None,
     integrity: IntegrityReport | None = None,
     node: dict[str, Any] | None = None,
-    engineering: dict[str, Any] | None = None,
+    engineering: RecordBlock | None = None,
     gpu_usage: dict[str, Any] | None = None,
     stop_reason: str | None = None,
 ) -> RunRecord:
-    """A :class:`RunRecord` for ``competition`` in the session of ``context`` (skips too).
+    """A :class:`RunRecord` for ``subject`` in the session of ``context`` (skips too); its
+    ``kind`` is the subject's.
 
     ``sandbox`` is the sandbox the run used, when one was made: the record names its backend
     and isolation (a sandbox from ``pytest_mlebench_make_sandbox`` included); without one, the
     session's backend stands in.
     """
     isolated = sandbox.isolated if sandbox is not None else context.backend != "local"
-    task = competition.modality == "engineering"  # an engineering task files itself so
+    task = subject.kind == "engineering"
     return RunRecord(
         session_id=context.session_id,
-        run_id=run_id or f"{competition.id}-s{seed}-{uuid.uuid4().hex[:8]}",
+        run_id=run_id or f"{subject.id}-s{seed}-{uuid.uuid4().hex[:8]}",
         test_id=test_id,
-        competition_id=competition.id,
+        competition_id=subject.id,
         seed=seed,
         agent=context.agent,
         outcome=outcome,
@@ -182,9 +194,9 @@ def make_record(
         **_command_fields(exec_result),
         grade=report,
         validation_calls=calls or [],
-        splits=sorted(competition.splits),
-        complexity=competition.complexity,
-        modality=competition.modality,
+        splits=sorted(subject.splits),
+        complexity=subject.complexity,
+        modality=subject.modality,
         run_dir=run_dir,
         worker=context.worker,
         gateway=gateway,
@@ -192,9 +204,9 @@ def make_record(
         integrity=integrity,
         image=getattr(sandbox, "image", None),
         node=node,
-        kind="engineering" if task else "competition",
-        category=getattr(competition, "category", None) if task else None,
-        engineering=engineering,
+        kind=subject.kind,
+        category=getattr(subject, "category", None) if task else None,
+        engineering=engineering.to_record() if engineering is not None else None,
         description=context.description,
         gpu_usage=gpu_usage,
         stop_reason=stop_reason,

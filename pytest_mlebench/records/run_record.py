@@ -44,8 +44,9 @@ class RunRecord:
     existed, which read back unchanged.
 
     ``engineering`` is the scored run of an engineering task (task, score, dimensions, checks,
-    verifier; ``docs/engineering.md``); its ``competition_id`` is the task id and it has no
-    grade. ``None`` for a competition.
+    verifier; ``docs/engineering.md``); it has no grade. ``None`` for a competition.
+    ``competition_id`` is the id of the run's subject (:attr:`subject`): a competition's, or an
+    engineering task's; ``kind`` says which (the JSON key keeps its first name for readers).
 
     ``grade`` is our grade; ``integrity`` what the checks found and whether the medal was
     withheld (:attr:`medal` combines the two). The original-compatible score and medal — what
@@ -53,7 +54,8 @@ class RunRecord:
     — travel inside ``grade`` (``grade.original``, ``None`` where both agree or for records
     written before it existed); :attr:`original_medal` is the one that counts on that side.
 
-    ``kind`` tells a Kaggle competition's run from an engineering task's (``docs/engineering.md``);
+    ``kind`` tells a Kaggle competition's run from an engineering task's (``docs/engineering.md``),
+    as the run's subject declares it (never inferred from another field);
     a task's run has no grade and no medal: its ``engineering`` block holds the task score, the
     dimension scores and every check, and ``category`` the task's category. Records written
     before tasks existed read back as competitions.
@@ -107,6 +109,11 @@ class RunRecord:
     gpu_usage: dict[str, Any] | None = None
     stop_reason: str | None = None
     version: int = RECORD_VERSION
+
+    @property
+    def subject(self) -> str:
+        """The id of what was run: a competition's or an engineering task's (see :attr:`kind`)."""
+        return self.competition_id
 
     @property
     def medal(self) -> Medal | None:

@@ -11,10 +11,11 @@ from pytest_mlebench.agents import load_agent
 from pytest_mlebench.cluster.remote import RayExecutor
 from pytest_mlebench.data import PreparedData, prepare_competition
 from pytest_mlebench.integrity.nonce import NONCE_ENV, Watermark
+from pytest_mlebench.local_executor import LocalExecutor
 from pytest_mlebench.registry import Competition, load_registry
 from pytest_mlebench.sandbox.interface import ResourceGrant, Sandbox, SandboxFacts, SandboxSpec
 from pytest_mlebench.sandbox.local import LocalSandbox
-from pytest_mlebench.sandbox_phase import Instructions, LocalExecutor, SandboxJob
+from pytest_mlebench.sandbox_phase import Instructions, SandboxJob, SubmissionCheck
 from pytest_mlebench.sandbox_plan import SandboxPlan, executor_for
 from tests.factories import write_competition
 
@@ -47,8 +48,7 @@ def job_for(toy: tuple[Competition, PreparedData], run_dir: Path, **changes: obj
         "agent": load_agent("dummy"),
         "instructions": Instructions(60, Watermark(NONCE)),
         "run_dir": run_dir,
-        "answers": prepared.answers,
-        "submission": competition.submission,
+        "check": SubmissionCheck(prepared.answers, competition.submission),
         **changes,
     }
     return SandboxJob(**fields)  # type: ignore[arg-type]
@@ -148,3 +148,14 @@ def test_a_node_gets_the_job_without_this_process_s_callback(
     assert node_job.wheelhouse == "/wheels"
     assert node_job.instructions == (tmp_path / "run" / "instructions.md").read_text()
     assert f"`{PATHS.submission_file}`" in node_job.instructions
+
+
+def test_the_ray_executor_refuses_an_engineering_job_itself(
+    toy: tuple[Competition, PreparedData], tmp_path: Path
+) -> None:
+    """The run never asks where it runs: the executor that cannot run a workspace says so."""
+    from pytest_mlebench.errors import SandboxError
+
+    job = job_for(toy, tmp_path / "run", check=None, workspace=tmp_path)
+    with pytest.raises(SandboxError, match="without --mle-ray"):
+        RayExecutor("auto").run(job)

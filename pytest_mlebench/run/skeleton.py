@@ -1,0 +1,248 @@
+"""One run of a benchmark test, whatever its kind: the skeleton every kind of run walks through.
+
+:class:`Run` owns the steps every run has — its id and folder, the agent, the integrity watch, the
+time limit and the resources, the sandbox spec and job, the executor call (on this machine or on
+a Ray node: the run never asks which), the record, its write and its hand-over — and leaves to
+its kind what differs: :meth:`Run.judge` (a competition grades the submission and checks its
+integrity, an engineering task runs its verifier and scores its checks) and a few small
+overrides of the spec and the job (:mod:`.competition`, :mod:`.engineering`). A record is always
+written, also when the sandbox, the agent or the judging breaks (outcome ``error``).
+"""
+
+from __future__ import annotations
+
+import uuid
+from abc import ABC, abstractmethod
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from pytest_mlebench.agents import load_agent
+from pytest_mlebench.agents.stop_reason import read_stop_reason
+from pytest_mlebench.errors import AgentError
+from pytest_mlebench.gateway import Gateway
+from pytest_mlebench.integrity.monitor import IntegrityRun
+from pytest_mlebench.records.build import exit_note, keep_run_files
+from pytest_mlebench.records.run_record import Kind, Outcome, RunRecord
+from pytest_mlebench.run.case import RunCase
+from pytest_mlebench.run.context import run_gateway, subject_record
+from pytest_mlebench.run.judgement import Judgement
+from pytest_mlebench.run.session_start import StartedExecutor, start_executor
+from pytest_mlebench.run.subject import Subject
+from pytest_mlebench.sandbox.interface import ResourceGrant, SandboxFacts, SandboxSpec
+from pytest_mlebench.sandbox_phase import (
+    Instructions,
+    SandboxJob,
+    SandboxOutcome,
+    hidden_host_paths,
+)
+from pytest_mlebench.session import MLEBenchSession
+from pytest_mlebench.timestamps import utc_timestamp
+from pytest_mlebench.values.time_limit import run_time_limit
+
+
+class Run(ABC):
+    """Drives one run and records it. Create one per test; call :meth:`execute` once.
+
+    Args:
+        mle_session: The session.
+        subject: What is run (a competition or an engineering task).
+        case: The test's case (subject, kind, seed, the run's own agent).
+        test_id: The test's node id, for the record.
+        pluginmanager: Whose hooks hear of the record.
+        started: The session's started executor (``None``: started here for this case).
+    """
+
+    kind: ClassVar[Kind]
+
+    def __init__(
+        self,
+        mle_session: MLEBenchSession,
+        subject: Subject,
+        case: RunCase,
+        test_id: str,
+        pluginmanager: pytest.PytestPluginManager,
+        started: StartedExecutor | None = None,
+    ) -> None:
+        self.mle_session = mle_session
+        self.subject = subject
+        self.case = case
+        self.test_id = test_id
+        self.hooks = pluginmanager.hook
+        self.started = started or start_executor(mle_session, self.hooks, [case])
+        self.run_id = f"{subject.id}-s{case.seed}-{uuid.uuid4().hex[:8]}"
+        self.run_dir = mle_session.settings.results_path.parent / "runs" / self.run_id
+        self.started_at = utc_timestamp()
+        # the case's own agent ('cheat:*' gives each cheat a case), else the session's
+        self.agent = mle_session.agent if case.agent is None else load_agent(case.agent)
+        self.integrity = IntegrityRun(self.run_dir, self.agent)
+        self.sandbox: SandboxFacts | None = None
+        self.node: dict[str, Any] | None = None  # the Ray node that ran it (--mle-ray)
+        self.gateway: Gateway | None = None
+        self.gpu_usage: dict[str, Any] | None = None  # what the GPU sampler saw
+        self.record: RunRecord | None = None
+
+    @property
+    def time_limit(self) -> int:
+        return run_time_limit(self.mle_session.settings.time_limit, self.subject)
+
+    def resources(self) -> ResourceGrant:
+        """Each limit as the user set it, else as the subject asks (GPUs: the executor's)."""
+        settings, wanted = self.mle_session.settings, self.subject.resources
+        return ResourceGrant(
+            cpus=settings.cpus or wanted.cpus,
+            memory=settings.memory or wanted.memory,
+            shm=settings.shm or wanted.shm,
+            pids=settings.pids or wanted.pids,
+        )
+
+    def execute(self) -> RunRecord:
+        """Run the agent and judge it; the record is written before this returns or raises."""
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        self.before_sandbox()
+        try:
+            outcome = self._sandbox_phase()
+            judgement = self.judge(outcome)
+        except Exception as exc:
+            self.hand_over(self._record("error", f"{type(exc).__name__}: {exc}"))
+            raise
+        record = self._record(judgement.outcome, judgement.reason, outcome, judgement)
+        self.hand_over(record)
+        return record
+
+    # -- what a kind supplies -------------------------------------------------------------
+
+    def before_sandbox(self) -> None:
+        """A kind's step before the sandbox phase (it may record a skip and skip)."""
+        return None
+
+    @abstractmethod
+    def judge(self, outcome: SandboxOutcome) -> Judgement:
+        """The kind's judgement of the sandbox phase's ``outcome``."""
+
+    @abstractmethod
+    def public_dir(self) -> Path:
+        """The folder mounted read-only as the agent's data."""
+
+    def instruction_body(self) -> str | None:
+        """The instructions' own text (``None``: the competition instructions)."""
+        return None
+
+    def phase_ended(self) -> None:
+        """Told when the executor is done with the job, whether it succeeded or not."""
+        return None
+
+    # -- the skeleton's steps -------------------------------------------------------------
+
+    def sandbox_spec(self) -> SandboxSpec:
+        """The run's sandbox as this machine sees it (the executor adds GPUs and the
+        validator); a kind adds its own with :func:`dataclasses.replace`."""
+        network = self.mle_session.network
+        return SandboxSpec(
+            run_id=self.run_id,
+            competition_id=self.subject.id,
+            seed=self.case.seed,
+            public_dir=self.public_dir(),
+            time_limit=self.time_limit,
+            resources=self.resources(),
+            network=network.mode,  # type: ignore[arg-type]
+            allowed_hosts=network.hosts,
+            gateway=self.gateway,
+            log_dir=self.run_dir,
+            labels=self.labels(),
+            hidden_paths=hidden_host_paths(self.mle_session.settings.data_dir),
+            expiry_grace=self.mle_session.settings.sandbox_grace,
+        )
+
+    def labels(self) -> dict[str, str]:
+        session = self.mle_session
+        return {
+            "pytest-mlebench.session": session.session_id,
+            "pytest-mlebench.worker": session.worker,
+        }
+
+    def sandbox_job(self, spec: SandboxSpec) -> SandboxJob:
+        """The job the executor carries out; a kind adds its own with ``replace``."""
+        return SandboxJob(
+            spec=spec,
+            agent=self.agent,
+            instructions=Instructions(
+                self.time_limit, self.integrity.watermark, self.instruction_body()
+            ),
+            run_dir=self.run_dir,
+            on_sandbox=self._sandbox_made,
+        )
+
+    def _sandbox_made(self, sandbox: SandboxFacts) -> None:
+        self.sandbox = sandbox
+
+    def _sandbox_phase(self) -> SandboxOutcome:
+        """The agent's part of the run, wherever the session's executor runs it."""
+        agent = self.agent
+        if agent.privileged and not self.mle_session.settings.privileged:
+            raise AgentError(
+                f"agent {agent.name!r} asks for a privileged sandbox; allow it explicitly with "
+                "--mle-privileged yes"
+            )
+        self.gateway = run_gateway(agent, self.mle_session, self.run_dir)
+        job = self.sandbox_job(self.sandbox_spec())
+        try:
+            outcome = self.started.executor.run(job)
+        finally:
+            self.phase_ended()
+        self.sandbox, self.node, self.gateway = outcome.sandbox, outcome.node, outcome.gateway
+        if outcome.evidence is not None:
+            self.gpu_usage = outcome.evidence.gpu_usage
+        return outcome
+
+    def phase_notes(self, outcome: SandboxOutcome) -> list[str | None]:
+        """What the record says of the agent's process: a timeout, a failed exit, an OOM."""
+        result = outcome.exec_result
+        return [
+            f"timeout after {self.time_limit} s" if result.timed_out else None,
+            exit_note(result),
+        ]
+
+    def stop_reason(self) -> str | None:
+        """The agent's own line on why it stopped (``LOGS_DIR/stop_reason.txt``)."""
+        return read_stop_reason(self.run_dir / "logs")
+
+    def _record(
+        self,
+        result: Outcome,
+        reason: str | None,
+        outcome: SandboxOutcome | None = None,
+        judgement: Judgement | None = None,
+    ) -> RunRecord:
+        return subject_record(
+            self.mle_session,
+            self.subject,
+            self.case,
+            test_id=self.test_id,
+            outcome=result,
+            reason=reason,
+            started_at=self.started_at,
+            run_id=self.run_id,
+            run_dir=str(self.run_dir),
+            time_limit=self.time_limit,
+            resources=asdict(outcome.grant if outcome else self.resources()),
+            exec_result=outcome.exec_result if outcome else None,
+            report=judgement.grade if judgement else None,
+            calls=outcome.calls if outcome else [],
+            sandbox=self.sandbox,
+            gateway=self.gateway.summary() if self.gateway is not None else None,
+            integrity=judgement.integrity if judgement else None,
+            node=self.node,
+            engineering=judgement.result if judgement else None,
+            gpu_usage=self.gpu_usage,
+            stop_reason=self.stop_reason(),
+        )
+
+    def hand_over(self, record: RunRecord) -> None:
+        """Keep ``record`` (the run's ``record.json``, a line of the results file) and tell the
+        ``pytest_mlebench_graded`` hook."""
+        self.record = record
+        self.hooks.pytest_mlebench_graded(record=record)
+        keep_run_files(record, self.run_dir, self.mle_session.settings.results_path)
