@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import asdict, replace
 from typing import Any
 
@@ -83,6 +84,7 @@ class EngineeringRun:
         case: RunCase,
         test_id: str,
         pluginmanager: pytest.PytestPluginManager,
+        on_record: Callable[[RunRecord], None] = lambda record: None,
     ) -> None:
         self.mle_session = mle_session
         self.task = task
@@ -95,7 +97,7 @@ class EngineeringRun:
         self.started_at = utc_timestamp()
         self.sandbox: SandboxFacts | None = None
         self.gateway: Gateway | None = None
-        self.record: RunRecord | None = None
+        self.on_record = on_record  # the record's hand-over (pytest_mlebench.handover)
         self.start_ns = time.time_ns()
         # the case's own agent ('cheat:*' gives each cheat a case), else the session's
         self.agent = mle_session.agent if case.agent is None else load_agent(case.agent)
@@ -382,7 +384,7 @@ class EngineeringRun:
         )
 
     def _write(self, record: RunRecord) -> None:
-        self.record = record
+        self.on_record(record)
         self.hooks.pytest_mlebench_graded(record=record)
         keep_run_files(record, self.run_dir, self.mle_session.settings.results_path)
 

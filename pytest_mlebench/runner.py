@@ -11,6 +11,7 @@ log, grade report) in ``<results dir>/runs/<run id>/``.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -79,6 +80,7 @@ class BenchmarkRun:
         case: RunCase,
         test_id: str,
         pluginmanager: pytest.PytestPluginManager,
+        on_record: Callable[[RunRecord], None] = lambda record: None,
     ) -> None:
         self.mle_session = mle_session
         self.competition = competition
@@ -92,7 +94,7 @@ class BenchmarkRun:
         self.sandbox: SandboxFacts | None = None
         self.node: dict[str, Any] | None = None  # the Ray node that ran it (--mle-ray)
         self.gateway: Gateway | None = None
-        self.record: RunRecord | None = None
+        self.on_record = on_record  # the record's hand-over (pytest_mlebench.handover)
         self.gpu_usage: dict[str, Any] | None = None  # what the GPU sampler saw (granted GPUs)
         self.stop_reason: str | None = None  # the agent's own line (LOGS_DIR/stop_reason.txt)
         self.integrity = IntegrityRun(self.run_dir, mle_session.agent)
@@ -258,7 +260,7 @@ class BenchmarkRun:
         )
 
     def _write(self, record: RunRecord) -> None:
-        self.record = record
+        self.on_record(record)
         self.hooks.pytest_mlebench_graded(record=record)
         keep_run_files(record, self.run_dir, self.mle_session.settings.results_path)
 

@@ -12,14 +12,16 @@ from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.report.engineering_stats import split_kinds
 from pytest_mlebench.report.engineering_terminal import task_run_line, task_table
 from pytest_mlebench.report.llm_usage import run_usage, usage_brief, usage_lines
-from pytest_mlebench.report.progress import param_id
 from pytest_mlebench.report.terminal import medal_table
 from pytest_mlebench.session import MLEBenchSession
 
 
 def display_id(record: RunRecord) -> str:
-    """The test's parameter id (``digits`` or ``digits-s1``) from its node id."""
-    return param_id(record.test_id) or record.test_id
+    """The test's parameter id (``digits`` or ``digits-s1``) from the test id a record keeps."""
+    test_id = record.test_id
+    if not test_id.endswith("]") or "[" not in test_id:
+        return test_id
+    return test_id[test_id.index("[") + 1 : -1]
 
 
 def run_line(record: RunRecord) -> str:

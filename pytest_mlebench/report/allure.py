@@ -31,6 +31,8 @@ from typing import Any
 
 import pytest
 
+from pytest_mlebench.eng.task import EngTask
+from pytest_mlebench.handover import RunTicket
 from pytest_mlebench.integrity.reporting import allure_categories, allure_tags
 from pytest_mlebench.records.mlebench_grade import grade_json
 from pytest_mlebench.records.run_record import RunRecord
@@ -239,19 +241,36 @@ def transcript_file(record: RunRecord) -> Path | None:
     return path if path.is_file() else None
 
 
-def apply_labels(item: pytest.Item, competition: Competition, seed: int, agent: str) -> None:
+def task_labels(task: EngTask) -> list[tuple[str, str]]:
+    """``(label type, value)`` pairs of an engineering task's run known before it starts: the
+    same suites as a competition's (first split, complexity, the task's id as story) and its
+    category as a tag."""
+    return [
+        ("parentSuite", primary_split(task.splits)),
+        ("feature", f"{task.complexity} complexity"),
+        ("story", task.id),
+        ("severity", SEVERITY.get(task.complexity, "normal")),
+        ("tag", task.category),
+    ]
+
+
+def apply_labels(
+    item: pytest.Item, ticket: RunTicket, labels: Iterable[tuple[str, str]], agent: str
+) -> None:
     """Label the running test (call while allure-pytest has its result open)."""
     import allure
 
     dynamic: Any = allure.dynamic
-    for label_type, value in labels_for(competition, (m.name for m in item.iter_markers())):
+    for label_type, value in labels:
         dynamic.label(label_type, value)
     dynamic.parameter("agent", agent)
-    dynamic.parameter("seed", seed)
-    case = getattr(item, "callspec", None)
-    if case is not None and "mle_case" in case.params:
-        # Shown already as story + seed; hidden, but still part of the history id.
-        dynamic.parameter("mle_case", case.params["mle_case"], mode=allure.parameter_mode.HIDDEN)
+    dynamic.parameter("seed", ticket.seed)
+    params: dict[str, object] = getattr(getattr(item, "callspec", None), "params", {})
+    for name, param in params.items():
+        if param is ticket:
+            # Shown already as story + seed; hidden, but still part of the history id (the
+            # case, as before tickets: a history id stays the same across versions).
+            dynamic.parameter(name, ticket.case, mode=allure.parameter_mode.HIDDEN)
 
 
 def apply_record(record: RunRecord) -> None:
