@@ -63,9 +63,10 @@ class RunTicket:
         """(subject, seed): how a run is matched across sessions and files."""
         return self.subject, self.seed
 
-    def to_json(self) -> dict[str, Any]:
-        """The facts an xdist controller needs (it sees reports, never items)."""
-        return {"kind": self.kind, "label": self.label, "time_limit": self.time_limit}
+    def __repr__(self) -> str:
+        # The case's: Allure's history id of a run is made of its pytest parameters' reprs, so
+        # it stays what it was before tickets and does not move with the time limit.
+        return repr(self.case)
 
 
 CASE_KEY = pytest.StashKey[RunTicket]()

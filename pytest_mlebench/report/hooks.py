@@ -184,12 +184,12 @@ class ReportHooks:
 
     def _annotate(self, item: pytest.Item) -> None:
         """Hand the run's outcome to the controller and to Allure (the running test's result)."""
-        record = record_of(item)
-        if record is None:
+        record, ticket = record_of(item), case_of(item)
+        if record is None or ticket is None:
             return
         item.user_properties.append((PROPERTY, outcome_properties(record)))
         if self.allure_dir is not None:
-            allure_glue.apply_record(record)
+            allure_glue.apply_record(record, ticket)
 
     # -- end (controller) -----------------------------------------------------------------------
 
