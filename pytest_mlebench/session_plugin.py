@@ -217,7 +217,8 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         for line in empty:
             terminalreporter.write_line(f"mlebench: {line}", yellow=True)
     records = report_hooks.session_records(config)
-    lines = terminal_lines(mle_session, records) + report_hooks.terminal_lines(config)
+    labels = report_hooks.run_labels(config)
+    lines = terminal_lines(mle_session, records, labels) + report_hooks.terminal_lines(config)
     if not lines:
         return
     terminalreporter.write_sep("=", "mlebench results")

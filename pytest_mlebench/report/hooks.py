@@ -110,8 +110,10 @@ class ReportHooks:
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        if self.runs:  # every worker collects the same tests: the first one's are enough
+            return
+        self.runs = self.tickets_of(ids)
         if self.board is not None and self.board.total is None:
-            self.runs = self.tickets_of(ids)
             self.board.total = len(self.runs)
 
     # -- progress (controller) ------------------------------------------------------------------
@@ -277,6 +279,13 @@ def session_records(config: pytest.Config) -> list[RunRecord]:
     """The records this session wrote (every worker's), as read once at the session's end."""
     hooks = _hooks(config)
     return list(hooks.records) if hooks is not None else []
+
+
+def run_labels(config: pytest.Config) -> dict[str, str]:
+    """The label of each run this process collected or heard of (by its test id, the key its
+    record keeps): how the terminal summary names the runs."""
+    hooks = _hooks(config)
+    return {nodeid: ticket.label for nodeid, ticket in hooks.runs.items()} if hooks else {}
 
 
 def alarm_line(config: pytest.Config) -> str | None:

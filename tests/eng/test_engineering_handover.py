@@ -2,8 +2,8 @@
 
 The real plugin runs the echo-service fixture task on the local backend (pytester subprocesses):
 its Allure result carries the task's labels, one step per check and the radar; the controller's
-progress board shows it start and finish (also under xdist, where the controller sees node ids
-only); ``--mle-rerun failed`` selects it again from the results file. Each session runs the
+progress board shows it start and finish and the terminal summary names it by its label (also
+under xdist, where the controller sees node ids only); ``--mle-rerun failed`` selects it again from the results file. Each session runs the
 do-nothing agent, the cheapest run that still has its checks verified.
 """
 
@@ -60,6 +60,8 @@ def test_an_engineering_run_is_on_the_progress_board(
             "mlebench: echo-service done after *: failed, no score, no medal",
         ]
     )
+    # the terminal summary names the run by the same label (not by its test's node id)
+    result.stdout.fnmatch_lines(["echo-service * failed  task score *"])
 
 
 def test_mle_rerun_selects_a_failed_engineering_run_again(project: EngProject) -> None:
