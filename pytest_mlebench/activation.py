@@ -28,7 +28,6 @@ from pytest_mlebench.settings import SETTINGS
 SESSION_PLUGIN = "pytest_mlebench.session_plugin"
 BENCHMARK_MODULE = "pytest_mlebench.benchmark"
 FIXTURE_PREFIX = "mle_"
-BENCHMARK_NODE_MARKS = ("::test_competition[", "::test_engineering_task[")
 SESSION_ID_KEY = pytest.StashKey[str]()
 
 
@@ -60,8 +59,11 @@ def is_benchmark_test(obj: object) -> bool:
 
 
 def names_benchmark_tests(nodeids: Iterable[str]) -> bool:
-    """Whether node ids an xdist worker collected hold a benchmark test."""
-    return any(mark in nodeid for nodeid in nodeids for mark in BENCHMARK_NODE_MARKS)
+    """Whether node ids an xdist worker collected hold a benchmark test (the test module reads
+    its own node ids; it loads none of the engine)."""
+    from pytest_mlebench.benchmark import run_param
+
+    return any(run_param(nodeid) is not None for nodeid in nodeids)
 
 
 def is_active(config: pytest.Config) -> bool:

@@ -11,6 +11,7 @@ records instead of reading as missing. When benchmark failures are remembered bu
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -20,7 +21,6 @@ from pytest_mlebench.errors import SettingError
 from pytest_mlebench.settings import Settings, source_of
 
 CACHE_KEY = "mlebench/last_session"
-BENCHMARK_TESTS = ("::test_competition[", "::test_engineering_task[")
 SERIES_KEY = pytest.StashKey["LastSession"]()
 
 
@@ -55,9 +55,12 @@ def reruns_last_failed(config: pytest.Config) -> bool:
     return bool(config.getoption("lf", False)) and getattr(config, "cache", None) is not None
 
 
-def settings_for_rerun(config: pytest.Config, settings: Settings) -> tuple[Settings, str | None]:
+def settings_for_rerun(
+    config: pytest.Config, settings: Settings, is_run: Callable[[str], bool]
+) -> tuple[Settings, str | None]:
     """``settings`` with the agent of the session ``--lf`` reruns, and that agent when it was
-    taken from the cache (``None`` otherwise).
+    taken from the cache (``None`` otherwise); ``is_run`` tells the node ids of benchmark runs
+    (the test module's own reading of them) among those pytest's cache remembers as failed.
 
     Raises:
         SettingError: ``--lf`` reruns benchmark failures of a session whose agent is unknown.
@@ -70,7 +73,7 @@ def settings_for_rerun(config: pytest.Config, settings: Settings) -> tuple[Setti
             config.stash[SERIES_KEY] = last
         return settings, None
     if last is None:
-        if _benchmark_failures(config):
+        if _benchmark_failures(config, is_run):
             raise SettingError(
                 "pytest --lf reruns benchmark tests that failed, but the agent they failed with is "
                 "not known (pytest's cache predates it): name it with --mle-agent NAME"
@@ -106,6 +109,6 @@ def remember_session(config: pytest.Config, session_id: str, agent: str) -> None
     cache.set(CACHE_KEY, LastSession(session_id, agent, series).to_json())
 
 
-def _benchmark_failures(config: pytest.Config) -> bool:
+def _benchmark_failures(config: pytest.Config, is_run: Callable[[str], bool]) -> bool:
     failed = config.cache.get("cache/lastfailed", {})
-    return any(marker in str(nodeid) for nodeid in failed for marker in BENCHMARK_TESTS)
+    return any(is_run(str(nodeid)) for nodeid in failed)

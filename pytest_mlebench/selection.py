@@ -51,16 +51,6 @@ class SelectionCount:
         )
 
 
-def count_benchmark_tests(items: Iterable[object]) -> int:
-    """How many of ``items`` are parametrisations of the benchmark test (they take ``mle_case``)."""
-    return sum(1 for item in items if _is_benchmark_test(item))
-
-
-def _is_benchmark_test(item: object) -> bool:
-    callspec = getattr(item, "callspec", None)
-    return callspec is not None and "mle_case" in callspec.params
-
-
 def marker_names(marker_lines: Iterable[str]) -> set[str]:
     """Names of the ``markers`` ini lines (``"complexity(level): text"`` gives ``complexity``)."""
     return {line.split(":", 1)[0].split("(", 1)[0].strip() for line in marker_lines}

@@ -19,12 +19,12 @@ from typing import Any
 import pytest
 
 from pytest_mlebench.errors import MLEBenchError
-from pytest_mlebench.report.progress import case_of
+from pytest_mlebench.handover import RunTicket, case_of
+from pytest_mlebench.run_params import tickets_by_nodeid
 from pytest_mlebench.sandbox.gpus import gpus_wanted
 from pytest_mlebench.session import SESSION_KEY, MLEBenchSession
 
 _SHOWN = 3
-ENGINEERING_TEST = "::test_engineering_task["
 # Measured on a fresh 2-core machine (README, "Set-up time").
 ENG_IMAGE_FIRST_TIME = "13 to 18 min"
 _XDIST_NOTED = pytest.StashKey[bool]()
@@ -80,9 +80,9 @@ def eng_image_line(tasks: int, built: bool) -> str | None:
     )
 
 
-def eng_image_notice(mle_session: MLEBenchSession, nodeids: Iterable[str]) -> str | None:
-    """:func:`eng_image_line` for the collected tests (asks the engine only when it matters)."""
-    tasks = sum(1 for nodeid in nodeids if ENGINEERING_TEST in nodeid)
+def eng_image_notice(mle_session: MLEBenchSession, runs: Iterable[RunTicket]) -> str | None:
+    """:func:`eng_image_line` for the collected runs (asks the engine only when it matters)."""
+    tasks = sum(1 for run in runs if run.kind == "engineering")
     if not tasks or mle_session.backend != "docker" or mle_session.plan.ray:
         return None
     try:
@@ -105,13 +105,12 @@ def eng_image_built() -> bool:
         client.close()
 
 
-def collection_lines(mle_session: MLEBenchSession, nodeids: Iterable[str]) -> list[str]:
+def collection_lines(mle_session: MLEBenchSession, runs: Iterable[RunTicket]) -> list[str]:
     """The selection line and, when it applies, the GPU warning and the eng image's set-up."""
-    nodeids = list(nodeids)
-    eng_notice = eng_image_notice(mle_session, nodeids)
+    runs = list(runs)
+    eng_notice = eng_image_notice(mle_session, runs)
     eng = [eng_notice] if eng_notice else []
-    known = list(mle_session.registry.competitions)
-    cases = [case for case in (case_of(nodeid, known) for nodeid in nodeids) if case]
+    cases = [run.pair for run in runs if run.kind == "competition"]
     if not cases:
         return eng
     chosen = {cid for cid, _seed in cases}
@@ -128,7 +127,8 @@ def pytest_report_collectionfinish(
     session = config.stash.get(SESSION_KEY, None)
     if session is None:
         return []
-    return collection_lines(session, [item.nodeid for item in items])
+    tickets = (case_of(item) for item in items)
+    return collection_lines(session, [ticket for ticket in tickets if ticket is not None])
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -140,5 +140,5 @@ def pytest_xdist_node_collection_finished(node: Any, ids: Sequence[str]) -> None
     if session is None or reporter is None or config.stash.get(_XDIST_NOTED, False):
         return
     config.stash[_XDIST_NOTED] = True
-    for line in collection_lines(session, ids):
+    for line in collection_lines(session, tickets_by_nodeid(session, ids).values()):
         reporter.write_line(line)

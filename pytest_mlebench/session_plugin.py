@@ -2,34 +2,36 @@
 
 :mod:`pytest_mlebench.plugin` (the ``pytest11`` entry point) loads this module only when the
 session asks for the plugin (an ``--mle-*`` setting given, ``--markers``) or collects its
-benchmark test; a session that uses nothing of it never imports it. The benchmark test
-(``pytest_mlebench.benchmark``) requests the ``mle_case`` fixture; :func:`pytest_generate_tests`
-parametrises it over ``registry × seeds`` with the marks users select on (``-m lite``,
-``-m embedded``, ``-m "complexity(level='low')"``, a modality such as ``-m image``).
+benchmark test; a session that uses nothing of it never imports it. A benchmark test asks,
+through its fixtures, for a kind's case fixture (``fixtures.CASE_PARAMETERS`` names them);
+:func:`pytest_generate_tests` parametrises it with the :class:`~pytest_mlebench.handover.RunTicket`
+of each run (``registry × seeds``, tasks × agents × seeds) and the marks users select on
+(``-m lite``, ``-m embedded``, ``-m "complexity(level='low')"``, a modality such as ``-m image``),
+and :func:`pytest_itemcollected` files each item's ticket in its stash for the reports.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict
+from functools import partial
 from typing import Any
 
 import pytest
 
-from pytest_mlebench.agents.task_scripts import case_agents
-from pytest_mlebench.eng.task import EngTask
+from pytest_mlebench.benchmark import run_param
 from pytest_mlebench.eng.task_registry import load_eng_registry
 from pytest_mlebench.errors import MLEBenchError
-from pytest_mlebench.known_issues import marks_of
+from pytest_mlebench.fixtures import CASE_PARAMETERS
+from pytest_mlebench.handover import case_of, stash_case
 from pytest_mlebench.markers import FIXED_MARKERS
-from pytest_mlebench.registry import Competition, load_registry
+from pytest_mlebench.registry import load_registry
 from pytest_mlebench.report import hooks as report_hooks
 from pytest_mlebench.rerun_series import settings_for_rerun
-from pytest_mlebench.run.case import RunCase
+from pytest_mlebench.run_params import run_tickets, tickets_by_nodeid
 from pytest_mlebench.sandbox.network import BRIDGE_WARNING
 from pytest_mlebench.sandbox_plan import SandboxPlan, finish_sandboxes, plan_sandboxes
 from pytest_mlebench.selection import (
     SelectionCount,
-    count_benchmark_tests,
     empty_selection_lines,
     marker_names,
 )
@@ -43,7 +45,6 @@ from pytest_mlebench.session import (
 from pytest_mlebench.session_notes import available_text, seeds_text
 from pytest_mlebench.settings import resolve_settings
 from pytest_mlebench.summary import terminal_lines
-from pytest_mlebench.values.time_limit import run_time_limit
 
 pytest_plugins = [
     "pytest_mlebench.fixtures.benchmark",
@@ -51,7 +52,6 @@ pytest_plugins = [
     "pytest_mlebench.session_notes",
 ]
 
-TIMEOUT_GRACE_SECONDS = 600
 SELECTION_OUTPUT_KEY = "mle_selection"
 
 
@@ -61,7 +61,7 @@ def configure_session(config: pytest.Config, session_id: str, *, late: bool) -> 
     benchmark test was collected), so the sandbox plan is made now rather than at session
     start (on an xdist worker too when its controller handed none)."""
     try:
-        settings, _ = settings_for_rerun(config, resolve_settings(config))
+        settings, _ = settings_for_rerun(config, resolve_settings(config), names_a_run)
         registry = load_registry(settings.competitions_dirs)
         tasks = load_eng_registry(settings.engineering_dirs)
         agent = resolve_agent(config, settings)
@@ -88,9 +88,14 @@ def configure_session(config: pytest.Config, session_id: str, *, late: bool) -> 
         if "mle_plan" in workerinput:
             mle_session.plan = SandboxPlan.from_json(workerinput["mle_plan"])
     config.stash[SESSION_KEY] = mle_session
-    report_hooks.install(config, mle_session)
+    report_hooks.install(config, mle_session, partial(tickets_by_nodeid, mle_session))
     if late and (workerinput is None or "mle_plan" not in workerinput):
         _plan(mle_session)
+
+
+def names_a_run(nodeid: str) -> bool:
+    """Whether ``nodeid`` is a benchmark run's (the test module reads its own node ids)."""
+    return run_param(nodeid) is not None
 
 
 def plan_json(config: pytest.Config) -> dict[str, Any]:
@@ -155,80 +160,38 @@ def image_notices(mle_session: MLEBenchSession) -> list[str]:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "mle_eng_case" in metafunc.fixturenames:
-        _parametrize_tasks(metafunc)
-    if "mle_case" not in metafunc.fixturenames:
-        return
-    mle_session = get_session(metafunc.config)
-    seeds = mle_session.settings.seeds
-    params = [
-        pytest.param(
-            RunCase(competition.id, seed),
-            id=RunCase(competition.id, seed).test_id(seeds),
-            marks=marks_for(competition, mle_session.settings.time_limit),
-        )
-        for competition in mle_session.registry
-        for seed in range(seeds)
-    ]
-    metafunc.parametrize("mle_case", params, indirect=True)
+    """Parametrise a test that asks for a kind's case fixture (``fixtures.CASE_PARAMETERS``)
+    with that kind's tickets, each with its marks."""
+    for kind, argname in CASE_PARAMETERS.items():
+        if argname in metafunc.fixturenames:
+            params = [
+                pytest.param(ticket, id=ticket.label, marks=marks)
+                for ticket, marks in run_tickets(get_session(metafunc.config), kind)
+            ]
+            metafunc.parametrize(argname, params, indirect=True)
 
 
-def _parametrize_tasks(metafunc: pytest.Metafunc) -> None:
-    mle_session = get_session(metafunc.config)
-    seeds = mle_session.settings.seeds
-    params = [
-        pytest.param(
-            RunCase(task.id, seed, agent, kind="engineering"),
-            id=RunCase(task.id, seed, agent).test_id(seeds),
-            marks=task_marks(task, mle_session.settings.time_limit),
-        )
-        for task in mle_session.tasks
-        for agent in case_agents(mle_session.agent, task.folder)
-        for seed in range(seeds)
-    ]
-    metafunc.parametrize("mle_eng_case", params, indirect=True)
-
-
-def task_marks(task: EngTask, time_limit: int | None) -> list[pytest.MarkDecorator]:
-    """The marks of an engineering task's test: ``engineering``, its splits, category and
-    complexity, and the timeout backstop (agent + verifier + grace)."""
-    backstop = run_time_limit(time_limit, task) + task.verify_time_limit + TIMEOUT_GRACE_SECONDS
-    return [
-        pytest.mark.engineering,
-        pytest.mark.category(name=task.category),
-        pytest.mark.complexity(level=task.complexity),
-        *(getattr(pytest.mark, split) for split in sorted(task.splits)),
-        pytest.mark.timeout(backstop, method="signal"),
-    ]
-
-
-def marks_for(competition: Competition, time_limit: int | None) -> list[pytest.MarkDecorator]:
-    """The marks of a competition's test: splits, source, modality, complexity, known issues
-    (``leaky``, ``crowded``) and the timeout backstop."""
-    marks = [
-        pytest.mark.mlebench,
-        pytest.mark.complexity(level=competition.complexity),
-        getattr(pytest.mark, competition.source),
-        getattr(pytest.mark, competition.modality),
-        *(getattr(pytest.mark, split) for split in sorted(competition.splits)),
-        *(getattr(pytest.mark, mark) for mark in marks_of(competition.known_issues)),
-    ]
-    backstop = run_time_limit(time_limit, competition) + TIMEOUT_GRACE_SECONDS
-    marks.append(pytest.mark.timeout(backstop, method="signal"))
-    return marks
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """A benchmark test's ticket goes into its item's stash as the item is collected."""
+    stash_case(item)
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> Any:
     """Count the benchmark tests before and after ``-m`` / ``-k`` (workers tell the controller)."""
-    collected = count_benchmark_tests(items)
+    collected = count_runs(items)
     result = yield
-    count = SelectionCount(collected, count_benchmark_tests(items), len(items))
+    count = SelectionCount(collected, count_runs(items), len(items))
     get_session(config).selection = count
     workeroutput: dict[str, Any] | None = getattr(config, "workeroutput", None)
     if workeroutput is not None:
         workeroutput[SELECTION_OUTPUT_KEY] = asdict(count)
     return result
+
+
+def count_runs(items: list[pytest.Item]) -> int:
+    """How many of ``items`` are benchmark runs (they hold a ticket)."""
+    return sum(1 for item in items if case_of(item) is not None)
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -254,7 +217,8 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         for line in empty:
             terminalreporter.write_line(f"mlebench: {line}", yellow=True)
     records = report_hooks.session_records(config)
-    lines = terminal_lines(mle_session, records) + report_hooks.terminal_lines(config)
+    labels = report_hooks.run_labels(config)
+    lines = terminal_lines(mle_session, records, labels) + report_hooks.terminal_lines(config)
     if not lines:
         return
     terminalreporter.write_sep("=", "mlebench results")

@@ -4,7 +4,7 @@ and for engineering tasks the task table with the teaching cards of failed check
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from pytest_mlebench.integrity.reporting import terminal_lines as integrity_lines
@@ -12,19 +12,20 @@ from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.report.engineering_stats import split_kinds
 from pytest_mlebench.report.engineering_terminal import task_run_line, task_table
 from pytest_mlebench.report.llm_usage import run_usage, usage_brief, usage_lines
-from pytest_mlebench.report.progress import param_id
 from pytest_mlebench.report.terminal import medal_table
 from pytest_mlebench.session import MLEBenchSession
 
-
-def display_id(record: RunRecord) -> str:
-    """The test's parameter id (``digits`` or ``digits-s1``) from its node id."""
-    return param_id(record.test_id) or record.test_id
+ShownId = Callable[[RunRecord], str]
 
 
-def run_line(record: RunRecord) -> str:
+def test_id_of(record: RunRecord) -> str:
+    return record.test_id
+
+
+def run_line(record: RunRecord, shown_id: ShownId = test_id_of) -> str:
+    """One run's line; ``shown_id`` names the run (the test's whole id unless told)."""
     if record.kind == "engineering":
-        return task_run_line(record, display_id(record))
+        return task_run_line(record, shown_id(record))
     score = record.grade.score if record.grade else None
     score_text = "-" if score is None else f"{score:.5g}"
     medal: str = record.medal or "none"
@@ -38,7 +39,7 @@ def run_line(record: RunRecord) -> str:
     percentile = record.grade.percentile if record.grade else None
     beats = "-" if percentile is None else f"{percentile:.0f}%"
     line = (
-        f"{display_id(record):<28} {record.outcome:<7} score {score_text:<10} medal {medal:<6} "
+        f"{shown_id(record):<28} {record.outcome:<7} score {score_text:<10} medal {medal:<6} "
         f"beats {beats:<5} time {wall:<8}"
     )
     if record.timed_out:
@@ -88,9 +89,17 @@ def skipped_lines(records: Sequence[RunRecord], data_dir: Path) -> list[str]:
     ]
 
 
-def terminal_lines(mle_session: MLEBenchSession, records: Sequence[RunRecord]) -> list[str]:
+def terminal_lines(
+    mle_session: MLEBenchSession, records: Sequence[RunRecord], labels: Mapping[str, str]
+) -> list[str]:
     """The per-run lines, totals, LLM usage, skips, integrity and medal table of ``records``
-    (this session's, as read once at its end)."""
+    (this session's, as read once at its end); ``labels`` names each run by its test's
+    parameter id (``digits-s1``), keyed by the test id its record keeps (the reports' own
+    labels of the runs they were handed, ``report.hooks.run_labels``)."""
+
+    def display_id(record: RunRecord) -> str:
+        return labels.get(record.test_id, record.test_id)
+
     records = sorted(records, key=lambda r: (r.competition_id, r.seed, r.agent))
     if not records:
         return []
@@ -98,7 +107,7 @@ def terminal_lines(mle_session: MLEBenchSession, records: Sequence[RunRecord]) -
     skipped = skipped_lines(competitions, mle_session.settings.data_dir)
     integrity = integrity_lines(records, display_id)
     return [
-        *(run_line(r) for r in records),
+        *(run_line(r, display_id) for r in records),
         *([totals_line(competitions)] if competitions else []),
         *usage_lines(records),
         *skipped,

@@ -5,9 +5,11 @@ inside the functions that talk to it, never at module import. What goes into All
 pure functions (:func:`labels_for`, :func:`attachments_for`, :func:`environment_lines`) so it can be
 tested without Allure; the ``apply_*`` functions only hand it over.
 
-Per run: parent suite = the competition's first split (alphabetical; every split is also a tag
-through its marker), feature = complexity, story = competition id, severity from complexity, tags =
-modality and ``medal:<gold|silver|bronze|none>``; parameters ``agent`` and ``seed`` (part of
+Per run (of either kind: the run's ticket and record come from the item's stash,
+:mod:`pytest_mlebench.handover`): parent suite = the competition's or task's first split
+(alphabetical; every split is also a tag through its marker), feature = complexity, story =
+competition or task id, severity from complexity, tags = modality (a task: its category) and
+``medal:<gold|silver|bronze|none>``; parameters ``agent`` and ``seed`` (part of
 Allure's history id) and ``run_id``/``session_id`` and the leaderboard ``percentile`` (excluded
 from it). An engineering task's run gets one step per check, its dimension scores and a radar
 (:mod:`~pytest_mlebench.report.allure_engineering`). Attachments: the grade report (mle-bench's
@@ -31,6 +33,8 @@ from typing import Any
 
 import pytest
 
+from pytest_mlebench.eng.task import EngTask
+from pytest_mlebench.handover import RunTicket
 from pytest_mlebench.integrity.reporting import allure_categories, allure_tags
 from pytest_mlebench.records.mlebench_grade import grade_json
 from pytest_mlebench.records.run_record import RunRecord
@@ -132,10 +136,9 @@ def medal_tag(record: RunRecord) -> str:
     return f"medal:{record.medal or 'none'}"
 
 
-def title_for(record: RunRecord) -> str:
-    """The result's title: which run, and what it earned (``toy-s1: gold, score 0.98``)."""
-    node = record.test_id
-    label = node[node.index("[") + 1 : -1] if node.endswith("]") and "[" in node else node
+def title_for(record: RunRecord, label: str) -> str:
+    """The result's title: which run (``label``, the test's parameter id from its ticket), and
+    what it earned (``toy-s1: gold, score 0.98``)."""
     if record.kind == "engineering":
         block = record.engineering or {}
         score = block.get("score")
@@ -239,27 +242,44 @@ def transcript_file(record: RunRecord) -> Path | None:
     return path if path.is_file() else None
 
 
-def apply_labels(item: pytest.Item, competition: Competition, seed: int, agent: str) -> None:
+def task_labels(task: EngTask) -> list[tuple[str, str]]:
+    """``(label type, value)`` pairs of an engineering task's run known before it starts: the
+    same suites as a competition's (first split, complexity, the task's id as story) and its
+    category as a tag."""
+    return [
+        ("parentSuite", primary_split(task.splits)),
+        ("feature", f"{task.complexity} complexity"),
+        ("story", task.id),
+        ("severity", SEVERITY.get(task.complexity, "normal")),
+        ("tag", task.category),
+    ]
+
+
+def apply_labels(
+    item: pytest.Item, ticket: RunTicket, labels: Iterable[tuple[str, str]], agent: str
+) -> None:
     """Label the running test (call while allure-pytest has its result open)."""
     import allure
 
     dynamic: Any = allure.dynamic
-    for label_type, value in labels_for(competition, (m.name for m in item.iter_markers())):
+    for label_type, value in labels:
         dynamic.label(label_type, value)
     dynamic.parameter("agent", agent)
-    dynamic.parameter("seed", seed)
-    case = getattr(item, "callspec", None)
-    if case is not None and "mle_case" in case.params:
-        # Shown already as story + seed; hidden, but still part of the history id.
-        dynamic.parameter("mle_case", case.params["mle_case"], mode=allure.parameter_mode.HIDDEN)
+    dynamic.parameter("seed", ticket.seed)
+    params: dict[str, object] = getattr(getattr(item, "callspec", None), "params", {})
+    for name, param in params.items():
+        if param is ticket:
+            # Shown already as story + seed; hidden, but still part of the history id (the
+            # case, as before tickets: a history id stays the same across versions).
+            dynamic.parameter(name, ticket.case, mode=allure.parameter_mode.HIDDEN)
 
 
-def apply_record(record: RunRecord) -> None:
+def apply_record(record: RunRecord, ticket: RunTicket) -> None:
     """Tag the medal and attach the run's files (call while the test's result is open)."""
     import allure
 
     dynamic: Any = allure.dynamic
-    dynamic.title(title_for(record))
+    dynamic.title(title_for(record, ticket.label))
     dynamic.tag(medal_tag(record), *allure_tags(record))
     if (record.gateway or {}).get("budget_exhausted"):
         dynamic.tag(BUDGET_TAG)

@@ -8,43 +8,39 @@ happens on the controller.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pytest_mlebench.errors import MLEBenchError
+from pytest_mlebench.handover import RunTicket, case_of, record_of
 from pytest_mlebench.records.run_record import RunRecord, read_records
 from pytest_mlebench.report import allure as allure_glue
 from pytest_mlebench.report.finish import SessionEnd, finish_session
-from pytest_mlebench.report.progress import (
-    PROPERTY,
-    ProgressBoard,
-    Ticker,
-    case_of,
-    outcome_properties,
-    param_id,
-)
-from pytest_mlebench.report.rerun import RerunPlan, item_pair, plan_rerun, split_items
+from pytest_mlebench.report.progress import PROPERTY, ProgressBoard, Ticker, outcome_properties
+from pytest_mlebench.report.rerun import RerunPlan, plan_rerun, split_items
 from pytest_mlebench.report.summary_json import load_summary
 from pytest_mlebench.rerun_series import earlier_series, remember_session, rerun_header
 from pytest_mlebench.session import MLEBenchSession
 from pytest_mlebench.settings import source_of
-from pytest_mlebench.values.time_limit import run_time_limit
 
 PLUGIN_NAME = "mlebench-report"
-
-
-BENCHMARK_TEST = "::test_competition["  # the node ids of pytest_mlebench.benchmark
+# The runs among the node ids an xdist worker collected (the controller never sees items).
+TicketsOf = Callable[[Iterable[str]], dict[str, RunTicket]]
 
 
 class ReportHooks:
     """Reporting state and hooks of one session (controller or worker)."""
 
-    def __init__(self, config: pytest.Config, mle_session: MLEBenchSession) -> None:
+    def __init__(
+        self, config: pytest.Config, mle_session: MLEBenchSession, tickets_of: TicketsOf
+    ) -> None:
         self.config = config
         self.mle_session = mle_session
+        self.tickets_of = tickets_of
+        self.runs: dict[str, RunTicket] = {}  # by node id, for the progress board
         self.allure_dir = allure_glue.results_dir(config)
         self.collect_only = bool(getattr(config.option, "collectonly", False))
         self.rerun: RerunPlan | None = None
@@ -82,7 +78,10 @@ class ReportHooks:
                 source,
                 settings.rerun,
                 self.mle_session.agent.name,
-                (c.id for c in self.mle_session.registry),
+                [
+                    *(c.id for c in self.mle_session.registry),
+                    *(t.id for t in self.mle_session.tasks),
+                ],
                 settings.seeds,
             )
         except (MLEBenchError, ValueError, KeyError) as exc:
@@ -104,14 +103,18 @@ class ReportHooks:
             items[:] = kept
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        count = sum(1 for item in session.items if item_pair(item) is not None)
-        if self.board is not None and count:
-            self.board.total = count
+        tickets = ((item.nodeid, case_of(item)) for item in session.items)
+        self.runs = {nodeid: ticket for nodeid, ticket in tickets if ticket is not None}
+        if self.board is not None and self.runs:
+            self.board.total = len(self.runs)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        if self.runs:  # every worker collects the same tests: the first one's are enough
+            return
+        self.runs = self.tickets_of(ids)
         if self.board is not None and self.board.total is None:
-            self.board.total = sum(1 for nodeid in ids if self._resolve(nodeid) is not None)
+            self.board.total = len(self.runs)
 
     # -- progress (controller) ------------------------------------------------------------------
 
@@ -130,15 +133,8 @@ class ReportHooks:
         self.ticker.start()
 
     def _resolve(self, nodeid: str) -> tuple[str, float | None] | None:
-        if BENCHMARK_TEST not in nodeid:  # other tests may have competition ids as parameters
-            return None
-        case = case_of(nodeid, (c.id for c in self.mle_session.registry))
-        if case is None:
-            return None
-        limit = run_time_limit(
-            self.mle_session.settings.time_limit, self.mle_session.registry.get(case[0])
-        )
-        return param_id(nodeid) or case[0], float(limit)
+        ticket = self.runs.get(nodeid)
+        return None if ticket is None else (ticket.label, float(ticket.time_limit))
 
     def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
         if self.board is not None:
@@ -159,11 +155,16 @@ class ReportHooks:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
-        pair = item_pair(item)
-        if self.allure_dir is None or pair is None:
+        ticket = case_of(item)
+        if self.allure_dir is None or ticket is None:
             return
-        competition = self.mle_session.registry.get(pair[0])
-        allure_glue.apply_labels(item, competition, pair[1], self.mle_session.agent.name)
+        if ticket.kind == "engineering":
+            labels = allure_glue.task_labels(self.mle_session.tasks.get(ticket.subject))
+        else:
+            competition = self.mle_session.registry.get(ticket.subject)
+            labels = allure_glue.labels_for(competition, (m.name for m in item.iter_markers()))
+        agent = ticket.case.agent or self.mle_session.agent.name
+        allure_glue.apply_labels(item, ticket, labels, agent)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(
@@ -175,7 +176,7 @@ class ReportHooks:
         if (
             call.excinfo is not None
             and isinstance(call.excinfo.value, MLEBenchError)
-            and item_pair(item) is not None
+            and case_of(item) is not None
             and item.config.option.tbstyle == "auto"
         ):
             # The harness's own errors already say what to do: show that, not a traceback into
@@ -185,12 +186,12 @@ class ReportHooks:
 
     def _annotate(self, item: pytest.Item) -> None:
         """Hand the run's outcome to the controller and to Allure (the running test's result)."""
-        record = record_of(item)
-        if record is None:
+        record, ticket = record_of(item), case_of(item)
+        if record is None or ticket is None:
             return
         item.user_properties.append((PROPERTY, outcome_properties(record)))
         if self.allure_dir is not None:
-            allure_glue.apply_record(record)
+            allure_glue.apply_record(record, ticket)
 
     # -- end (controller) -----------------------------------------------------------------------
 
@@ -241,13 +242,6 @@ def error_text(error: BaseException) -> str:
     return "\n".join(lines)
 
 
-def record_of(item: pytest.Item) -> RunRecord | None:
-    """The record the benchmark run of ``item`` finished with, if it got that far."""
-    run = getattr(item, "funcargs", {}).get("mle_run")
-    record = getattr(run, "record", None)
-    return record if isinstance(record, RunRecord) else None
-
-
 def line_writer(reporter: Any) -> Callable[[str], None]:
     """Write whole lines, also after xdist's progress dots (which leave the line open)."""
 
@@ -259,9 +253,12 @@ def line_writer(reporter: Any) -> Callable[[str], None]:
     return write
 
 
-def install(config: pytest.Config, mle_session: MLEBenchSession) -> ReportHooks:
-    """Create, configure and register the reporting hooks of this session."""
-    hooks = ReportHooks(config, mle_session)
+def install(
+    config: pytest.Config, mle_session: MLEBenchSession, tickets_of: TicketsOf
+) -> ReportHooks:
+    """Create, configure and register the reporting hooks of this session; ``tickets_of`` finds
+    the runs among node ids an xdist worker collected."""
+    hooks = ReportHooks(config, mle_session, tickets_of)
     hooks.configure()
     config.pluginmanager.register(hooks, PLUGIN_NAME)
     return hooks
@@ -282,6 +279,13 @@ def session_records(config: pytest.Config) -> list[RunRecord]:
     """The records this session wrote (every worker's), as read once at the session's end."""
     hooks = _hooks(config)
     return list(hooks.records) if hooks is not None else []
+
+
+def run_labels(config: pytest.Config) -> dict[str, str]:
+    """The label of each run this process collected or heard of (by its test id, the key its
+    record keeps): how the terminal summary names the runs."""
+    hooks = _hooks(config)
+    return {nodeid: ticket.label for nodeid, ticket in hooks.runs.items()} if hooks else {}
 
 
 def alarm_line(config: pytest.Config) -> str | None:

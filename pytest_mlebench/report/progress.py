@@ -6,14 +6,16 @@ prints one line per state change (``preparing`` → ``agent running`` → ``done
 time against its limit. Workers print nothing: the outcome, score and medal travel to the
 controller in the report's ``user_properties`` (key :data:`PROPERTY`). The medal shown is the one
 the run counts with (:attr:`~pytest_mlebench.records.run_record.RunRecord.medal`): a medal that
-``--mle-integrity strict`` withheld shows as no medal, naming the one withheld.
+``--mle-integrity strict`` withheld shows as no medal, naming the one withheld. The board keys
+runs by node id without reading it: ``resolve`` answers from the tickets the runs were collected
+with (:mod:`pytest_mlebench.handover`), ``None`` for any other test.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,35 +32,6 @@ def clock_text(seconds: float) -> str:
     hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
-
-
-def param_id(nodeid: str) -> str | None:
-    """``toy-a-s1`` from ``test_bench.py::test_competition[toy-a-s1]``."""
-    if not nodeid.endswith("]") or "[" not in nodeid:
-        return None
-    return nodeid[nodeid.index("[") + 1 : -1]
-
-
-# The benchmark test's function (pytest_mlebench.benchmark.test_competition), which every
-# benchmark module imports: other tests parametrised by competition ids are not runs.
-BENCHMARK_TEST = "test_competition"
-
-
-def case_of(nodeid: str, known: Iterable[str]) -> tuple[str, int] | None:
-    """(competition, seed) of a benchmark test's node id, using the known competition ids;
-    ``None`` for any other test, also one parametrised by a competition id."""
-    if not nodeid.rpartition("::")[2].startswith(f"{BENCHMARK_TEST}["):
-        return None
-    ident = param_id(nodeid)
-    if ident is None:
-        return None
-    ids = set(known)
-    if ident in ids:
-        return ident, 0
-    stem, _, seed = ident.rpartition("-s")
-    if stem in ids and seed.isdigit():
-        return stem, int(seed)
-    return None
 
 
 def outcome_properties(record: RunRecord) -> dict[str, Any]:

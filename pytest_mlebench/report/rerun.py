@@ -1,9 +1,11 @@
 """Selective reruns: pick (competition, seed) pairs from a saved summary or results file.
 
-``--mle-rerun failed,timeout --mle-from reports/summary.json`` keeps exactly the benchmark tests
-whose run of the *current agent* in that file was of one of those kinds, and deselects the other
-benchmark tests (other tests are left alone). Matching is by competition id and seed, never by
-node id, so a file from another machine or checkout works. Kinds:
+``--mle-rerun failed,timeout --mle-from reports/summary.json`` keeps exactly the benchmark runs
+(competitions and engineering tasks) whose run of the *current agent* in that file was of one of
+those kinds, and deselects the other benchmark runs (other tests are left alone). Matching is by
+competition or task id and seed, from the ticket in each item's stash
+(:mod:`pytest_mlebench.handover`), never by node id, so a file from another machine or checkout
+works. Kinds:
 
 * ``failed`` — outcome failed (below the gate); ``error`` — outcome error (infrastructure);
 * ``invalid`` — graded, but the submission was missing or invalid;
@@ -17,6 +19,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from pytest_mlebench.handover import case_of
 
 Pair = tuple[str, int]
 
@@ -80,7 +84,7 @@ def plan_rerun(
         source: Where the summary came from (for messages).
         kinds: Which runs to rerun.
         agent: The current agent; only its runs are selected.
-        known: Competition ids of this session's registry.
+        known: Competition and task ids of this session's registries.
         seeds: ``--mle-seeds`` of this session.
 
     Raises:
@@ -108,12 +112,10 @@ def plan_rerun(
 
 
 def item_pair(item: Any) -> Pair | None:
-    """The (competition, seed) of a benchmark test item, ``None`` for any other test."""
-    callspec = getattr(item, "callspec", None)
-    case = callspec.params.get("mle_case") if callspec is not None else None
-    if case is None:
-        return None
-    return (str(case.competition_id), int(case.seed))
+    """The (competition or task, seed) of a benchmark run's item, from the ticket in its stash;
+    ``None`` for any other test."""
+    ticket = case_of(item)
+    return ticket.pair if ticket is not None else None
 
 
 def split_items(items: Sequence[Any], pairs: frozenset[Pair]) -> tuple[list[Any], list[Any]]:

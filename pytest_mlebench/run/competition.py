@@ -9,6 +9,7 @@ behind ``validate_submission.sh`` and the GPUs the competition asks for.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar, Literal
@@ -21,6 +22,7 @@ from pytest_mlebench.integrity.checks import withheld_gate
 from pytest_mlebench.integrity.monitor import integrity_context
 from pytest_mlebench.records.build import write_grade_file
 from pytest_mlebench.records.requirement import requirement_failure
+from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.registry import Competition
 from pytest_mlebench.run.case import RunCase
 from pytest_mlebench.run.judgement import Judgement, joined
@@ -47,8 +49,9 @@ class CompetitionRun(Run):
         test_id: str,
         pluginmanager: pytest.PytestPluginManager,
         started: StartedExecutor | None = None,
+        on_record: Callable[[RunRecord], None] | None = None,
     ) -> None:
-        super().__init__(mle_session, competition, case, test_id, pluginmanager, started)
+        super().__init__(mle_session, competition, case, test_id, pluginmanager, started, on_record)
         self.competition = competition
         self.prepared = prepared
 

@@ -14,6 +14,7 @@ could not be built skips the run with the command that builds it.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar, Literal
@@ -30,6 +31,7 @@ from pytest_mlebench.eng_verify import Verified, verifier_job, verify
 from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.integrity.checks import CheckContext
 from pytest_mlebench.integrity.run_evidence import Evidence
+from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.records.verdict import IntegrityReport
 from pytest_mlebench.run.case import RunCase
 from pytest_mlebench.run.harness_checks import HarnessFacts, harness_checks
@@ -55,8 +57,9 @@ class EngineeringRun(Run):
         test_id: str,
         pluginmanager: pytest.PytestPluginManager,
         started: StartedExecutor | None = None,
+        on_record: Callable[[RunRecord], None] | None = None,
     ) -> None:
-        super().__init__(mle_session, task, case, test_id, pluginmanager, started)
+        super().__init__(mle_session, task, case, test_id, pluginmanager, started, on_record)
         self.task = task
         self.prepared = prepared
         self.builds = TaskBuilds(task.builder, self.run_id, self.labels())

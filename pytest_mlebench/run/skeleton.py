@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import uuid
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any, ClassVar
@@ -53,6 +54,8 @@ class Run(ABC):
         test_id: The test's node id, for the record.
         pluginmanager: Whose hooks hear of the record.
         started: The session's started executor (``None``: started here for this case).
+        on_record: Who takes the finished record (the fixture's ``handover.record_sink``: the
+            item's stash, where the reports read it), also an ``error`` record.
     """
 
     kind: ClassVar[Kind]
@@ -65,6 +68,7 @@ class Run(ABC):
         test_id: str,
         pluginmanager: pytest.PytestPluginManager,
         started: StartedExecutor | None = None,
+        on_record: Callable[[RunRecord], None] | None = None,
     ) -> None:
         self.mle_session = mle_session
         self.subject = subject
@@ -82,7 +86,7 @@ class Run(ABC):
         self.node: dict[str, Any] | None = None  # the Ray node that ran it (--mle-ray)
         self.gateway: Gateway | None = None
         self.gpu_usage: dict[str, Any] | None = None  # what the GPU sampler saw
-        self.record: RunRecord | None = None
+        self.on_record = on_record
 
     @property
     def time_limit(self) -> int:
@@ -243,6 +247,7 @@ class Run(ABC):
     def hand_over(self, record: RunRecord) -> None:
         """Keep ``record`` (the run's ``record.json``, a line of the results file) and tell the
         ``pytest_mlebench_graded`` hook."""
-        self.record = record
+        if self.on_record is not None:
+            self.on_record(record)
         self.hooks.pytest_mlebench_graded(record=record)
         keep_run_files(record, self.run_dir, self.mle_session.settings.results_path)

@@ -254,7 +254,7 @@ def test_allure_gets_a_step_per_check_the_dimensions_and_a_radar() -> None:
     assert dimension_parameters(run)[0] == ("task_score", "80.0")
     assert len(dimension_parameters(run)) == 6
     assert run_radar(run) is not None and _parse(run_radar(run) or "").tag.endswith("svg")
-    assert title_for(run).endswith(": failed, score 80.0")
+    assert title_for(run, "a-s0") == "a-s0: failed, score 80.0"
     names = [c["name"] for c in DEFAULT_CATEGORIES]
     assert "Engineering: functional" in names
     category = next(c for c in DEFAULT_CATEGORIES if c["name"] == "Engineering: functional")

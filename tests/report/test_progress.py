@@ -10,7 +10,6 @@ from pytest_mlebench.records.verdict import Flag, IntegrityReport
 from pytest_mlebench.report.progress import (
     ProgressBoard,
     Ticker,
-    case_of,
     clock_text,
     outcome_properties,
 )
@@ -23,22 +22,6 @@ from tests.report.builders import record
 )
 def test_clock_text(seconds: float, text: str) -> None:
     assert clock_text(seconds) == text
-
-
-@pytest.mark.parametrize(
-    ("nodeid", "case"),
-    [
-        ("t.py::test_competition[toy-a]", ("toy-a", 0)),
-        ("t.py::test_competition[toy-a-s2]", ("toy-a", 2)),
-        ("t.py::test_competition[toy-s1]", ("toy-s1", 0)),  # an id that looks like a seed
-        ("t.py::test_competition[nope-s1]", None),
-        ("t.py::test_other", None),
-        ("tests/t.py::test_prepare[toy-a]", None),  # parametrised by an id, but not a run
-        ("tests/t.py::TestX::test_competition[toy-a]", ("toy-a", 0)),
-    ],
-)
-def test_case_of(nodeid: str, case: tuple[str, int] | None) -> None:
-    assert case_of(nodeid, ["toy-a", "toy-s1"]) == case
 
 
 class Clock:

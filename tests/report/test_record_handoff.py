@@ -1,35 +1,31 @@
-"""The report hooks get the finished record object from the run, not a copy read back from disk."""
+"""The report hooks get the finished record object from the run, not a copy read back from disk:
+the run fixture hands the run a callback that files the record in the item's stash."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 
-from pytest_mlebench.records.run_record import RunRecord
-from pytest_mlebench.report.hooks import record_of
+import pytest
+
+from pytest_mlebench.handover import RECORD_KEY, record_of, record_sink
 from tests.report.builders import record as make_record
 
 
 @dataclass
-class FakeRun:
-    run_dir: Path
-    record: RunRecord | None = None
-
-
-@dataclass
 class FakeItem:
-    funcargs: dict[str, Any] = field(default_factory=dict)
+    """A named fake of a collected item: only its stash."""
+
+    stash: pytest.Stash = field(default_factory=pytest.Stash)
 
 
-def test_the_record_object_is_handed_on_without_a_file(tmp_path: Path) -> None:
+def test_the_record_object_is_handed_over_through_the_callback() -> None:
+    item = FakeItem()
     record = make_record("toy", 0)
-    item = FakeItem({"mle_run": FakeRun(tmp_path, record)})
-    assert not (tmp_path / "record.json").exists()
-    assert record_of(item) is record  # type: ignore[arg-type]
+    record_sink(item)(record)  # type: ignore[arg-type]
+    assert item.stash[RECORD_KEY] is record
+    assert record_of(item) is record
 
 
-def test_no_record_before_the_run_finished(tmp_path: Path) -> None:
-    (tmp_path / "record.json").write_text('{"competition_id": "stale"}')
-    assert record_of(FakeItem({"mle_run": FakeRun(tmp_path)})) is None  # type: ignore[arg-type]
-    assert record_of(FakeItem()) is None  # type: ignore[arg-type]
+def test_no_record_before_the_run_finished() -> None:
+    assert record_of(FakeItem()) is None
+    assert record_of(object()) is None  # not an item at all

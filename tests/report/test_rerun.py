@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from pytest_mlebench.handover import CASE_KEY, RunKind, RunTicket
 from pytest_mlebench.report.merge import merge_records
 from pytest_mlebench.report.rerun import plan_rerun, run_is, select_pairs, split_items
 from pytest_mlebench.report.summary_json import build_summary
-from pytest_mlebench.runner import RunCase
+from pytest_mlebench.run.case import RunCase
 from tests.report.builders import record
 
 SUMMARY = build_summary(
@@ -71,19 +71,22 @@ def test_plan_for_an_agent_not_in_the_file_names_the_agents() -> None:
 
 
 @dataclass
-class FakeCallSpec:
-    params: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass
 class FakeItem:
+    """A named fake of a collected item: its name and its stash."""
+
     name: str
-    callspec: FakeCallSpec | None = None
+    stash: pytest.Stash = field(default_factory=pytest.Stash)
+
+
+def run_item(subject: str, seed: int, kind: RunKind = "competition") -> FakeItem:
+    item = FakeItem(f"{subject}{seed}")
+    item.stash[CASE_KEY] = RunTicket(kind, RunCase(subject, seed), f"{subject}-s{seed}", 60)
+    return item
 
 
 def test_split_items_keeps_other_tests() -> None:
     bench = [
-        FakeItem(f"{c}{s}", FakeCallSpec({"mle_case": RunCase(c, s)})) for c in "ab" for s in (0, 1)
+        run_item(c, s, "engineering" if c == "b" else "competition") for c in "ab" for s in (0, 1)
     ]
     other = FakeItem("test_unrelated")
     kept, deselected = split_items([*bench, other], frozenset({("a", 1), ("b", 0)}))

@@ -9,7 +9,7 @@ import pytest
 from pytest_mlebench.definition import load_competition
 from pytest_mlebench.errors import ConfigError
 from pytest_mlebench.known_issues import KnownIssue, marks_of, parse_known_issues
-from pytest_mlebench.session_plugin import marks_for
+from pytest_mlebench.run_params import marks_for
 from tests.factories import toy_config, write_competition
 
 CONFIG = Path("defs/toy/config.yaml")
