@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.eng.scoring import CheckResult, clip
-from pytest_mlebench.eng.task import Dimension
+from pytest_mlebench.eng.task_checks import Dimension
 
 PENALTIES: Mapping[str, float] = {"high": 1.0, "medium": 0.5, "low": 0.1}
 KEY_PATTERNS = (

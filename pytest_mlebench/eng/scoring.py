@@ -21,7 +21,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from pytest_mlebench.eng.task import DIMENSIONS, Check, Dimension, EngTask, Metric
+from pytest_mlebench.eng.task import EngTask
+from pytest_mlebench.eng.task_checks import DIMENSIONS, Check, Dimension, Metric
 
 FULL = 1.0 - 1e-12
 

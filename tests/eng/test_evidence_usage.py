@@ -7,7 +7,7 @@ import pytest
 
 from pytest_mlebench.eng.evidence_usage import cpu_check, memory_bytes, memory_check
 from pytest_mlebench.eng.scoring import CheckResult, score_checks
-from pytest_mlebench.eng.task import DEFAULT_WEIGHTS
+from pytest_mlebench.eng.task_checks import DEFAULT_WEIGHTS
 
 MIB = 1024**2
 

@@ -17,7 +17,8 @@ from pytest_mlebench.eng.evidence import (
     wall_check,
 )
 from pytest_mlebench.eng.scoring import CheckResult, normalised_metric, score_checks, score_run
-from pytest_mlebench.eng.task import DEFAULT_WEIGHTS, Metric, load_task
+from pytest_mlebench.eng.task import load_task
+from pytest_mlebench.eng.task_checks import DEFAULT_WEIGHTS, Metric
 from tests.eng.task_folders import base_config, write_task
 
 

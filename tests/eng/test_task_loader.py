@@ -14,7 +14,8 @@ from pytest_mlebench.eng.lint import (
     process_starts,
     process_starts_in_verify,
 )
-from pytest_mlebench.eng.task import DEFAULT_WEIGHTS, load_task
+from pytest_mlebench.eng.task import load_task
+from pytest_mlebench.eng.task_checks import DEFAULT_WEIGHTS
 from pytest_mlebench.eng.task_registry import load_eng_registry
 from pytest_mlebench.errors import ConfigError, UnknownCompetition
 from tests.eng.task_folders import base_config, write_task

@@ -111,9 +111,11 @@ def test_one_skeleton_drives_both_kinds_to_a_record_of_their_own_kind(
 ) -> None:
     both = Both(pytester)
     for run in (both.competition_run(), both.engineering_run()):
+        handed: list[RunRecord] = []
+        run.on_record = handed.append
         with pytest.raises(SandboxError, match="the engine is gone"):
             run.execute()
-        assert isinstance(run.record, RunRecord) and run.record.outcome == "error"
+        assert [record.outcome for record in handed] == ["error"]  # handed over, also an error
     competition_job, engineering_job = both.executor.jobs
     # the competition's job carries the answers for the validator; the task's has none
     assert competition_job.check is not None and competition_job.workspace is None
