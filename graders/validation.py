@@ -191,6 +191,6 @@ def _label_or_text(
 ) -> FloatArray | pa.ChunkedArray:
     """A label column (numbers when the answers are numbers) or ranking text, as submitted."""
     if metric.value_kind == "label":
-        numeric = y_true.arrays[index].dtype == np.float64
+        numeric = y_true.text(index) is None and y_true.values(index).dtype == np.float64
         return label_values(values, name, numeric, ids)
     return values

@@ -10,11 +10,14 @@ million customers × 12 articles) grades in seconds (``docs/benchmarks.md``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pytest_mlebench.graders.arrow_numpy import joined_numbers
 from pytest_mlebench.graders.errors import GraderError
 from pytest_mlebench.graders.metrics.base import Array, Columns, FloatArray, require_same_shape
 
@@ -44,10 +47,10 @@ def map_at_k(
             f"{relevant_rows_only!r}"
         )
     rows = y_true.rows
-    true_rows, _, true_items = _tokens(y_true.arrays[0])
+    true_rows, true_items = _answer_tokens(y_true)
     vocabulary = pc.unique(true_items)
     width = np.int64(max(len(vocabulary), 1))
-    codes = np.asarray(pc.index_in(true_items, value_set=vocabulary), dtype=np.int64)
+    codes = joined_numbers(pc.index_in(true_items, value_set=vocabulary).chunks, np.int64)
     relevant = np.unique(true_rows * width + codes)
     del true_rows, true_items, codes
     denominator = np.minimum(np.bincount(relevant // width, minlength=rows), k)
@@ -55,9 +58,7 @@ def map_at_k(
     if relevant_rows_only and not scored.any():
         raise GraderError("map-at-k: no answer row lists a relevant item, so none is scored")
     precision_sum = np.zeros(rows)
-    cells = y_pred.arrays[0]
-    for start in range(0, rows, BLOCK_ROWS):
-        block = cells[start : start + BLOCK_ROWS]
+    for start, block in _cell_blocks(y_pred):
         precision_sum[start : start + len(block)] = _precision_sums(
             block, start, k, vocabulary, width, relevant
         )
@@ -67,8 +68,38 @@ def map_at_k(
     return float(average_precision.mean())
 
 
+def _cell_blocks(columns: Columns) -> Iterator[tuple[int, Array | pa.Array]]:
+    """The first column's cells, :data:`BLOCK_ROWS` rows at a time, with each block's first
+    row: Arrow strings for a text column, never the whole column as Python objects."""
+    text = columns.text(0)
+    if text is None:
+        values = columns.values(0)
+        for start in range(0, len(values), BLOCK_ROWS):
+            yield start, values[start : start + BLOCK_ROWS]
+        return
+    start = 0
+    for block in text.arrow_blocks(BLOCK_ROWS):
+        yield start, block
+        start += len(block)
+
+
+def _answer_tokens(y_true: Columns) -> tuple[IntArray, pa.ChunkedArray]:
+    """Row number and item id of every relevant item the answers list, read in blocks."""
+    rows, items = [np.zeros(0, dtype=np.int64)], []
+    for start, block in _cell_blocks(y_true):
+        block_rows, _, block_items = _tokens(block)
+        rows.append(block_rows + start)
+        items.append(block_items)
+    return np.concatenate(rows), pa.chunked_array(items, type=pa.string())
+
+
 def _precision_sums(
-    cells: Array, first_row: int, k: int, vocabulary: pa.Array, width: np.int64, relevant: IntArray
+    cells: Array | pa.Array,
+    first_row: int,
+    k: int,
+    vocabulary: pa.Array,
+    width: np.int64,
+    relevant: IntArray,
 ) -> FloatArray:
     """``Σ P(i)·rel(i)`` over the first ``k`` items of each row of one block of predictions."""
     rows, ranks, items = _tokens(cells)
@@ -89,9 +120,11 @@ def _precision_sums(
     return sums
 
 
-def _tokens(cells: Array) -> tuple[IntArray, IntArray, pa.Array]:
+def _tokens(cells: Array | pa.Array) -> tuple[IntArray, IntArray, pa.Array]:
     """Row number, rank within the row and item id of every whitespace-separated token."""
-    text = pc.fill_null(pa.array(cells, type=pa.string(), from_pandas=True), "")
+    if not isinstance(cells, pa.Array):
+        cells = pa.array(cells, type=pa.string(), from_pandas=True)
+    text = pc.fill_null(cells, "")
     lists = pc.utf8_split_whitespace(pc.utf8_trim_whitespace(text))
     offsets = np.asarray(lists.offsets, dtype=np.int64)
     row = np.repeat(np.arange(len(cells), dtype=np.int64), np.diff(offsets))
