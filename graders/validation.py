@@ -177,7 +177,7 @@ def _read_submission(
     target_type = pa.float64() if metric.value_kind in NUMERIC_KINDS else pa.string()
     types = {position[name]: target_type for name in spec.target_columns}
     types.update({position[name]: pa.string() for name in spec.id_columns})
-    arrays = read_columns(text, types, streamed=target_type == pa.string())
+    arrays = read_columns(text, types, streamed=True)
     return {name: arrays[position[name]] for name in required}
 
 
