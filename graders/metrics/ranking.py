@@ -23,8 +23,8 @@ from pytest_mlebench.graders.memory import MEMORY_POOL
 from pytest_mlebench.graders.metrics.base import Array, Columns, FloatArray, require_same_shape
 
 IntArray = npt.NDArray[np.int64]
-BLOCK_ROWS = 65_536
-"""Rows tokenised at a time (about 800,000 tokens for 12 items a row)."""
+BLOCK_ROWS = 32_768
+"""Rows tokenised at a time (about 400,000 tokens for 12 items a row)."""
 
 
 def map_at_k(
