@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.csv as pa_csv
@@ -217,28 +218,36 @@ def _read_long_rows(
     return read(text, types, min(max(rows_bytes, 1), ARROW_BLOCK_LIMIT))
 
 
+def _options(
+    text: CsvText, types: Mapping[int, pa.DataType], block_size: int | None
+) -> dict[str, Any]:
+    """The reader's options: columns named by position, only the wanted ones converted."""
+    names = [f"c{position}" for position in range(len(text.header))]
+    wanted = {f"c{position}": kind for position, kind in types.items()}
+    return {
+        # Threads: on an idle 2-CPU machine they take multi-class log loss on a million rows
+        # from 0.80 s to about 0.5 s, for about 35 MB more peak memory (docs/benchmarks.md,
+        # "Grading").
+        "read_options": pa_csv.ReadOptions(
+            column_names=names, use_threads=True, **_block(block_size)
+        ),
+        # check_utf8=False: open_text has checked the whole file already.
+        "convert_options": pa_csv.ConvertOptions(
+            column_types=wanted, include_columns=list(wanted), check_utf8=False
+        ),
+        "memory_pool": MEMORY_POOL,
+    }
+
+
 def _read_typed(
     text: CsvText, types: Mapping[int, pa.DataType], block_size: int | None = None
 ) -> dict[int, pa.ChunkedArray]:
-    names = [f"c{position}" for position in range(len(text.header))]
-    wanted = {f"c{position}": kind for position, kind in types.items()}
     try:
+        # The file's read buffers from the system pool too: Arrow's default pool (mimalloc)
+        # keeps their freed pages resident (60 MB of h-and-m's peak, docs/benchmarks.md).
         with pa.OSFile(str(text.path), memory_pool=MEMORY_POOL) as stream:
             stream.seek(text.data_offset)
-            table = pa_csv.read_csv(
-                stream,
-                # Threads: on an idle 2-CPU machine they take multi-class log loss on a million
-                # rows from 0.80 s to about 0.5 s, for about 35 MB more peak memory
-                # (docs/benchmarks.md, "Grading").
-                read_options=pa_csv.ReadOptions(
-                    column_names=names, use_threads=True, **_block(block_size)
-                ),
-                # check_utf8=False: open_text has checked the whole file already.
-                convert_options=pa_csv.ConvertOptions(
-                    column_types=wanted, include_columns=list(wanted), check_utf8=False
-                ),
-                memory_pool=MEMORY_POOL,
-            )
+            table = pa_csv.read_csv(stream, **_options(text, types, block_size))
     except pa.ArrowInvalid as error:
         if "Empty CSV file" in str(error):
             raise SubmissionRejected(_NO_ROWS) from error
@@ -263,22 +272,11 @@ def _read_streamed(
 ) -> dict[int, pa.ChunkedArray]:
     """:func:`_read_typed` through Arrow's streaming reader: the same columns, one chunk per
     record batch; errors are Arrow's, as there."""
-    names = [f"c{position}" for position in range(len(text.header))]
-    wanted = {f"c{position}": kind for position, kind in types.items()}
     chunks: dict[int, list[pa.Array]] = {position: [] for position in types}
     try:
         with pa.OSFile(str(text.path), memory_pool=MEMORY_POOL) as stream:
             stream.seek(text.data_offset)
-            reader = pa_csv.open_csv(
-                stream,
-                read_options=pa_csv.ReadOptions(
-                    column_names=names, use_threads=True, **_block(block_size)
-                ),
-                convert_options=pa_csv.ConvertOptions(
-                    column_types=wanted, include_columns=list(wanted), check_utf8=False
-                ),
-                memory_pool=MEMORY_POOL,
-            )
+            reader = pa_csv.open_csv(stream, **_options(text, types, block_size))
             for number, batch in enumerate(reader):
                 for position in types:
                     chunks[position].append(batch.column(f"c{position}"))
