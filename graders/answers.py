@@ -120,7 +120,7 @@ def _from_file(
     if metric.arity == "grouped":
         types[position[columns[-1]]] = pa.string()
     types.update({position[name]: pa.string() for name in columns[:keys]})
-    arrays = read_columns(text, types)
+    arrays = read_columns(text, types, streamed=_arrow_type(metric) == pa.string())
     return {name: arrays[position[name]] for name in columns}
 
 

@@ -14,6 +14,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
+import pyarrow.compute as pc
+
+from pytest_mlebench.graders.memory import MEMORY_POOL
 
 
 def numbers_of(array: pa.Array) -> npt.NDArray[Any]:
@@ -33,6 +36,19 @@ def integer_array(values: npt.NDArray[np.integer[Any]]) -> pa.Array:
     contiguous = np.ascontiguousarray(values)
     kind = pa.from_numpy_dtype(contiguous.dtype)
     return pa.Array.from_buffers(kind, len(contiguous), [None, pa.py_buffer(contiguous)])
+
+
+def booleans_of(array: pa.Array) -> npt.NDArray[np.bool_]:
+    """A null-free boolean array as numpy booleans (Arrow packs them in bits; one cast to a
+    byte each, then a view)."""
+    as_bytes = numbers_of(pc.cast(array, pa.uint8(), memory_pool=MEMORY_POOL))
+    return as_bytes.view(np.bool_)
+
+
+def boolean_array(mask: npt.NDArray[np.bool_]) -> pa.Array:
+    """A numpy boolean array as an Arrow boolean array (packed into bits; no pandas)."""
+    packed = np.packbits(mask, bitorder="little")
+    return pa.Array.from_buffers(pa.bool_(), len(mask), [None, pa.py_buffer(packed)])
 
 
 def texts_of(column: pa.ChunkedArray) -> npt.NDArray[np.object_]:

@@ -21,12 +21,13 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.csv as pa_csv
 
 from pytest_mlebench.graders.errors import SubmissionRejected
-from pytest_mlebench.graders.memory import MEMORY_POOL
+from pytest_mlebench.graders.memory import MEMORY_POOL, release_free_memory
 from pytest_mlebench.graders.messages import describe_size, show_value
 
 HEADER_LIMIT_BYTES = 1 << 20
@@ -162,7 +163,9 @@ def _parse_header(head: bytes, start: int, size: int) -> tuple[tuple[str, ...], 
     return tuple(name.strip() for name in row), end
 
 
-def read_columns(text: CsvText, types: Mapping[int, pa.DataType]) -> dict[int, pa.ChunkedArray]:
+def read_columns(
+    text: CsvText, types: Mapping[int, pa.DataType], *, streamed: bool = False
+) -> dict[int, pa.ChunkedArray]:
     """Parse the data rows, returning the columns at the given header positions.
 
     A conversion failure (a value that is not a number in a float column) is not an error here:
@@ -171,18 +174,24 @@ def read_columns(text: CsvText, types: Mapping[int, pa.DataType]) -> dict[int, p
     Args:
         text: The checked CSV file.
         types: Arrow type of each wanted column, keyed by its position in the header.
+        streamed: Parse with Arrow's streaming reader, a block at a time, handing the parser's
+            freed buffers back as it goes: the same columns (one chunk per block), at a lower
+            peak. Submissions are read so (the whole-file reader's parallel blocks added about
+            50 MB to the six-column case's peak, for a few percent less CPU time), and answers
+            of text metrics; other answers, the competition's own file, keep the whole-file
+            reader.
 
     Raises:
         SubmissionRejected: The rows are not well-formed CSV or there are none.
     """
     try:
-        return _read_long_rows(text, types)
+        return _read_long_rows(text, types, streamed)
     except pa.ArrowInvalid as error:
         if "conversion error" not in str(error):
             raise SubmissionRejected(_parse_error(error)) from error
     as_text = {position: pa.string() for position in types}
     try:
-        return _read_long_rows(text, as_text)
+        return _read_long_rows(text, as_text, streamed)
     except pa.ArrowException as error:
         raise SubmissionRejected(_parse_error(error)) from error
 
@@ -191,43 +200,54 @@ ARROW_BLOCK_LIMIT = 2**31 - 1
 """Arrow's CSV reader holds its block size in a 32-bit integer."""
 
 
-def _read_long_rows(text: CsvText, types: Mapping[int, pa.DataType]) -> dict[int, pa.ChunkedArray]:
+def _read_long_rows(
+    text: CsvText, types: Mapping[int, pa.DataType], streamed: bool = False
+) -> dict[int, pa.ChunkedArray]:
     """:func:`_read_typed`, once more in one block when a row is longer than Arrow's 1 MB block.
 
     Arrow's reader needs every row inside one block; a run-length mask of a 10⁹-pixel slide is a
     cell of several MB, so such a file is read again with a block as large as its data rows.
     """
+    read = _read_streamed if streamed else _read_typed
     try:
-        return _read_typed(text, types)
+        return read(text, types, None)
     except pa.ArrowInvalid as error:
         if "straddl" not in str(error):
             raise
     rows_bytes = text.path.stat().st_size - text.data_offset
-    return _read_typed(text, types, block_size=min(max(rows_bytes, 1), ARROW_BLOCK_LIMIT))
+    return read(text, types, min(max(rows_bytes, 1), ARROW_BLOCK_LIMIT))
+
+
+def _options(
+    text: CsvText, types: Mapping[int, pa.DataType], block_size: int | None
+) -> dict[str, Any]:
+    """The reader's options: columns named by position, only the wanted ones converted."""
+    names = [f"c{position}" for position in range(len(text.header))]
+    wanted = {f"c{position}": kind for position, kind in types.items()}
+    return {
+        # Threads: on an idle 2-CPU machine they take multi-class log loss on a million rows
+        # from 0.80 s to about 0.5 s, for about 35 MB more peak memory (docs/benchmarks.md,
+        # "Grading").
+        "read_options": pa_csv.ReadOptions(
+            column_names=names, use_threads=True, **_block(block_size)
+        ),
+        # check_utf8=False: open_text has checked the whole file already.
+        "convert_options": pa_csv.ConvertOptions(
+            column_types=wanted, include_columns=list(wanted), check_utf8=False
+        ),
+        "memory_pool": MEMORY_POOL,
+    }
 
 
 def _read_typed(
     text: CsvText, types: Mapping[int, pa.DataType], block_size: int | None = None
 ) -> dict[int, pa.ChunkedArray]:
-    names = [f"c{position}" for position in range(len(text.header))]
-    wanted = {f"c{position}": kind for position, kind in types.items()}
     try:
-        with pa.OSFile(str(text.path)) as stream:
+        # The file's read buffers from the system pool too: Arrow's default pool (mimalloc)
+        # keeps their freed pages resident (60 MB of h-and-m's peak, docs/benchmarks.md).
+        with pa.OSFile(str(text.path), memory_pool=MEMORY_POOL) as stream:
             stream.seek(text.data_offset)
-            table = pa_csv.read_csv(
-                stream,
-                # Threads: on an idle 2-CPU machine they take multi-class log loss on a million
-                # rows from 0.80 s to about 0.5 s, for about 35 MB more peak memory
-                # (docs/benchmarks.md, "Grading").
-                read_options=pa_csv.ReadOptions(
-                    column_names=names, use_threads=True, **_block(block_size)
-                ),
-                # check_utf8=False: open_text has checked the whole file already.
-                convert_options=pa_csv.ConvertOptions(
-                    column_types=wanted, include_columns=list(wanted), check_utf8=False
-                ),
-                memory_pool=MEMORY_POOL,
-            )
+            table = pa_csv.read_csv(stream, **_options(text, types, block_size))
     except pa.ArrowInvalid as error:
         if "Empty CSV file" in str(error):
             raise SubmissionRejected(_NO_ROWS) from error
@@ -241,6 +261,39 @@ def _read_typed(
 
 def _block(block_size: int | None) -> dict[str, int]:
     return {} if block_size is None else {"block_size": block_size}
+
+
+RELEASE_EVERY_BATCHES = 16
+"""How often the streaming read hands the parser's freed buffers back (every 16 MB of text)."""
+
+
+def _read_streamed(
+    text: CsvText, types: Mapping[int, pa.DataType], block_size: int | None = None
+) -> dict[int, pa.ChunkedArray]:
+    """:func:`_read_typed` through Arrow's streaming reader: the same columns, one chunk per
+    record batch; errors are Arrow's, as there."""
+    chunks: dict[int, list[pa.Array]] = {position: [] for position in types}
+    try:
+        with pa.OSFile(str(text.path), memory_pool=MEMORY_POOL) as stream:
+            stream.seek(text.data_offset)
+            reader = pa_csv.open_csv(stream, **_options(text, types, block_size))
+            for number, batch in enumerate(reader):
+                for position in types:
+                    chunks[position].append(batch.column(f"c{position}"))
+                if number % RELEASE_EVERY_BATCHES == RELEASE_EVERY_BATCHES - 1:
+                    release_free_memory()
+    except pa.ArrowInvalid as error:
+        if "Empty CSV file" in str(error):
+            raise SubmissionRejected(_NO_ROWS) from error
+        raise
+    except OSError as error:
+        raise SubmissionRejected(f"cannot read {text.path}: {error}") from error
+    if not chunks or not any(len(chunk) for chunk in next(iter(chunks.values()))):
+        raise SubmissionRejected(_NO_ROWS)
+    return {
+        position: pa.chunked_array(arrays, type=types[position])
+        for position, arrays in chunks.items()
+    }
 
 
 BATCH_BYTES = 1 << 20
@@ -264,7 +317,7 @@ def read_batches(
     names = [f"c{position}" for position in range(len(text.header))]
     wanted = {f"c{position}": kind for position, kind in types.items()}
     try:
-        with pa.OSFile(str(text.path)) as stream:
+        with pa.OSFile(str(text.path), memory_pool=MEMORY_POOL) as stream:
             stream.seek(text.data_offset)
             reader = pa_csv.open_csv(
                 stream,

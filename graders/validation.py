@@ -10,6 +10,7 @@ metric never sees reordered columns, shuffled rows or foreign ids.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -26,7 +27,7 @@ from pytest_mlebench.graders.memory import release_free_memory
 from pytest_mlebench.graders.messages import show_names, show_value
 from pytest_mlebench.graders.metrics import Metric, get_metric
 from pytest_mlebench.graders.metrics.base import NUMERIC_KINDS, Columns, FloatArray
-from pytest_mlebench.graders.reading import open_text, read_columns
+from pytest_mlebench.graders.reading import CsvText, open_text, read_columns
 from pytest_mlebench.graders.spec import SubmissionSpec
 from pytest_mlebench.graders.values import (
     check_row_sums,
@@ -131,7 +132,13 @@ def align_submission(
     truth = load_answers(answers, spec, metric)
     y_true, answer_ids = truth.columns, truth.ids
     release_free_memory()  # what parsing the answers left in the allocator's free lists
-    arrays = _read_submission(Path(submission), spec, metric, truth.size_bytes)
+    text, columns_at = _open_submission(Path(submission), spec, truth.size_bytes)
+    # Text targets are read after the ids are matched and the answer ids freed: the two id
+    # lists and the submission's text are never held at once (h-and-m: 180 MB of rankings
+    # beside 180 MB of 64-character ids), for a second pass of the parser over the file.
+    later = () if metric.value_kind in NUMERIC_KINDS else spec.target_columns
+    first = [name for name in columns_at if name not in later]
+    arrays = _read_named(text, columns_at, spec, metric, first)
     del truth
     release_free_memory()  # the parser's working buffers, before the ids are hashed
     # Pop each column once used, so its buffers are freed before the next step allocates.
@@ -140,6 +147,10 @@ def align_submission(
     rows = match_rows(keys, answer_ids, spec)
     del answer_ids, keys  # only the matching needs the answer ids and the exact keys
     release_free_memory()
+    if later:
+        arrays.update(_read_named(text, columns_at, spec, metric, later))
+        if any(len(arrays[name]) != len(rows) for name in later):
+            raise SubmissionRejected("the submission file changed while it was read")
     targets = spec.target_columns
     if metric.value_kind in NUMERIC_KINDS:
         numbers = (
@@ -167,18 +178,32 @@ def align_submission(
     return AlignedSubmission(metric=metric, y_true=y_true, y_pred=y_pred)
 
 
-def _read_submission(
-    path: Path, spec: SubmissionSpec, metric: Metric, answers_bytes: int
-) -> dict[str, pa.ChunkedArray]:
-    """The id and target columns of the submission file, by name, after the file checks."""
+def _open_submission(
+    path: Path, spec: SubmissionSpec, answers_bytes: int
+) -> tuple[CsvText, dict[str, int]]:
+    """The submission file after the file checks, and the header position of each id and
+    target column."""
     text = open_text(path, max_submission_bytes(answers_bytes), expected_bytes=answers_bytes)
     required = (*spec.id_columns, *spec.target_columns)
     position = locate_columns(text.header, required, spec.extra_columns, spec.original_columns)
+    return text, position
+
+
+def _read_named(
+    text: CsvText,
+    position: dict[str, int],
+    spec: SubmissionSpec,
+    metric: Metric,
+    names: Sequence[str],
+) -> dict[str, pa.ChunkedArray]:
+    """The named columns of the submission, by name: ids as text, targets as the metric's
+    values need (every row is parsed, so a malformed file is refused whichever are named)."""
+    ids = set(spec.id_columns)
     target_type = pa.float64() if metric.value_kind in NUMERIC_KINDS else pa.string()
-    types = {position[name]: target_type for name in spec.target_columns}
-    types.update({position[name]: pa.string() for name in spec.id_columns})
-    arrays = read_columns(text, types)
-    return {name: arrays[position[name]] for name in required}
+    types = {position[name]: target_type for name in names if name not in ids}
+    types.update({position[name]: pa.string() for name in names if name in ids})
+    arrays = read_columns(text, types, streamed=True)
+    return {name: arrays[position[name]] for name in names}
 
 
 def _label_or_text(
@@ -191,6 +216,6 @@ def _label_or_text(
 ) -> FloatArray | pa.ChunkedArray:
     """A label column (numbers when the answers are numbers) or ranking text, as submitted."""
     if metric.value_kind == "label":
-        numeric = y_true.arrays[index].dtype == np.float64
+        numeric = y_true.text(index) is None and y_true.values(index).dtype == np.float64
         return label_values(values, name, numeric, ids)
     return values

@@ -18,7 +18,8 @@ from pytest_mlebench.graders.arrow_numpy import integer_array, joined_numbers, t
 from pytest_mlebench.graders.errors import SubmissionRejected
 from pytest_mlebench.graders.memory import MEMORY_POOL, release_free_memory
 from pytest_mlebench.graders.messages import count, show_value
-from pytest_mlebench.graders.metrics.base import Array, Columns, FloatArray, ValueKind
+from pytest_mlebench.graders.metrics.base import Column, Columns, FloatArray, ValueKind
+from pytest_mlebench.graders.metrics.text_column import TextColumn
 
 ROW_SUM_TOLERANCE = 1e-3
 """How far a row of class probabilities may sum from 1 (absolute); the metric rescales after."""
@@ -240,13 +241,14 @@ def mixed_columns(
     return Columns(tuple(names), tuple(_take(column, rows) for column in columns))
 
 
-def _take(column: FloatArray | pa.ChunkedArray, rows: npt.NDArray[np.int64] | None) -> Array:
+def _take(column: FloatArray | pa.ChunkedArray, rows: npt.NDArray[np.int64] | None) -> Column:
     if isinstance(column, np.ndarray):
         return column if rows is None else column[rows]
-    if rows is not None and not pa.types.is_string(column.type):
+    if pa.types.is_string(column.type):
+        # Text stays the parsed Arrow strings, in submission order, with the answer order
+        # beside it (8 bytes a row): neither a second Arrow copy of every string (1.6 million
+        # InChI strings are 150 MB) nor a Python object per value (about 450 MB for them).
+        return TextColumn(column, None if rows is None else np.asarray(rows, dtype=np.int64))
+    if rows is not None:
         column = pc.take(column, integer_array(rows), memory_pool=MEMORY_POOL)
-        rows = None
-    # Text is taken into answer order as Python strings (8 bytes a row), not as a second Arrow
-    # copy of every string: 1.6 million InChI strings are 150 MB of Arrow text.
-    texts = texts_of(column)
-    return texts if rows is None else texts[rows]
+    return texts_of(column)

@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from pytest_mlebench.graders.errors import GraderError
+from pytest_mlebench.graders.metrics.text_column import TextColumn
 
 ValueKind = Literal[
     "label",
@@ -98,24 +99,27 @@ class Metric:
 
 
 Array = npt.NDArray[Any]
+Column = Array | TextColumn
+"""One column: a 1-D numpy array of numbers, or a :class:`TextColumn` of text."""
 
 
 @dataclass(frozen=True)
 class Columns:
     """Named, aligned columns: what a metric's ``compute`` reads for answers and predictions.
 
-    Every column is a 1-D numpy array of the same length: float64 for numbers, an object or
-    unicode array for text. Columns are paired with the other side's by position.
+    Every column has the same length: numbers are a 1-D numpy array (float64 from the
+    graders), text is a :class:`TextColumn` (Arrow strings, read in blocks or whole through
+    :meth:`values`). Columns are paired with the other side's by position.
 
     Attributes:
         names: Column names, for messages.
-        arrays: One array per column, in the order of ``names``.
+        arrays: One column per name, in the order of ``names``.
         matrix: When the columns are float64 views of one 2-D array, that array, so that
             :meth:`floats` needs no copy.
     """
 
     names: tuple[str, ...]
-    arrays: tuple[Array, ...]
+    arrays: tuple[Column, ...]
     matrix: FloatArray | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -125,9 +129,11 @@ class Columns:
             raise ValueError("columns must be 1-D arrays of the same length")
 
     @classmethod
-    def of(cls, columns: Mapping[str, npt.ArrayLike]) -> Columns:
-        """Columns from a mapping of name to values (lists or arrays, converted by numpy)."""
-        return cls(tuple(columns), tuple(np.asarray(values) for values in columns.values()))
+    def of(cls, columns: Mapping[str, npt.ArrayLike | TextColumn]) -> Columns:
+        """Columns from a mapping of name to values: lists or arrays, converted by numpy;
+        strings (with None for a missing one) become a :class:`TextColumn`, an object array
+        holding anything else stays a numpy array (its metric reads it through :meth:`values`)."""
+        return cls(tuple(columns), tuple(_column(values) for values in columns.values()))
 
     @classmethod
     def of_matrix(cls, names: tuple[str, ...], matrix: FloatArray) -> Columns:
@@ -149,13 +155,42 @@ class Columns:
         if self.matrix is not None:
             return self.matrix
         matrix = np.empty(self.shape, dtype=np.float64, order="F")
-        for j, array in enumerate(self.arrays):
-            matrix[:, j] = array
+        for j in range(len(self.arrays)):
+            matrix[:, j] = self.float_column(j)
         return matrix
 
     def float_column(self, position: int = 0) -> FloatArray:
         """One column as a 1-D float64 array (no copy when it is one)."""
-        return np.asarray(self.arrays[position], dtype=np.float64)
+        column = self.arrays[position]
+        if isinstance(column, TextColumn):  # numbers written as text; ValueError when not
+            return np.asarray(column.texts(), dtype=np.float64)
+        return np.asarray(column, dtype=np.float64)
+
+    def values(self, position: int = 0) -> Array:
+        """One column as a numpy array: its numbers as they are, text as Python strings.
+
+        Text is converted whole (about 50 bytes a value beyond the text): metrics whose test
+        sets reach millions of rows read :meth:`text` in blocks instead.
+        """
+        column = self.arrays[position]
+        return column.texts() if isinstance(column, TextColumn) else column
+
+    def text(self, position: int = 0) -> TextColumn | None:
+        """One column as a :class:`TextColumn`; None when it holds numbers."""
+        column = self.arrays[position]
+        return column if isinstance(column, TextColumn) else None
+
+
+def _column(values: npt.ArrayLike | TextColumn) -> Column:
+    if isinstance(values, TextColumn):
+        return values
+    array = np.asarray(values)
+    if array.dtype.kind in "UO":
+        try:
+            return TextColumn.of(array)
+        except ValueError:  # other objects (a pandas NaN for a missing cell) stay as given
+            return array
+    return array
 
 
 def require_binary(labels: FloatArray, column: str, metric: str) -> None:

@@ -12,7 +12,7 @@ def accuracy(y_true: Columns, y_pred: Columns) -> float:
     """Share of cells whose predicted label equals the answer (over all target columns)."""
     require_same_shape(y_true, y_pred, "accuracy")
     matches = sum(
-        _count_equal(truth, pred) for truth, pred in zip(y_true.arrays, y_pred.arrays, strict=True)
+        _count_equal(y_true.values(j), y_pred.values(j)) for j in range(len(y_true.names))
     )
     rows, columns = y_true.shape
     return matches / (rows * columns)
@@ -35,7 +35,7 @@ def macro_f1(y_true: Columns, y_pred: Columns) -> float:
 
     require_same_shape(y_true, y_pred, "macro-f1")
     rows = y_true.rows
-    both = np.concatenate([y_true.arrays[0], y_pred.arrays[0]])
+    both = np.concatenate([y_true.values(0), y_pred.values(0)])
     codes, classes = pd.factorize(both, use_na_sentinel=False)
     true_codes, pred_codes = codes[:rows], codes[rows:]
     size = len(classes)

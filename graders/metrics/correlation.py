@@ -44,8 +44,8 @@ def require_varying_predictions(y_pred: Columns) -> None:
     Raises:
         SubmissionRejected: Every value of a target column is equal.
     """
-    for name, values in zip(y_pred.names, y_pred.arrays, strict=True):
-        column = np.asarray(values, dtype=np.float64)
+    for position, name in enumerate(y_pred.names):
+        column = y_pred.float_column(position)
         if column.size and float(column.max()) == float(column.min()):
             raise SubmissionRejected(
                 f"column {show_value(name)} holds the same value ({column[0]:g}) in every row: "

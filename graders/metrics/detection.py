@@ -109,7 +109,7 @@ def _label(token: str) -> str:
 
 def box_string_rule(y_true: Columns, y_pred: Columns) -> tuple[int, str] | None:
     """The first prediction cell that is not whole groups of six with valid boxes."""
-    for row, cell in enumerate(y_pred.arrays[0]):
+    for row, cell in enumerate(y_pred.values(0)):
         try:
             parse_boxes(cell)
         except ValueError as error:
@@ -135,8 +135,8 @@ def box_map(y_true: Columns, y_pred: Columns, iou_threshold: float = 0.5) -> flo
     AP). Within a label, equal confidences keep the rows' order (rows are aligned to the answers).
     """
     require_same_shape(y_true, y_pred, "box-map")
-    truths = _parsed(y_true.arrays[0], "answer")
-    preds = _parsed(y_pred.arrays[0], "prediction")
+    truths = _parsed(y_true.values(0), "answer")
+    preds = _parsed(y_pred.values(0), "prediction")
     pool = Detections(threshold=iou_threshold, rule="voc")
     for truth, pred in zip(truths, preds, strict=True):
         for label in _labels([truth, pred]):
@@ -159,8 +159,8 @@ def box_map_sklearn(y_true: Columns, y_pred: Columns, iou_threshold: float = 0.5
     computed by :func:`step_average_precision` without importing scikit-learn.
     """
     require_same_shape(y_true, y_pred, "box-map")
-    truths = _parsed(y_true.arrays[0], "answer")
-    preds = _parsed(y_pred.arrays[0], "prediction")
+    truths = _parsed(y_true.values(0), "answer")
+    preds = _parsed(y_pred.values(0), "prediction")
     aps = []
     for label in _labels(truths):
         hits: list[np.ndarray] = []
@@ -225,8 +225,8 @@ def box_map_coco_corners_as_sizes(
     found, so even a perfect file scores below 1.
     """
     require_same_shape(y_true, y_pred, "box-map")
-    truths = _parsed(y_true.arrays[0], "answer")
-    preds = _parsed(y_pred.arrays[0], "prediction")
+    truths = _parsed(y_true.values(0), "answer")
+    preds = _parsed(y_pred.values(0), "prediction")
     pooled: dict[str, tuple[list[np.ndarray], list[np.ndarray], list[int]]] = {}
     for row, (truth, pred) in enumerate(zip(truths, preds, strict=True)):
         for label in _labels([truth, pred]):

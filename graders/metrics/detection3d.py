@@ -124,7 +124,7 @@ def _raise_first_fault(column: Array) -> None:
 def box3d_rule(y_true: Columns, y_pred: Columns) -> tuple[int, str] | None:
     """The first prediction cell that is not whole groups of nine with valid boxes."""
     try:
-        parse_column(y_pred.arrays[0])
+        parse_column(y_pred.values(0))
     except ValueError as error:
         row, reason = error.args
         return int(row), str(reason)
@@ -154,8 +154,8 @@ class _Matched:
 
 def _match(y_true: Columns, y_pred: Columns) -> _Matched:
     require_same_shape(y_true, y_pred, "box3d-map")
-    truth = _parsed(y_true.arrays[0], "answer")
-    pred = _parsed(y_pred.arrays[0], "prediction")
+    truth = _parsed(y_true.values(0), "answer")
+    pred = _parsed(y_pred.values(0), "prediction")
     if truth.rows.size == 0:
         raise GraderError("box3d-map: no answer holds a box: mean average precision is undefined")
     best, best_iou = best_true_boxes(
@@ -198,7 +198,7 @@ def box3d_map_per_sample(y_true: Columns, y_pred: Columns) -> float:
     truth, pred = matched.truth, matched.pred
     groups, n_true = np.unique(truth.groups, return_counts=True)
     samples = np.unique(truth.rows)
-    if len(samples) != len(y_true.arrays[0]):
+    if len(samples) != y_true.rows:
         raise GraderError(
             "box3d-map-per-sample: an answer row has no box; the original's per-sample mean "
             "is NaN there"

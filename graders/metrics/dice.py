@@ -42,7 +42,7 @@ def mean_dice(y_true: Columns, y_pred: Columns) -> float:
     """The mean over images of ``2·|A ∩ B| / (|A| + |B|)``, 1 for an image empty on both sides."""
     sizes = image_pixels(y_true)
     total = 0.0
-    for row, (truth, prediction) in enumerate(zip(y_true.arrays[0], y_pred.arrays[0], strict=True)):
+    for row, (truth, prediction) in enumerate(zip(y_true.values(0), y_pred.values(0), strict=True)):
         answer = _answer(truth, int(sizes[row]), row, "mean-dice")
         predicted = parse_runs(prediction, int(sizes[row]))
         denominator = answer.area + predicted.area
@@ -71,7 +71,7 @@ def mean_f_half(y_true: Columns, y_pred: Columns) -> float:
     """
     sizes = image_pixels(y_true, "mean-f0.5")
     total = 0.0
-    for row, (truth, prediction) in enumerate(zip(y_true.arrays[0], y_pred.arrays[0], strict=True)):
+    for row, (truth, prediction) in enumerate(zip(y_true.values(0), y_pred.values(0), strict=True)):
         answer = _answer(truth, sizes[row], row, "mean-f0.5")
         if answer.empty:
             raise GraderError(f"mean-f0.5: answer row {row} has no ink")
@@ -84,7 +84,7 @@ def mean_f_half(y_true: Columns, y_pred: Columns) -> float:
 
 def _hubmap_rule(y_true: Columns, y_pred: Columns) -> tuple[int, str] | None:
     sizes = image_pixels(y_true)
-    cells = y_pred.arrays[0]
+    cells = y_pred.values(0)
     for row, pixels in enumerate(sizes):
         found = first_invalid_mask(cells[row : row + 1], pixels)
         if found is not None:
@@ -107,13 +107,13 @@ def mask_pairs(
     return [
         (_answer(truth, pixels, row, metric), parse_runs(prediction, pixels))
         for row, (truth, prediction) in enumerate(
-            zip(y_true.arrays[0], y_pred.arrays[0], strict=True)
+            zip(y_true.values(0), y_pred.values(0), strict=True)
         )
     ]
 
 
 def _contrails_rule(y_true: Columns, y_pred: Columns) -> tuple[int, str] | None:
-    return first_invalid_mask(y_pred.arrays[0], CONTRAILS_PIXELS)
+    return first_invalid_mask(y_pred.values(0), CONTRAILS_PIXELS)
 
 
 def _bound(compute: Callable[..., float], pixels: int) -> Callable[[Columns, Columns], float]:

@@ -172,7 +172,8 @@ def _rows(y_true: Columns, y_pred: Columns, metric: str) -> list[_Row]:
     if len(y_true.arrays) != 1 + len(ANSWER_COLUMNS):
         raise GraderError(f"{metric}: the answers need the mask, then {', '.join(ANSWER_COLUMNS)}")
     sizes = _sizes(y_true, metric)
-    masks, _, _, organs, case_days, numbers = y_true.arrays
+    masks, organs, case_days, numbers = (y_true.values(j) for j in (0, 3, 4, 5))
+    predictions = y_pred.values(0)
     slices = _slice_numbers(numbers, metric)
     rows = []
     for index, (width, height) in enumerate(sizes):
@@ -186,7 +187,7 @@ def _rows(y_true: Columns, y_pred: Columns, metric: str) -> list[_Row]:
         rows.append(
             _Row(
                 truth=truth,
-                prediction=parse_runs(y_pred.arrays[0][index], pixels),
+                prediction=parse_runs(predictions[index], pixels),
                 width=width,
                 height=height,
                 organ=str(organs[index]),
@@ -217,7 +218,7 @@ def _slice_numbers(values: npt.NDArray[np.object_], metric: str) -> list[int]:
 def _row_rule(y_true: Columns, y_pred: Columns) -> tuple[int, str] | None:
     """The first prediction that is not a valid mask of its own slice's pixels, and why."""
     sizes = _sizes(y_true, "dice-hausdorff")
-    cells = y_pred.arrays[0]
+    cells = y_pred.values(0)
     for row, (width, height) in enumerate(sizes):
         found = first_invalid_mask(cells[row : row + 1], width * height)
         if found is not None:

@@ -22,7 +22,7 @@ the original grader.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -61,25 +61,24 @@ columns of 1.6 million strings cost hundreds of megabytes more than blocks do.""
 def mean_levenshtein(y_true: Columns, y_pred: Columns) -> float:
     """Mean over rows of the character Levenshtein distance of prediction and answer."""
     require_same_shape(y_true, y_pred, "mean-levenshtein")
-    truth, pred = y_true.arrays[0], y_pred.arrays[0]
-    rows = len(truth)
+    rows = y_true.rows
     if rows == 0:
         return float("nan")  # the mean of nothing, as numpy's mean of an empty array
     total = 0
-    for start in range(0, rows, BLOCK_ROWS):
-        block = slice(start, start + BLOCK_ROWS)
-        total += int(levenshtein_distances(_texts(truth[block]), _texts(pred[block])).sum())
+    pairs = zip(_text_blocks(y_true, 0), _text_blocks(y_pred, 0), strict=True)
+    for truth, pred in pairs:
+        total += int(levenshtein_distances(truth, pred).sum())
     return total / rows
 
 
 def sequence_levenshtein_rate(y_true: Columns, y_pred: Columns) -> float:
     """Σ token Levenshtein distance / Σ true tokens, over space-separated token sequences."""
     require_same_shape(y_true, y_pred, "sequence-levenshtein-rate")
-    truth = [text.split() for text in _texts(y_true.arrays[0])]
+    truth = [text.split() for text in _texts(y_true.values(0))]
     tokens = sum(map(len, truth))
     if tokens == 0:
         raise GraderError("sequence-levenshtein-rate: the answers hold no tokens at all")
-    pred = [[_as_number(token) for token in text.split()] for text in _texts(y_pred.arrays[0])]
+    pred = [[_as_number(token) for token in text.split()] for text in _texts(y_pred.values(0))]
     truth = [[_as_number(token) for token in tokens_of_row] for tokens_of_row in truth]
     return float(levenshtein_distances(truth, pred).sum()) / tokens
 
@@ -96,12 +95,13 @@ def require_filled_text(y_pred: Columns) -> None:
     Raises:
         SubmissionRejected: A target column has an empty value.
     """
-    for name, values in zip(y_pred.names, y_pred.arrays, strict=True):
-        texts = _texts(values)
-        empty = [row for row, text in enumerate(texts) if not text.strip()]
+    for position, name in enumerate(y_pred.names):
+        empty = sum(
+            sum(1 for text in texts if not text.strip()) for texts in _text_blocks(y_pred, position)
+        )
         if empty:
             raise SubmissionRejected(
-                f"column {show_value(name)} has {count(len(empty), 'empty value')} (an empty "
+                f"column {show_value(name)} has {count(empty, 'empty value')} (an empty "
                 f"cell reads as a missing prediction); write a prediction in every row, e.g. "
                 f"the sample submission's"
             )
@@ -119,10 +119,10 @@ def require_integer_tokens(y_pred: Columns) -> None:
         SubmissionRejected: A cell is empty, or holds a token that is not an integer.
     """
     require_filled_text(y_pred)
-    for name, values in zip(y_pred.names, y_pred.arrays, strict=True):
+    for position, name in enumerate(y_pred.names):
         bad = [
             (row, token)
-            for row, text in enumerate(_texts(values))
+            for row, text in enumerate(_texts(y_pred.values(position)))
             for token in text.split()
             if not INTEGER_TOKEN.fullmatch(token)
         ]
@@ -134,6 +134,19 @@ def require_integer_tokens(y_pred: Columns) -> None:
                 f"{count(rows, 'row')}, first {show_value(token)} in data row {row + 1}; write "
                 "each sequence as whole numbers separated by spaces, e.g. '2 14 20'"
             )
+
+
+def _text_blocks(columns: Columns, position: int) -> Iterator[list[str]]:
+    """A column as Python strings, :data:`BLOCK_ROWS` rows at a time (numbers as ``%g`` text):
+    the whole column is never held as Python objects."""
+    text = columns.text(position)
+    if text is None:
+        values = columns.values(position)
+        for start in range(0, len(values), BLOCK_ROWS):
+            yield _texts(values[start : start + BLOCK_ROWS])
+        return
+    for block in text.blocks(BLOCK_ROWS):
+        yield ["" if value is None else value for value in block]
 
 
 def _texts(values: Array) -> list[str]:

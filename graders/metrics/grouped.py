@@ -29,7 +29,7 @@ def group_log_mae(y_true: Columns, y_pred: Columns, floor: float = LOG_MAE_FLOOR
             f"{metric}: needs one prediction column against an answer column and a group "
             f"column; got shapes {y_pred.shape} and {y_true.shape}"
         )
-    _, group = np.unique(np.asarray(y_true.arrays[1], dtype=str), return_inverse=True)
+    _, group = np.unique(np.asarray(y_true.values(1), dtype=str), return_inverse=True)
     errors = np.abs(y_pred.float_column(0) - y_true.float_column(0))
     sums = np.bincount(group, weights=errors)
     sizes = np.bincount(group)

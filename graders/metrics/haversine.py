@@ -58,7 +58,7 @@ def phone_percentile_distance(y_true: Columns, y_pred: Columns) -> float:
         y_pred.float_column(0),
         y_pred.float_column(1),
     )
-    _, phone = np.unique(np.asarray(y_true.arrays[2], dtype=str), return_inverse=True)
+    _, phone = np.unique(np.asarray(y_true.values(2), dtype=str), return_inverse=True)
     order = np.argsort(phone, kind="stable")
     bounds = np.flatnonzero(np.diff(phone[order])) + 1
     per_phone = [

@@ -69,7 +69,7 @@ def histogram_iou_sweep(y_true: Columns, y_pred: Columns, pixels: int) -> float:
 
 def salt_rule(y_true: Columns, y_pred: Columns) -> tuple[int, str] | None:
     """The first prediction that is not a valid mask of a 101 x 101 image."""
-    return first_invalid_mask(y_pred.arrays[0], SALT_PIXELS)
+    return first_invalid_mask(y_pred.values(0), SALT_PIXELS)
 
 
 def first_invalid_mask(cells: Array, pixels: int) -> tuple[int, str] | None:
@@ -88,7 +88,7 @@ def first_invalid_mask(cells: Array, pixels: int) -> tuple[int, str] | None:
 def _pairs(y_true: Columns, y_pred: Columns, pixels: int) -> list[tuple[Runs, Runs]]:
     require_same_shape(y_true, y_pred, "iou-sweep")
     pairs = []
-    for row, (truth, prediction) in enumerate(zip(y_true.arrays[0], y_pred.arrays[0], strict=True)):
+    for row, (truth, prediction) in enumerate(zip(y_true.values(0), y_pred.values(0), strict=True)):
         try:
             answer = parse_runs(truth, pixels)
         except RleError as error:

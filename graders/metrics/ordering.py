@@ -29,7 +29,7 @@ def pooled_kendall_tau(y_true: Columns, y_pred: Columns) -> float:
     require_same_shape(y_true, y_pred, "kendall-tau")
     inversions = 0
     pairs = 0
-    for truth, predicted in zip(y_true.arrays[0], y_pred.arrays[0], strict=True):
+    for truth, predicted in zip(y_true.values(0), y_pred.values(0), strict=True):
         position = {item: rank for rank, item in enumerate(str(truth).split())}
         ranks = np.fromiter((position[item] for item in str(predicted).split()), dtype=np.int64)
         inversions += count_inversions(ranks)
@@ -53,8 +53,8 @@ def count_inversions(ranks: IntArray) -> int:
 
 def order_rule(y_true: Columns, y_pred: Columns) -> tuple[int, str] | None:
     """The first row whose prediction is not an order of exactly its answer's items."""
-    truths: Array = y_true.arrays[0]
-    for row, (truth, predicted) in enumerate(zip(truths, y_pred.arrays[0], strict=True)):
+    truths: Array = y_true.values(0)
+    for row, (truth, predicted) in enumerate(zip(truths, y_pred.values(0), strict=True)):
         expected = str(truth).split()
         given = str(predicted).split()
         if len(given) == len(expected) and set(given) == set(expected):

@@ -44,7 +44,7 @@ def _parse(cell: object, width: int) -> Parsed:
 
 def point_rule(y_true: Columns, y_pred: Columns) -> tuple[int, str] | None:
     """The first prediction cell that is not whole ``label x y`` triples with finite numbers."""
-    for row, cell in enumerate(y_pred.arrays[0]):
+    for row, cell in enumerate(y_pred.values(0)):
         try:
             _parse(cell, 3)
         except ValueError as error:
@@ -74,7 +74,7 @@ def centre_f1(y_true: Columns, y_pred: Columns) -> float:
     """Micro F1 over all pages of labelled centre points inside labelled true boxes."""
     require_same_shape(y_true, y_pred, "centre-f1")
     tp = fp = fn = 0
-    for truth_cell, pred_cell in zip(y_true.arrays[0], y_pred.arrays[0], strict=True):
+    for truth_cell, pred_cell in zip(y_true.values(0), y_pred.values(0), strict=True):
         try:
             truth = _parse(truth_cell, 5)
         except ValueError as error:

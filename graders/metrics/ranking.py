@@ -10,12 +10,16 @@ million customers × 12 articles) grades in seconds (``docs/benchmarks.md``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pytest_mlebench.graders.arrow_numpy import boolean_array, booleans_of, numbers_of
 from pytest_mlebench.graders.errors import GraderError
+from pytest_mlebench.graders.memory import MEMORY_POOL
 from pytest_mlebench.graders.metrics.base import (
     Array,
     Columns,
@@ -25,8 +29,8 @@ from pytest_mlebench.graders.metrics.base import (
 )
 
 IntArray = npt.NDArray[np.int64]
-BLOCK_ROWS = 131_072
-"""Prediction rows tokenised at a time (about 1.6 million tokens for 12 items a row)."""
+BLOCK_ROWS = 32_768
+"""Rows tokenised at a time (about 400,000 tokens for 12 items a row)."""
 
 
 def map_at_k(
@@ -50,20 +54,15 @@ def map_at_k(
             f"{relevant_rows_only!r}"
         )
     rows = y_true.rows
-    true_rows, _, true_items = _tokens(y_true.arrays[0])
-    vocabulary = pc.unique(true_items)
+    vocabulary = _vocabulary(y_true)
     width = np.int64(max(len(vocabulary), 1))
-    codes = np.asarray(pc.index_in(true_items, value_set=vocabulary), dtype=np.int64)
-    relevant = np.unique(true_rows * width + codes)
-    del true_rows, true_items, codes
+    relevant = _relevant_keys(y_true, vocabulary, width)
     denominator = np.minimum(np.bincount(relevant // width, minlength=rows), k)
     scored = denominator > 0
     if relevant_rows_only and not scored.any():
         raise GraderError("map-at-k: no answer row lists a relevant item, so none is scored")
     precision_sum = np.zeros(rows)
-    cells = y_pred.arrays[0]
-    for start in range(0, rows, BLOCK_ROWS):
-        block = cells[start : start + BLOCK_ROWS]
+    for start, block in _cell_blocks(y_pred):
         precision_sum[start : start + len(block)] = _precision_sums(
             block, start, k, vocabulary, width, relevant
         )
@@ -73,17 +72,70 @@ def map_at_k(
     return float(average_precision.mean())
 
 
+def _cell_blocks(columns: Columns) -> Iterator[tuple[int, Array | pa.Array]]:
+    """The first column's cells, :data:`BLOCK_ROWS` rows at a time, with each block's first
+    row: Arrow strings for a text column, never the whole column as Python objects."""
+    text = columns.text(0)
+    if text is None:
+        values = columns.values(0)
+        for start in range(0, len(values), BLOCK_ROWS):
+            yield start, values[start : start + BLOCK_ROWS]
+        return
+    start = 0
+    for block in text.arrow_blocks(BLOCK_ROWS):
+        yield start, block
+        start += len(block)
+
+
+def _vocabulary(y_true: Columns) -> pa.Array:
+    """Every item id the answers list, once each (the answers are read block by block, so
+    only one block's tokens and the distinct ids are held at a time)."""
+    distinct = [
+        pc.unique(_tokens(block)[2], memory_pool=MEMORY_POOL) for _, block in _cell_blocks(y_true)
+    ]
+    return pc.unique(pa.chunked_array(distinct, type=pa.string()), memory_pool=MEMORY_POOL)
+
+
+def _relevant_keys(y_true: Columns, vocabulary: pa.Array, width: np.int64) -> IntArray:
+    """The sorted, distinct ``row * width + item code`` of every relevant (row, item) pair."""
+    keys = [np.zeros(0, dtype=np.int64)]
+    for start, block in _cell_blocks(y_true):
+        rows, _, items = _tokens(block)
+        found = pc.index_in(items, value_set=vocabulary, memory_pool=MEMORY_POOL)
+        codes = np.asarray(numbers_of(found), dtype=np.int64)
+        keys.append((rows + start) * width + codes)
+    return _distinct_sorted(np.concatenate(keys))
+
+
+def _distinct_sorted(keys: IntArray) -> IntArray:
+    """``np.unique(keys)``, sorting ``keys`` in place: numpy 2.4's ``unique`` holds about seven
+    times the array's size at its peak (230 MB for h-and-m's 4 million pairs), this one two."""
+    keys.sort()
+    first = np.empty(keys.size, dtype=bool)
+    first[:1] = True
+    np.not_equal(keys[1:], keys[:-1], out=first[1:])
+    distinct: IntArray = keys[first]
+    return distinct
+
+
 def _precision_sums(
-    cells: Array, first_row: int, k: int, vocabulary: pa.Array, width: np.int64, relevant: IntArray
+    cells: Array | pa.Array,
+    first_row: int,
+    k: int,
+    vocabulary: pa.Array,
+    width: np.int64,
+    relevant: IntArray,
 ) -> FloatArray:
     """``Σ P(i)·rel(i)`` over the first ``k`` items of each row of one block of predictions."""
     rows, ranks, items = _tokens(cells)
     in_top_k = ranks < k
     rows, ranks = rows[in_top_k], ranks[in_top_k]
-    codes = pc.index_in(items.filter(pa.array(in_top_k)), value_set=vocabulary)
-    known = np.asarray(codes.is_valid(), dtype=bool)  # an item no answer lists never hits
+    top = pc.filter(items, boolean_array(in_top_k), memory_pool=MEMORY_POOL)
+    codes = pc.index_in(top, value_set=vocabulary, memory_pool=MEMORY_POOL)
+    known = booleans_of(pc.is_valid(codes, memory_pool=MEMORY_POOL))  # others never hit
     rows, ranks = rows[known], ranks[known]
-    keys = (rows + first_row) * width + np.asarray(codes.drop_null(), dtype=np.int64)
+    found = np.asarray(numbers_of(codes.drop_null()), dtype=np.int64)
+    keys = (rows + first_row) * width + found
     place = np.minimum(np.searchsorted(relevant, keys), max(relevant.size - 1, 0))
     hit = relevant[place] == keys if relevant.size else np.zeros(keys.size, dtype=bool)
     rows, ranks, keys = rows[hit], ranks[hit], keys[hit]
@@ -95,19 +147,25 @@ def _precision_sums(
     return sums
 
 
-def _tokens(cells: Array) -> tuple[IntArray, IntArray, pa.Array]:
+def _tokens(cells: Array | pa.Array) -> tuple[IntArray, IntArray, pa.Array]:
     """Row number, rank within the row and item id of every whitespace-separated token."""
-    text = pc.fill_null(pa.array(cells, type=pa.string(), from_pandas=True), "")
-    lists = pc.utf8_split_whitespace(pc.utf8_trim_whitespace(text))
-    offsets = np.asarray(lists.offsets, dtype=np.int64)
+    if not isinstance(cells, pa.Array):
+        cells = pa.array(cells, type=pa.string(), from_pandas=True)
+    # A null (an empty cell of a frame) is an empty list; the CSV reader gives none. No
+    # Python scalar where there is no null: making one imports pandas (through pyarrow).
+    text = pc.coalesce(cells, "", memory_pool=MEMORY_POOL) if cells.null_count else cells
+    trimmed = pc.utf8_trim_whitespace(text, memory_pool=MEMORY_POOL)
+    lists = pc.utf8_split_whitespace(trimmed, memory_pool=MEMORY_POOL)
+    offsets = np.asarray(numbers_of(lists.offsets), dtype=np.int64)
     row = np.repeat(np.arange(len(cells), dtype=np.int64), np.diff(offsets))
     rank = np.arange(row.size, dtype=np.int64) - offsets[:-1][row]
     items = lists.flatten()
     # Trimmed, only an empty cell splits into an empty token (its only one, so ranks hold).
-    filled = np.asarray(pc.not_equal(items, ""), dtype=bool)
+    filled = numbers_of(pc.binary_length(items, memory_pool=MEMORY_POOL)) > 0
     if filled.all():
         return row, rank, items
-    return row[filled], rank[filled], items.filter(pa.array(filled))
+    kept = pc.filter(items, boolean_array(filled), memory_pool=MEMORY_POOL)
+    return row[filled], rank[filled], kept
 
 
 DECLARATIONS = (

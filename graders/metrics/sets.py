@@ -58,8 +58,8 @@ def _micro(pairs: Iterator[tuple[frozenset[str], frozenset[str]]]) -> float:
 
 
 def _pairs(y_true: Columns, y_pred: Columns) -> Iterator[tuple[frozenset[str], frozenset[str]]]:
-    truths: Array = y_true.arrays[0]
-    preds: Array = y_pred.arrays[0]
+    truths: Array = y_true.values(0)
+    preds: Array = y_pred.values(0)
     for truth, pred in zip(truths, preds, strict=True):
         yield frozenset(str(truth).split()), frozenset(str(pred).split())
 

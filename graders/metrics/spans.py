@@ -26,7 +26,7 @@ def span_f1(y_true: Columns, y_pred: Columns) -> float:
     """
     require_same_shape(y_true, y_pred, "span-f1")
     hits = wrong = missed = 0
-    for acceptable, predicted in _slots(y_true.arrays[0], y_pred.arrays[0]):
+    for acceptable, predicted in _slots(y_true.values(0), y_pred.values(0)):
         if predicted is None:
             missed += bool(acceptable)
         elif predicted in acceptable:
@@ -45,14 +45,14 @@ def span_accuracy(y_true: Columns, y_pred: Columns) -> float:
     """
     require_same_shape(y_true, y_pred, "span-f1")
     right = 0
-    for acceptable, predicted in _slots(y_true.arrays[0], y_pred.arrays[0]):
+    for acceptable, predicted in _slots(y_true.values(0), y_pred.values(0)):
         right += (predicted in acceptable) if predicted is not None else not acceptable
     return right / y_true.rows
 
 
 def span_rule(y_true: Columns, y_pred: Columns) -> tuple[int, str] | None:
     """The first prediction that is not ``start:end``, ``YES``, ``NO`` or blank."""
-    for row, cell in enumerate(y_pred.arrays[0]):
+    for row, cell in enumerate(y_pred.values(0)):
         text = str(cell).strip()
         if text and text not in WORDS and SPAN.fullmatch(text) is None:
             hint = " (upper case)" if text.upper() in WORDS else ""

@@ -18,7 +18,7 @@ def word_jaccard(y_true: Columns, y_pred: Columns) -> float:
     formula divides by zero there.
     """
     require_same_shape(y_true, y_pred, "word-jaccard")
-    truths, preds = _word_sets(y_true.arrays[0]), _word_sets(y_pred.arrays[0])
+    truths, preds = _word_sets(y_true.values(0)), _word_sets(y_pred.values(0))
     total = 0.0
     for truth, pred in zip(truths, preds, strict=True):
         union = len(truth | pred)

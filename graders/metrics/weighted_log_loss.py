@@ -47,7 +47,7 @@ def study_weighted_log_loss(y_true: Columns, y_pred: Columns) -> float:
         )
     labels = y_true.float_column(0)
     require_binary(labels, y_true.names[0], metric)
-    keys = [_split_key(str(key), metric) for key in y_true.arrays[1]]
+    keys = [_split_key(str(key), metric) for key in y_true.values(1)]
     _, study = np.unique(np.array([key[0] for key in keys], dtype=str), return_inverse=True)
     negative = np.array([WEIGHTS[key[1]][0] for key in keys])
     positive = np.array([WEIGHTS[key[1]][1] for key in keys])

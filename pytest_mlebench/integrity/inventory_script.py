@@ -56,25 +56,41 @@ def code_files(folder: str) -> list[dict[str, Any]]:
 def copies(
     size: int, digest: str, roots: list[str], exclude: set[str], deadline: float
 ) -> tuple[list[dict[str, Any]], int, bool]:
+    """Regular files of exactly ``size`` bytes whose content hashes to ``digest``, under the
+    roots, top-down (as ``os.walk``), never into an excluded folder or through a link. The
+    kind of each entry comes from the folder listing itself, so links, devices and folders cost
+    no ``stat``; only regular files are ``lstat``-ed for their size."""
     found: list[dict[str, Any]] = []
-    looked, complete = 0, True
-    for root in roots:
-        for here, dirs, files in os.walk(root):
-            dirs[:] = [d for d in dirs if os.path.join(here, d) not in exclude]
-            if time.time() > deadline:
-                return found, looked, False
-            for name in files:
-                path = os.path.join(here, name)
-                try:
-                    info = os.lstat(path)
-                    if not stat.S_ISREG(info.st_mode) or info.st_size != size:
-                        continue
-                    looked += 1
-                    if sha256(path) == digest:
-                        found.append({"path": path, "mtime": info.st_mtime})
-                except OSError:
+    looked = 0
+    pending = list(reversed(roots))
+    while pending:
+        if time.time() > deadline:
+            return found, looked, False
+        folder = pending.pop()
+        try:
+            with os.scandir(folder) as listing:
+                entries = list(listing)
+        except OSError:
+            continue
+        below: list[str] = []
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.path not in exclude:
+                        below.append(entry.path)
                     continue
-    return found, looked, complete
+                if not entry.is_file(follow_symlinks=False):
+                    continue
+                info = entry.stat(follow_symlinks=False)
+                if info.st_size != size:
+                    continue
+                looked += 1
+                if sha256(entry.path) == digest:
+                    found.append({"path": entry.path, "mtime": info.st_mtime})
+            except OSError:
+                continue
+        pending.extend(reversed(below))
+    return found, looked, True
 
 
 def main() -> None:

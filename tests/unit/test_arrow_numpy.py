@@ -60,6 +60,7 @@ print(json.dumps({"score": result.score, "pandas": "pandas" in sys.modules}))
     [
         ("accuracy", "id,label\na,1\nb,0\nc,2\nd,1\n", "id,label\nd, 1\nc,2\nb,1\na,1\n", 0.75),
         ("mean-levenshtein", "id,text\na,abc\nb,xy\n", "id,text\nb,xz\na,abc\n", 0.5),
+        ("map-at-k", "id,items\na,x y\nb,z\n", "id,items\nb,z q\na,q x\n", 0.625),
     ],
 )
 def test_grading_imports_no_pandas(
