@@ -95,4 +95,5 @@ def test_grade_sample_loads_one_competition_and_one_metric_module(tmp_path: Path
     assert code == 1  # digits is prepared, the absent file is an invalid submission
     family = "pytest_mlebench.graders.metrics."
     metric_modules = {name for name in modules if name.startswith(family)}
-    assert metric_modules == {f"{family}base", f"{family}{METRIC_MODULES['accuracy']}"}
+    shared = {f"{family}base", f"{family}text_column"}  # what every metric's input is made of
+    assert metric_modules == shared | {f"{family}{METRIC_MODULES['accuracy']}"}

@@ -19,7 +19,8 @@ from pytest_mlebench.integrity.run_evidence import Evidence, load_evidence, save
 from pytest_mlebench.integrity.watch import SandboxWatch
 from pytest_mlebench.registry import load_registry
 from pytest_mlebench.sandbox.interface import ResourceGrant, SandboxSpec
-from pytest_mlebench.sandbox_phase import Instructions, LocalExecutor, SandboxJob
+from pytest_mlebench.local_executor import LocalExecutor
+from pytest_mlebench.sandbox_phase import Instructions, SandboxJob, SubmissionCheck
 from pytest_mlebench.values.integrity_policy import load_policy
 from tests.factories import write_competition
 
@@ -116,8 +117,7 @@ def local_job(tmp_path: Path) -> SandboxJob:
         agent=load_agent("dummy"),
         instructions=Instructions(60, IntegrityRun(run_dir, None).watermark),
         run_dir=run_dir,
-        answers=prepared.answers,
-        submission=competition.submission,
+        check=SubmissionCheck(prepared.answers, competition.submission),
     )
 
 
