@@ -54,13 +54,17 @@ from pytest_mlebench.eng_images import HiddenFilesInImage, session_profile_image
 from pytest_mlebench.eng_verify import Verified, verify
 from pytest_mlebench.errors import AgentError, SandboxError
 from pytest_mlebench.gateway import Gateway
+from pytest_mlebench.gateway.service import gateway_service
 from pytest_mlebench.graders import SubmissionSpec
 from pytest_mlebench.integrity.checks import CheckContext
 from pytest_mlebench.records.build import exit_note, keep_run_files, make_record
 from pytest_mlebench.records.run_record import Outcome, RunRecord
 from pytest_mlebench.records.verdict import IntegrityReport
 from pytest_mlebench.runner import RunCase, run_context, run_gateway
+from pytest_mlebench.sandbox.build_endpoint import builder_service
 from pytest_mlebench.sandbox.interface import ResourceGrant, SandboxFacts, SandboxSpec
+from pytest_mlebench.sandbox.sandbox_spec import Limits
+from pytest_mlebench.sandbox.services import Services
 from pytest_mlebench.sandbox.verifier_phase import VerifierJob
 from pytest_mlebench.sandbox_phase import Instructions, SandboxJob, SandboxOutcome
 from pytest_mlebench.sandbox_phase import hidden_host_paths as hidden_paths
@@ -225,25 +229,23 @@ class EngineeringRun:
         self.sandbox = sandbox
 
     def _spec(self, integrity_env: dict[str, str]) -> SandboxSpec:
-        network = self.mle_session.network
+        settings = self.mle_session.settings
+        interval = self.task.builder.interval_s if self.task.builder else 5.0
         return SandboxSpec(
             run_id=self.run_id,
             competition_id=self.task.id,
             seed=self.case.seed,
             public_dir=self.prepared.public,
-            time_limit=self.time_limit,
-            resources=self.resources(),
-            network=network.mode,  # type: ignore[arg-type]
-            allowed_hosts=network.hosts,
-            gateway=self.gateway,
+            limits=Limits(self.time_limit, self.resources(), settings.sandbox_grace),
+            network=self.mle_session.network,
+            services=Services.of(
+                gateway_service(self.gateway), builder_service(self.builds.endpoint(), interval)
+            ),
             log_dir=self.run_dir,
             env={"TASK_ID": self.task.id, **self.prepared.env, **integrity_env},
             labels=self._labels(),
-            hidden_paths=hidden_paths(self.mle_session.settings.data_dir),
-            expiry_grace=self.mle_session.settings.sandbox_grace,
+            hidden_paths=hidden_paths(settings.data_dir),
             workspace=True,
-            builder=self.builds.endpoint(),
-            builder_interval=self.task.builder.interval_s if self.task.builder else 5.0,
         )
 
     def _labels(self) -> dict[str, str]:

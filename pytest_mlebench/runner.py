@@ -22,6 +22,7 @@ from pytest_mlebench.agents.stop_reason import read_stop_reason
 from pytest_mlebench.data import PreparedData
 from pytest_mlebench.errors import AgentError
 from pytest_mlebench.gateway import Budget, Gateway, load_price_table
+from pytest_mlebench.gateway.service import gateway_service
 from pytest_mlebench.grading import GradeReport, grade_submission
 from pytest_mlebench.integrity.checks import withheld_gate
 from pytest_mlebench.integrity.monitor import IntegrityRun, integrity_context
@@ -39,6 +40,8 @@ from pytest_mlebench.registry import Competition
 from pytest_mlebench.sandbox.gpus import gpus_wanted
 from pytest_mlebench.sandbox.interface import ExecResult, ResourceGrant, SandboxFacts, SandboxSpec
 from pytest_mlebench.sandbox.network import BRIDGE_WARNING
+from pytest_mlebench.sandbox.sandbox_spec import Limits
+from pytest_mlebench.sandbox.services import Services
 from pytest_mlebench.sandbox_phase import (
     Instructions,
     SandboxJob,
@@ -167,25 +170,22 @@ class BenchmarkRun:
 
     def _spec(self) -> SandboxSpec:
         """The run's sandbox as this machine sees it (the executor adds GPUs and the validator)."""
-        network = self.mle_session.network
+        settings = self.mle_session.settings
         return SandboxSpec(
             run_id=self.run_id,
             competition_id=self.competition.id,
             seed=self.case.seed,
             public_dir=self.public_dir(),
-            time_limit=self.time_limit,
-            resources=self.resources(),
-            network=network.mode,  # type: ignore[arg-type]
-            allowed_hosts=network.hosts,
-            gateway=self.gateway,
+            limits=Limits(self.time_limit, self.resources(), settings.sandbox_grace),
+            network=self.mle_session.network,
+            services=Services.of(gateway_service(self.gateway)),
             log_dir=self.run_dir,
             env=self.integrity.env,
             labels={
                 "pytest-mlebench.session": self.mle_session.session_id,
                 "pytest-mlebench.worker": self.mle_session.worker,
             },
-            hidden_paths=hidden_host_paths(self.mle_session.settings.data_dir),
-            expiry_grace=self.mle_session.settings.sandbox_grace,
+            hidden_paths=hidden_host_paths(settings.data_dir),
         )
 
     def _job(self, agent: Agent) -> SandboxJob:

@@ -18,18 +18,20 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from filelock import FileLock
 
 from pytest_mlebench.agents.protocol import Agent, AgentTask
+from pytest_mlebench.gateway.service import attached_gateway
 from pytest_mlebench.gpu_sampling import gpu_watch
 from pytest_mlebench.graders import ScoreResult, SubmissionSpec, validate_submission
 from pytest_mlebench.graders.validation import SIZE_FLOOR_BYTES, max_submission_bytes
 from pytest_mlebench.integrity.monitor import IntegrityRun, instructions_note
 from pytest_mlebench.sandbox import create_sandbox
+from pytest_mlebench.sandbox.build_endpoint import BuilderService
 from pytest_mlebench.sandbox.copy_budget import CopyBudget
 from pytest_mlebench.sandbox.copy_out import copy_results_out
 from pytest_mlebench.sandbox.gpus import GpuPool
@@ -41,7 +43,7 @@ from pytest_mlebench.sandbox.interface import (
     SandboxFacts,
     SandboxSpec,
 )
-from pytest_mlebench.sandbox.validator import SubmissionValidator
+from pytest_mlebench.sandbox.validator import SubmissionValidator, ValidatorService
 
 if TYPE_CHECKING:
     from pytest_mlebench.gateway import Gateway
@@ -238,7 +240,7 @@ def run_in_sandbox(
             sandbox.copy_in(job.workspace, sandbox.paths.work)
             write_start_time(sandbox, run_dir)
         budget = CopyBudget()
-        with watch.watch(sandbox), gpu_watch(sandbox.spec.resources.gpus) as gpus:
+        with watch.watch(sandbox), gpu_watch(sandbox.spec.limits.resources.gpus) as gpus:
             result = drive_agent(
                 job.agent,
                 sandbox,
@@ -251,11 +253,24 @@ def run_in_sandbox(
             watch.evidence["copy_out"] = budget.summary()
         if gpus is not None:  # travels with the evidence; the record keeps it as gpu_usage
             watch.evidence["gpu_usage"] = gpus.summary()
-        calls = [asdict(call) for call in sandbox.validation_calls]
-        if sandbox.spec.builder is not None:
-            watch.evidence["build_calls"] = [asdict(call) for call in sandbox.build_calls]
-            watch.evidence["build_refused"] = sandbox.build_refused
+        validator = sandbox.spec.services.get(ValidatorService)
+        calls = validator.call_log() if validator is not None else []
+        builder = sandbox.spec.services.get(BuilderService)
+        if builder is not None:
+            watch.evidence["build_calls"] = builder.call_log()
+            watch.evidence["build_refused"] = builder.refused
     return result, calls, watch.evidence
+
+
+def phase_spec(
+    job: SandboxJob, gpus: Sequence[str], validate: SubmissionValidator | None
+) -> SandboxSpec:
+    """The spec a sandbox of ``job`` starts with: the leased ``gpus``, and the validator service
+    attached (a competition run; an engineering run, with a workspace, has none)."""
+    services = job.spec.services
+    if job.workspace is None and validate is not None:
+        services = services.with_service(ValidatorService(validate))
+    return replace(job.spec, limits=job.spec.limits.with_gpus(gpus), services=services)
 
 
 def write_start_time(sandbox: Sandbox, run_dir: Path) -> None:
@@ -308,12 +323,7 @@ class LocalExecutor:
         lease_dir = self.gpu_lease_dir
         pool = GpuPool(lease_dir, self.gpus) if lease_dir else None
         with pool.lease(job.gpus) if pool else nullcontext(()) as gpus:
-            validator = None if job.workspace else host_validator(job.answers, job.submission)
-            spec = replace(
-                job.spec,
-                resources=replace(job.spec.resources, gpus=tuple(gpus)),
-                validator=validator,
-            )
+            spec = phase_spec(job, gpus, host_validator(job.answers, job.submission))
             sandbox = self._sandbox(spec, job.agent, job.image)
             if job.on_sandbox is not None:
                 job.on_sandbox(sandbox)
@@ -322,11 +332,11 @@ class LocalExecutor:
         return SandboxOutcome(
             exec_result=result,
             calls=calls,
-            grant=spec.resources,
+            grant=spec.limits.resources,
             sandbox=sandbox,
             submission=job.run_dir / "submission.csv",
             evidence=evidence,
-            gateway=spec.gateway,
+            gateway=attached_gateway(spec.services),
         )
 
     def _sandbox(self, spec: SandboxSpec, agent: Agent, image: str | None = None) -> Sandbox:

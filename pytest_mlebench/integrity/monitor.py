@@ -30,6 +30,7 @@ from pytest_mlebench.integrity.watermark import agent_sources, copied_in_matches
 from pytest_mlebench.records.verdict import IntegrityReport, Mode
 from pytest_mlebench.registry import Competition
 from pytest_mlebench.sandbox.interface import Sandbox, SandboxFacts
+from pytest_mlebench.sandbox.validator import ValidatorService
 from pytest_mlebench.timestamps import utc_timestamp
 from pytest_mlebench.values.integrity_policy import Policy, load_policy
 
@@ -94,7 +95,8 @@ class IntegrityRun:
         return ProcessAudit(sampler, started) if sampler is not None else None
 
     def _after(self, sandbox: Sandbox) -> None:
-        self.evidence["validator"] = {"refused": sandbox.validation_refused}
+        validator = sandbox.spec.services.get(ValidatorService)
+        self.evidence["validator"] = {"refused": validator.refused if validator else 0}
         try:  # the agent has ended: the proxy's log holds every attempt it made
             self.evidence["egress"] = sandbox.egress_summary()
         except Exception as exc:
