@@ -18,7 +18,7 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -27,11 +27,16 @@ from filelock import FileLock
 from pytest_mlebench.agents.protocol import Agent, AgentTask
 from pytest_mlebench.gateway.service import attached_gateway
 from pytest_mlebench.gpu_sampling import gpu_watch
-from pytest_mlebench.graders import ScoreResult, SubmissionSpec, validate_submission
+from pytest_mlebench.graders import SubmissionSpec
 from pytest_mlebench.graders.validation import SIZE_FLOOR_BYTES, max_submission_bytes
 from pytest_mlebench.integrity.monitor import IntegrityRun, instructions_note
+from pytest_mlebench.phase_services import (
+    builder_evidence,
+    host_validator,
+    phase_spec,
+    validation_calls,
+)
 from pytest_mlebench.sandbox import create_sandbox
-from pytest_mlebench.sandbox.build_endpoint import BuilderService
 from pytest_mlebench.sandbox.copy_budget import CopyBudget
 from pytest_mlebench.sandbox.copy_out import copy_results_out
 from pytest_mlebench.sandbox.gpus import GpuPool
@@ -43,7 +48,6 @@ from pytest_mlebench.sandbox.interface import (
     SandboxFacts,
     SandboxSpec,
 )
-from pytest_mlebench.sandbox.validator import SubmissionValidator, ValidatorService
 
 if TYPE_CHECKING:
     from pytest_mlebench.gateway import Gateway
@@ -172,15 +176,6 @@ def hidden_host_paths(data_dir: Path) -> tuple[Path, ...]:
     return (data_dir, *(home / name for name in CREDENTIAL_FOLDERS))
 
 
-def host_validator(answers: Path, submission: SubmissionSpec) -> SubmissionValidator:
-    """``validate_submission.sh``'s answer, checked against ``answers`` on this machine."""
-
-    def validate(path: Path) -> ScoreResult:
-        return validate_submission(path, answers, submission)
-
-    return validate
-
-
 def submission_cap(answers: Path) -> int:
     """The largest submission copied out: the grader's own size guard for ``answers`` (a
     bigger one would be refused unread, so its bytes never reach the host)."""
@@ -253,24 +248,9 @@ def run_in_sandbox(
             watch.evidence["copy_out"] = budget.summary()
         if gpus is not None:  # travels with the evidence; the record keeps it as gpu_usage
             watch.evidence["gpu_usage"] = gpus.summary()
-        validator = sandbox.spec.services.get(ValidatorService)
-        calls = validator.call_log() if validator is not None else []
-        builder = sandbox.spec.services.get(BuilderService)
-        if builder is not None:
-            watch.evidence["build_calls"] = builder.call_log()
-            watch.evidence["build_refused"] = builder.refused
+        calls = validation_calls(sandbox.spec.services)
+        watch.evidence.update(builder_evidence(sandbox.spec.services))
     return result, calls, watch.evidence
-
-
-def phase_spec(
-    job: SandboxJob, gpus: Sequence[str], validate: SubmissionValidator | None
-) -> SandboxSpec:
-    """The spec a sandbox of ``job`` starts with: the leased ``gpus``, and the validator service
-    attached (a competition run; an engineering run, with a workspace, has none)."""
-    services = job.spec.services
-    if job.workspace is None and validate is not None:
-        services = services.with_service(ValidatorService(validate))
-    return replace(job.spec, limits=job.spec.limits.with_gpus(gpus), services=services)
 
 
 def write_start_time(sandbox: Sandbox, run_dir: Path) -> None:
@@ -323,7 +303,7 @@ class LocalExecutor:
         lease_dir = self.gpu_lease_dir
         pool = GpuPool(lease_dir, self.gpus) if lease_dir else None
         with pool.lease(job.gpus) if pool else nullcontext(()) as gpus:
-            spec = phase_spec(job, gpus, host_validator(job.answers, job.submission))
+            spec = phase_spec(job.spec, gpus, host_validator(job.answers, job.submission))
             sandbox = self._sandbox(spec, job.agent, job.image)
             if job.on_sandbox is not None:
                 job.on_sandbox(sandbox)

@@ -24,15 +24,11 @@ from pytest_mlebench.cluster.publish import PublicData, node_cache_root, node_pu
 from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.gateway.service import attached_gateway
 from pytest_mlebench.graders import ScoreResult
+from pytest_mlebench.phase_services import phase_spec
 from pytest_mlebench.sandbox import create_sandbox
 from pytest_mlebench.sandbox.interface import ExecResult, SandboxSpec
 from pytest_mlebench.sandbox.validator import SubmissionValidator
-from pytest_mlebench.sandbox_phase import (
-    SandboxJob,
-    hidden_host_paths,
-    phase_spec,
-    run_in_sandbox,
-)
+from pytest_mlebench.sandbox_phase import SandboxJob, hidden_host_paths, run_in_sandbox
 from pytest_mlebench.timestamps import utc_timestamp
 
 log = logging.getLogger(__name__)
@@ -133,7 +129,7 @@ def _run_sandbox(
     job: NodeJob, image: str, public: Path, gpus: tuple[str, ...], run_dir: Path
 ) -> tuple[ExecResult, list[dict[str, Any]], dict[str, Any] | None]:
     spec = replace(
-        phase_spec(job.job, gpus, desk_validator(job)),
+        phase_spec(job.spec, gpus, desk_validator(job)),
         public_dir=public,
         log_dir=run_dir,
         hidden_paths=hidden_host_paths(node_cache_root()),
