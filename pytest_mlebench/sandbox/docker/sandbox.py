@@ -60,7 +60,6 @@ log = logging.getLogger(__name__)
 
 AGENT_HOME = "/home/nonroot"
 SERVICES_DIR = "/run/mlebench"  # the host services' folder, as the agent sees it
-VALIDATOR_DIR = SERVICES_DIR  # the older name, for older imports
 SPOOL_BYTES = 16 * 1024**2
 # The whole environment of the harness's own commands in the container (HOME is root's).
 HARNESS_ENV = {
@@ -350,7 +349,12 @@ class DockerSandbox(Sandbox):
             self.container = None
         if self.egress is not None:
             self.egress.stop()
-        self.spec.services.stop()
+        try:
+            self.spec.services.stop()
+        finally:
+            self._forget_host_side()
+
+    def _forget_host_side(self) -> None:
         if self._socket_dir is not None:
             shutil.rmtree(self._socket_dir, ignore_errors=True)
             self._socket_dir = None
