@@ -13,6 +13,7 @@ from __future__ import annotations
 import socket
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, BinaryIO, ClassVar
 
 from pytest_mlebench.sandbox.services import HostService, ServiceSite
@@ -31,7 +32,7 @@ class EchoEndpoint(SocketEndpoint):
 
     thread_name = "mlebench-fake-echo"
 
-    def __init__(self, socket_path: Any) -> None:
+    def __init__(self, socket_path: Path) -> None:
         super().__init__(socket_path, min_interval=0.0)
         self.heard: list[str] = []
 
