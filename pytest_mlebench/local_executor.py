@@ -11,15 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
-from dataclasses import replace
 from pathlib import Path
 
 from pytest_mlebench.agents.protocol import Agent
-from pytest_mlebench.graders import ScoreResult, SubmissionSpec, validate_submission
+from pytest_mlebench.gateway.service import attached_gateway
+from pytest_mlebench.phase_services import host_validator, phase_spec
 from pytest_mlebench.sandbox import create_sandbox
 from pytest_mlebench.sandbox.gpus import GpuPool
 from pytest_mlebench.sandbox.interface import Sandbox, SandboxSpec
-from pytest_mlebench.sandbox.validator import SubmissionValidator
 from pytest_mlebench.sandbox_phase import SandboxJob, SandboxOutcome, run_in_sandbox
 from pytest_mlebench.session_images import (
     AGENT_IMAGE,
@@ -29,15 +28,6 @@ from pytest_mlebench.session_images import (
 )
 
 MakeSandbox = Callable[[SandboxSpec], Sandbox | None]
-
-
-def host_validator(answers: Path, submission: SubmissionSpec) -> SubmissionValidator:
-    """``validate_submission.sh``'s answer, checked against ``answers`` on this machine."""
-
-    def validate(path: Path) -> ScoreResult:
-        return validate_submission(path, answers, submission)
-
-    return validate
 
 
 class LocalExecutor:
@@ -92,11 +82,7 @@ class LocalExecutor:
         with pool.lease(job.gpus) if pool else nullcontext(()) as gpus:
             check = job.check
             validator = host_validator(check.answers, check.submission) if check else None
-            spec = replace(
-                job.spec,
-                resources=replace(job.spec.resources, gpus=tuple(gpus)),
-                validator=validator,
-            )
+            spec = phase_spec(job.spec, gpus, validator)
             sandbox = self._sandbox(spec, job.agent, job.image)
             if job.on_sandbox is not None:
                 job.on_sandbox(sandbox)
@@ -105,11 +91,11 @@ class LocalExecutor:
         return SandboxOutcome(
             exec_result=result,
             calls=calls,
-            grant=spec.resources,
+            grant=spec.limits.resources,
             sandbox=sandbox,
             submission=job.run_dir / "submission.csv",
             evidence=evidence,
-            gateway=spec.gateway,
+            gateway=attached_gateway(spec.services),
         )
 
     def _sandbox(self, spec: SandboxSpec, agent: Agent, image: str | None = None) -> Sandbox:

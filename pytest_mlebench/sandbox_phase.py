@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -26,6 +26,7 @@ from pytest_mlebench.graders.validation import SIZE_FLOOR_BYTES, max_submission_
 from pytest_mlebench.integrity.nonce import Watermark
 from pytest_mlebench.integrity.run_evidence import Evidence
 from pytest_mlebench.integrity.watch import SandboxWatch
+from pytest_mlebench.phase_services import builder_evidence, validation_calls
 from pytest_mlebench.sandbox.copy_budget import CopyBudget
 from pytest_mlebench.sandbox.copy_out import copy_results_out
 from pytest_mlebench.sandbox.interface import (
@@ -254,7 +255,7 @@ def run_in_sandbox(
             sandbox.copy_in(job.workspace, sandbox.paths.work)
             write_start_time(sandbox, run_dir)
         budget = CopyBudget()
-        with watch.around(sandbox), gpu_watch(sandbox.spec.resources.gpus) as gpus:
+        with watch.around(sandbox), gpu_watch(sandbox.spec.limits.resources.gpus) as gpus:
             result = drive_agent(
                 job.agent,
                 sandbox,
@@ -267,10 +268,10 @@ def run_in_sandbox(
             watch.add(copy_out=budget.summary())
         if gpus is not None:  # travels with the evidence; the record keeps it as gpu_usage
             watch.add(gpu_usage=gpus.summary())
-        calls = [asdict(call) for call in sandbox.validation_calls]
-        if sandbox.spec.builder is not None:
-            built = tuple(asdict(call) for call in sandbox.build_calls)
-            watch.add(build_calls=built, build_refused=sandbox.build_refused)
+        calls = validation_calls(sandbox.spec.services)
+        built = builder_evidence(sandbox.spec.services)
+        if built:
+            watch.add(build_calls=tuple(built["build_calls"]), build_refused=built["build_refused"])
     watch.save()  # with the facts gathered after the watch (what a Ray node sends back)
     return result, calls, watch.evidence
 

@@ -64,7 +64,7 @@ class ClusterRun:
 
 def task_options(job: NodeJob, gpus: int) -> dict[str, Any]:
     """Ray's resource request for ``job``: CPUs, memory, GPUs and one Docker slot."""
-    grant = job.spec.resources
+    grant = job.spec.limits.resources
     options: dict[str, Any] = {
         "num_cpus": grant.cpus or 1,
         "num_gpus": gpus,

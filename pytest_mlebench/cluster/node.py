@@ -22,7 +22,9 @@ from typing import Any
 
 from pytest_mlebench.cluster.publish import PublicData, node_cache_root, node_public_folder
 from pytest_mlebench.errors import SandboxError
+from pytest_mlebench.gateway.service import attached_gateway
 from pytest_mlebench.graders import ScoreResult
+from pytest_mlebench.phase_services import phase_spec
 from pytest_mlebench.sandbox import create_sandbox
 from pytest_mlebench.sandbox.interface import ExecResult, SandboxSpec
 from pytest_mlebench.sandbox.validator import SubmissionValidator
@@ -122,7 +124,7 @@ def run_job(job: NodeJob) -> NodeResult:
 def _node_gateway(job: NodeJob, run_dir: Path) -> Any:
     """The run's gateway (this node's copy), its transcript moved into the node's run folder,
     which travels back; the sandbox serves it from the job's spec."""
-    gateway = job.spec.gateway
+    gateway = attached_gateway(job.spec.services)
     if gateway is not None:
         gateway.transcript_path = run_dir / "gateway.jsonl"
     return gateway
@@ -132,11 +134,11 @@ def _run_sandbox(
     job: NodeJob, image: str, public: Path, gpus: tuple[str, ...], run_dir: Path
 ) -> tuple[ExecResult, list[dict[str, Any]], dict[str, Any] | None]:
     spec = replace(
-        job.spec,
+        phase_spec(
+            job.spec, gpus, desk_validator(job.desk, job.job.check) if job.job.check else None
+        ),
         public_dir=public,
-        resources=replace(job.spec.resources, gpus=gpus),
         log_dir=run_dir,
-        validator=desk_validator(job.desk, job.job.check) if job.job.check else None,
         hidden_paths=hidden_host_paths(node_cache_root()),
     )
     sandbox = create_sandbox("docker", spec, image=image, privileged=job.job.agent.privileged)

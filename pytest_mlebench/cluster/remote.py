@@ -25,6 +25,7 @@ from typing import Any
 from pytest_mlebench.cluster.executor import reap_session, run_on_cluster, unpack_run
 from pytest_mlebench.cluster.node import NodeJob
 from pytest_mlebench.errors import SandboxError
+from pytest_mlebench.gateway.service import attached_gateway
 from pytest_mlebench.integrity.monitor import load_evidence
 from pytest_mlebench.sandbox_phase import SandboxJob, SandboxOutcome
 from pytest_mlebench.session_images import SessionImages, SessionNeeds
@@ -87,7 +88,7 @@ class RayExecutor:
             raise SandboxError(
                 "engineering tasks run on this machine only: run them without --mle-ray"
             )
-        gateway = job.spec.gateway
+        gateway = attached_gateway(job.spec.services)
         if gateway is not None:
             gateway.resolved_keys()  # a missing secret stops the run here, before the cluster
         done = run_on_cluster(
@@ -106,7 +107,7 @@ class RayExecutor:
         return SandboxOutcome(
             exec_result=result.exec_result,
             calls=result.calls,
-            grant=replace(job.spec.resources, gpus=result.gpus),
+            grant=replace(job.spec.limits.resources, gpus=result.gpus),
             sandbox=RemoteSandbox(result.egress, result.image),
             submission=job.run_dir / "submission.csv",
             evidence=load_evidence(job.run_dir) or None,

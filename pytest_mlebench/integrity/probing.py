@@ -1,6 +1,6 @@
 """Unusual use of the validator: many calls, and runs of near-identical submissions (probing).
 
-Works on the validator's call log (:attr:`Sandbox.validation_calls`) and the number of requests
+Works on the validator's call log (``ValidatorService.calls``) and the number of requests
 the rate limit refused: both are what the agent *attempted*, so the rate limit does not hide a
 probing agent. Pure functions over plain dicts (the record's form of the calls).
 """

@@ -26,6 +26,7 @@ from pytest_mlebench.integrity.nonce import Watermark
 from pytest_mlebench.integrity.processes import ProcessAudit, Sampler, docker_sampler, local_sampler
 from pytest_mlebench.integrity.run_evidence import Evidence, save_evidence
 from pytest_mlebench.sandbox.interface import Sandbox
+from pytest_mlebench.sandbox.validator import ValidatorService
 from pytest_mlebench.timestamps import utc_timestamp
 
 
@@ -84,7 +85,8 @@ class SandboxWatch:
 def after_run(sandbox: Sandbox, run_dir: Path) -> dict[str, Any]:
     """The evidence taken once the agent ended, while ``sandbox`` still exists; each collector
     that breaks leaves its error beside a ``null`` (evidence is best effort; the run goes on)."""
-    facts: dict[str, Any] = {"validator_refused": sandbox.validation_refused}
+    validator = sandbox.spec.services.get(ValidatorService)
+    facts: dict[str, Any] = {"validator_refused": validator.refused if validator else 0}
     nulls = {"egress", "outside_contract"}  # asked on every backend: null when there is none
     try:  # the agent has ended: the proxy's log holds every attempt it made
         facts["egress"] = sandbox.egress_summary()

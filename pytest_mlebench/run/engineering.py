@@ -38,6 +38,7 @@ from pytest_mlebench.run.harness_checks import HarnessFacts, harness_checks
 from pytest_mlebench.run.judgement import Judgement, joined
 from pytest_mlebench.run.session_start import StartedExecutor
 from pytest_mlebench.run.skeleton import Run
+from pytest_mlebench.sandbox.build_endpoint import builder_service
 from pytest_mlebench.sandbox.interface import SandboxSpec
 from pytest_mlebench.sandbox_phase import SandboxJob, SandboxOutcome
 from pytest_mlebench.session import MLEBenchSession
@@ -96,12 +97,13 @@ class EngineeringRun(Run):
 
     def sandbox_spec(self) -> SandboxSpec:
         spec = super().sandbox_spec()
+        interval = self.task.builder.interval_s if self.task.builder else 5.0
+        builder = builder_service(self.builds.endpoint(), interval)
         return replace(
             spec,
             env={"TASK_ID": self.task.id, **self.prepared.env, **spec.env},
             workspace=True,
-            builder=self.builds.endpoint(),
-            builder_interval=self.task.builder.interval_s if self.task.builder else 5.0,
+            services=spec.services if builder is None else spec.services.with_service(builder),
         )
 
     def sandbox_job(self, spec: SandboxSpec) -> SandboxJob:

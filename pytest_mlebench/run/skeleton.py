@@ -24,6 +24,7 @@ from pytest_mlebench.agents import load_agent
 from pytest_mlebench.agents.stop_reason import read_stop_reason
 from pytest_mlebench.errors import AgentError
 from pytest_mlebench.gateway import Gateway
+from pytest_mlebench.gateway.service import gateway_service
 from pytest_mlebench.integrity.monitor import IntegrityRun
 from pytest_mlebench.records.build import exit_note, keep_run_files
 from pytest_mlebench.records.run_record import Kind, Outcome, RunRecord
@@ -33,6 +34,8 @@ from pytest_mlebench.run.judgement import Judgement
 from pytest_mlebench.run.session_start import StartedExecutor, start_executor
 from pytest_mlebench.run.subject import Subject
 from pytest_mlebench.sandbox.interface import ResourceGrant, SandboxFacts, SandboxSpec
+from pytest_mlebench.sandbox.sandbox_spec import Limits
+from pytest_mlebench.sandbox.services import Services
 from pytest_mlebench.sandbox_phase import (
     Instructions,
     SandboxJob,
@@ -143,21 +146,18 @@ class Run(ABC):
     def sandbox_spec(self) -> SandboxSpec:
         """The run's sandbox as this machine sees it (the executor adds GPUs and the
         validator); a kind adds its own with :func:`dataclasses.replace`."""
-        network = self.mle_session.network
+        settings = self.mle_session.settings
         return SandboxSpec(
             run_id=self.run_id,
             competition_id=self.subject.id,
             seed=self.case.seed,
             public_dir=self.public_dir(),
-            time_limit=self.time_limit,
-            resources=self.resources(),
-            network=network.mode,  # type: ignore[arg-type]
-            allowed_hosts=network.hosts,
-            gateway=self.gateway,
+            limits=Limits(self.time_limit, self.resources(), settings.sandbox_grace),
+            network=self.mle_session.network,
+            services=Services.of(gateway_service(self.gateway)),
             log_dir=self.run_dir,
             labels=self.labels(),
-            hidden_paths=hidden_host_paths(self.mle_session.settings.data_dir),
-            expiry_grace=self.mle_session.settings.sandbox_grace,
+            hidden_paths=hidden_host_paths(settings.data_dir),
         )
 
     def labels(self) -> dict[str, str]:

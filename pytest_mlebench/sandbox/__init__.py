@@ -6,19 +6,25 @@ from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.sandbox.interface import (
     ContractPaths,
     ExecResult,
+    Limits,
     ResourceGrant,
     Sandbox,
     SandboxSpec,
 )
+from pytest_mlebench.sandbox.services import HostService, Services, ServiceSite
 
 NO_ISOLATION_WARNING = "sandbox: local — no isolation"
 
 __all__ = [
     "ContractPaths",
     "ExecResult",
+    "HostService",
+    "Limits",
     "ResourceGrant",
     "Sandbox",
     "SandboxSpec",
+    "ServiceSite",
+    "Services",
     "create_sandbox",
     "resolve_backend",
 ]

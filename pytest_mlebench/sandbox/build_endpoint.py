@@ -9,19 +9,23 @@ and answers with the build's log, whether it built, its wall time, image id and 
 ``docker build`` prints, never a verdict or a score. Calls are rate-limited (``min_interval``
 seconds apart); every answered call is logged with its time, the context's fingerprint (SHA-256 of
 the tar as sent), whether it built and its wall time, so the run record shows how the agent used
-it; refused requests are counted.
+it; refused requests are counted. :class:`BuilderService` attaches it beside a sandbox
+(:mod:`.services`): the socket, the client and ``build_image.sh`` in the service folder, named by
+``BUILD_IMAGE`` and ``MLEBENCH_BUILD_SOCKET``.
 """
 
 from __future__ import annotations
 
+import shutil
 import socket
 import tarfile
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, ClassVar
 
+from pytest_mlebench.sandbox.services import HostService, ServiceSite
 from pytest_mlebench.sandbox.socket_endpoint import (
     SocketEndpoint,
     accept_body,
@@ -149,3 +153,63 @@ class ContextTooLarge(tarfile.FilterError):
 
 
 build_script = client_script  # the text of ``build_image.sh``
+
+
+@dataclass(eq=False)
+class BuilderService(HostService):
+    """``build_image.sh``'s host side for one run (a task whose ``config.yaml`` declares
+    ``builder:``), attached beside its sandbox.
+
+    Attributes:
+        build: The harness's builder (:mod:`~pytest_mlebench.sandbox.docker.image_builder`).
+        interval: Seconds between two answered build requests (the rate limit).
+    """
+
+    name: ClassVar[str] = "builder"
+    build: ContextBuild
+    interval: float = 5.0
+    server: BuildServer | None = field(default=None, init=False, repr=False)
+
+    def start(self, site: ServiceSite) -> None:
+        if self.server is not None:
+            return
+        self.server = BuildServer(site.host_dir / SOCKET_NAME, self.build, self.interval)
+        self.server.start()
+        client = site.host_dir / CLIENT_NAME
+        shutil.copyfile(CLIENT_SCRIPT, client)
+        client.chmod(0o644)
+        script = site.host_dir / SCRIPT_NAME
+        script.write_text(build_script(site.inside(CLIENT_NAME), site.python), "utf-8")
+        script.chmod(0o755)
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.stop()
+
+    def env(self, site: ServiceSite) -> dict[str, str]:
+        return {
+            "BUILD_IMAGE": site.inside(SCRIPT_NAME),
+            "MLEBENCH_BUILD_SOCKET": site.inside(SOCKET_NAME),
+        }
+
+    @property
+    def calls(self) -> list[BuildCall]:
+        """The builds the agent asked for so far (kept after :meth:`stop`)."""
+        return list(self.server.calls) if self.server is not None else []
+
+    @property
+    def refused(self) -> int:
+        """Build requests the rate limit (or the size cap) turned away."""
+        return self.server.refused if self.server is not None else 0
+
+    def call_log(self) -> list[dict[str, Any]]:
+        """:attr:`calls` as the run record keeps them."""
+        return [asdict(call) for call in self.calls]
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "server": None}  # a copy for another machine: not serving
+
+
+def builder_service(build: ContextBuild | None, interval: float = 5.0) -> BuilderService | None:
+    """The builder service for ``build`` (``None``: a task without a builder)."""
+    return BuilderService(build, interval) if build is not None else None

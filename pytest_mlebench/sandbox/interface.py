@@ -1,36 +1,37 @@
 """The ``Sandbox`` ABC: where an agent runs, and the values that go in and come out of it.
 
 Every backend (``local``, ``docker``, or one plugged in through ``pytest_mlebench_make_sandbox``)
-implements the same lifecycle — ``start``, ``exec`` with a harness-owned timeout, ``copy_in`` /
-``copy_out``, ``stop`` — and the same *contract paths* so one agent runs unchanged everywhere. The
-base class owns what every backend shares: the contract environment and the host-side validator
-behind ``validate_submission.sh`` with its call log. The conformance suite
-(:mod:`pytest_mlebench.sandbox.conformance`) holds every backend to the contract.
+implements the same contract and nothing more:
+
+- a lifecycle: ``start``, ``stop(interrupted)`` (also as a context manager);
+- ``exec`` of the agent's commands with a harness-owned timeout, ``exec_harness`` of the
+  harness's own, ``kill_agent_processes`` once the agent is done;
+- ``copy_in`` / ``copy_out`` (bounded, never following the agent's links);
+- the *contract paths* (``paths``) and interpreter (``python``), known before ``start``;
+- the facts a run records (``backend``, ``isolated``, ``egress_summary``: :class:`SandboxFacts`).
+
+What it is asked to be comes in one :class:`~pytest_mlebench.sandbox.sandbox_spec.SandboxSpec`. The
+harness's endpoints the agent reaches from inside (the validator, the image builder, the LLM
+gateway) are not members: they are host services in ``spec.services``, which a backend starts,
+stops and exposes through one mechanism (:mod:`pytest_mlebench.sandbox.services`), whatever they
+are. The conformance suite (:mod:`pytest_mlebench.sandbox.conformance`) holds every backend to the
+contract, host services included.
 """
 
 from __future__ import annotations
 
-import logging
-import shutil
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
+from typing import Any, ClassVar, Protocol
 
-from pytest_mlebench.sandbox.build_endpoint import BuildCall, BuildServer, ContextBuild
 from pytest_mlebench.sandbox.copy_budget import CopyBudget
 from pytest_mlebench.sandbox.exec_result import ExecResult as ExecResult  # the value, re-exported
-from pytest_mlebench.sandbox.validator import SubmissionValidator, ValidationCall, ValidatorServer
-from pytest_mlebench.values.time_limit import DEFAULT_SANDBOX_GRACE
-
-if TYPE_CHECKING:
-    from pytest_mlebench.gateway import Gateway
-
-log = logging.getLogger(__name__)
-
-Network = Literal["none", "bridge", "allow"]
+from pytest_mlebench.sandbox.sandbox_spec import Limits as Limits  # the spec's values, re-exported
+from pytest_mlebench.sandbox.sandbox_spec import ResourceGrant as ResourceGrant
+from pytest_mlebench.sandbox.sandbox_spec import SandboxSpec as SandboxSpec
 
 
 @dataclass(frozen=True)
@@ -54,72 +55,6 @@ class ContractPaths:
     @property
     def submission_file(self) -> str:
         return f"{self.submission}/submission.csv"
-
-
-@dataclass(frozen=True)
-class ResourceGrant:
-    """What a sandbox is granted; recorded in every result. ``None`` means "no limit set"."""
-
-    cpus: float | None = None
-    memory: str | None = None
-    shm: str | None = None
-    pids: int | None = None
-    gpus: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class SandboxSpec:
-    """Everything a backend needs to start one sandbox for one run.
-
-    Attributes:
-        run_id: Unique id of this run (also used in container names and labels).
-        competition_id: The competition the agent works on.
-        seed: The run's seed, passed to the agent as ``MLEBENCH_SEED``.
-        public_dir: Host folder with the competition's public data (mounted read-only).
-        time_limit: Seconds the agent gets; the harness kills it at the deadline.
-        resources: Limits to apply.
-        network: ``none`` (default, isolated), ``bridge`` (open) or ``allow`` (only
-            ``allowed_hosts``, through the harness's proxy; Docker only).
-        allowed_hosts: The hosts an ``allow`` network lets through.
-        validator: Host-side check behind ``validate_submission.sh`` (never returns a score).
-        labels: Extra labels for the sandbox (Docker labels; informational for local).
-        env: Extra environment variables for the agent.
-        hidden_paths: Host folders the agent must not see (the data cache with the answers,
-            credentials). Docker never mounts them; the local backend masks them where it can.
-        gateway: The run's LLM gateway (not started); the backend serves it on a socket in
-            the sandbox and wraps the agent's commands in its forwarder
-            (:mod:`pytest_mlebench.gateway`).
-        log_dir: Host folder for the sandbox's own logs (the egress proxy's), the run folder.
-        validator_interval: Seconds between two answered validator calls (the rate limit).
-        expiry_grace: Seconds a sandbox may outlive its deadline when the harness is gone
-            (Docker: the container stops itself then, :mod:`~.docker.expiry`).
-        workspace: Whether the sandbox has an engineering task's workspace: an empty folder at
-            ``paths.work`` the agent may write, made by :meth:`Sandbox.start`, named by
-            ``WORK_DIR``; ``{WORK_DIR}`` in an ``env`` value stands for that folder.
-        builder: The harness's image builder behind ``build_image.sh`` (a task whose
-            ``config.yaml`` declares ``builder:``; Docker only, :mod:`.build_endpoint`).
-        builder_interval: Seconds between two answered build requests (the rate limit).
-    """
-
-    run_id: str
-    competition_id: str
-    seed: int
-    public_dir: Path
-    time_limit: float
-    resources: ResourceGrant = field(default_factory=ResourceGrant)
-    network: Network = "none"
-    validator: SubmissionValidator | None = None
-    labels: Mapping[str, str] = field(default_factory=dict)
-    env: Mapping[str, str] = field(default_factory=dict)
-    hidden_paths: tuple[Path, ...] = ()
-    allowed_hosts: tuple[str, ...] = ()
-    gateway: Gateway | None = None
-    log_dir: Path | None = None
-    validator_interval: float = 1.0
-    expiry_grace: float = float(DEFAULT_SANDBOX_GRACE)
-    workspace: bool = False
-    builder: ContextBuild | None = None
-    builder_interval: float = 5.0
 
 
 class SandboxFacts(Protocol):
@@ -150,8 +85,6 @@ class Sandbox(ABC):
 
     def __init__(self, spec: SandboxSpec) -> None:
         self.spec = spec
-        self._validator: ValidatorServer | None = None
-        self._builder: BuildServer | None = None
 
     @property
     @abstractmethod
@@ -165,7 +98,8 @@ class Sandbox(ABC):
 
     @abstractmethod
     def start(self) -> None:
-        """Create the sandbox: data visible read-only, empty submission/logs/code folders."""
+        """Create the sandbox: data visible read-only, empty submission/logs/code folders, and
+        ``spec.services`` started in the backend's service site (or declared unreachable)."""
 
     @abstractmethod
     def exec(
@@ -176,7 +110,8 @@ class Sandbox(ABC):
         env: Mapping[str, str] | None = None,
         log_path: Path | None = None,
     ) -> ExecResult:
-        """Run ``command`` inside the sandbox as the agent user.
+        """Run ``command`` inside the sandbox as the agent user, wrapped by ``spec.services``
+        and with their variables (after :meth:`contract_env` and ``env``).
 
         The whole process tree is killed when ``timeout`` seconds have passed
         (``timed_out`` is then True). Output is streamed to ``log_path`` (host side) when given.
@@ -206,135 +141,22 @@ class Sandbox(ABC):
 
     @abstractmethod
     def stop(self, interrupted: bool = False) -> None:
-        """Stop and remove everything this sandbox created. Safe to call twice."""
-
-    @property
-    def validation_calls(self) -> list[ValidationCall]:
-        """Calls the agent made to the validator so far (kept after :meth:`stop`)."""
-        return list(self._validator.calls) if self._validator is not None else []
-
-    @property
-    def validation_refused(self) -> int:
-        """Validator requests the rate limit turned away (attempts that are not in the log)."""
-        return self._validator.refused if self._validator is not None else 0
-
-    def start_validator(self, socket_path: Path) -> None:
-        """Serve ``spec.validator`` on ``socket_path`` (a backend calls this in :meth:`start`).
-
-        Nothing is served when the spec has no validator; the agent's ``validate_submission.sh``
-        then answers with an error.
-        """
-        if self.spec.validator is None or self._validator is not None:
-            return
-        self._validator = ValidatorServer(
-            socket_path, self.spec.validator, min_interval=self.spec.validator_interval
-        )
-        self._validator.start()
-
-    def stop_validator(self) -> None:
-        """Stop serving validation (a backend calls this in :meth:`stop`); safe to call twice."""
-        if self._validator is not None:
-            self._validator.stop()
-
-    @property
-    def build_calls(self) -> list[BuildCall]:
-        """Calls the agent made to ``build_image.sh`` so far (kept after :meth:`stop`)."""
-        return list(self._builder.calls) if self._builder is not None else []
-
-    @property
-    def build_refused(self) -> int:
-        """Build requests the rate limit (or the size cap) turned away."""
-        return self._builder.refused if self._builder is not None else 0
-
-    def start_builder(self, socket_dir: Path) -> None:
-        """Serve ``spec.builder`` in ``socket_dir`` with ``build_image.sh`` beside its socket
-        (a backend that can build calls this in :meth:`start`; nothing without a builder)."""
-        from pytest_mlebench.sandbox.build_endpoint import (
-            CLIENT_NAME,
-            CLIENT_SCRIPT,
-            SCRIPT_NAME,
-            SOCKET_NAME,
-            build_script,
-        )
-
-        if self.spec.builder is None or self._builder is not None:
-            return
-        self._builder = BuildServer(
-            socket_dir / SOCKET_NAME, self.spec.builder, min_interval=self.spec.builder_interval
-        )
-        self._builder.start()
-        shutil.copyfile(CLIENT_SCRIPT, socket_dir / CLIENT_NAME)
-        (socket_dir / CLIENT_NAME).chmod(0o644)
-        script = socket_dir / SCRIPT_NAME
-        script.write_text(build_script(f"{self.builder_dir}/{CLIENT_NAME}", self.python), "utf-8")
-        script.chmod(0o755)
-
-    @property
-    def builder_dir(self) -> str:
-        """The folder of ``build_image.sh`` and its socket, as the sandbox sees it."""
-        return ""
-
-    def stop_builder(self) -> None:
-        """Stop serving builds (a backend calls this in :meth:`stop`); safe to call twice."""
-        if self._builder is not None:
-            self._builder.stop()
-
-    def start_gateway(self, socket_path: Path) -> None:
-        """Serve ``spec.gateway`` on ``socket_path`` and put the forwarder script beside it.
-
-        A backend calls this in :meth:`start` (nothing happens without a gateway). Raises
-        :class:`~pytest_mlebench.gateway.GatewayError` when the gateway cannot start.
-        """
-        from pytest_mlebench.gateway import FORWARDER_NAME, FORWARDER_SCRIPT
-
-        if self.spec.gateway is None:
-            return
-        self.spec.gateway.start(socket_path)
-        forwarder = socket_path.parent / FORWARDER_NAME
-        shutil.copyfile(FORWARDER_SCRIPT, forwarder)
-        forwarder.chmod(0o644)
-
-    def stop_gateway(self) -> None:
-        """Stop serving the gateway (a backend calls this in :meth:`stop`); safe to call twice."""
-        if self.spec.gateway is not None:
-            self.spec.gateway.stop()
-
-    def with_gateway(self, command: Sequence[str], socket_dir: str, port: int = 0) -> list[str]:
-        """``command`` wrapped in the gateway's forwarder (unchanged without a gateway).
-
-        Args:
-            command: The agent's command.
-            socket_dir: The folder, *as the sandbox sees it*, holding the gateway's socket and
-                the forwarder script.
-            port: The ``localhost`` port to listen on (0: any free one; the agent learns it from
-                ``OPENAI_BASE_URL``).
-        """
-        from pytest_mlebench.gateway import FORWARDER_NAME, SOCKET_NAME
-
-        if self.spec.gateway is None or not self.spec.gateway.started:
-            return list(command)
-        forwarder = f"{socket_dir}/{FORWARDER_NAME}"
-        socket = f"{socket_dir}/{SOCKET_NAME}"
-        return [self.python, forwarder, "--socket", socket, "--port", str(port), "--", *command]
+        """Stop and remove everything this sandbox created, ``spec.services`` included. Safe to
+        call twice."""
 
     def egress_summary(self) -> dict[str, Any] | None:
         """Attempts to reach the outside through an ``allow`` network's proxy (``None``: none)."""
         return None
 
-    def gateway_env(self) -> dict[str, str]:
-        """The run token in place of every provider key (empty without a gateway)."""
-        if self.spec.gateway is None:
-            return {}
-        token = self.spec.gateway.token
-        return {"OPENAI_API_KEY": token, "ANTHROPIC_API_KEY": token}
-
     def contract_env(self) -> dict[str, str]:
-        """Environment variables every agent gets, pointing at the contract paths."""
-        paths = self.paths
-        return {
-            "COMPETITION_ID": self.spec.competition_id,
-            "MLEBENCH_SEED": str(self.spec.seed),
-            "TIME_LIMIT_SECS": str(int(self.spec.time_limit)),
+        """Environment variables every agent gets: the contract paths and the run's own
+        (``spec.env``, with ``WORK_DIR`` when the sandbox has a workspace). A backend adds its
+        host services' (:meth:`~pytest_mlebench.sandbox.services.Services.env`) last."""
+        paths, spec = self.paths, self.spec
+        env = {
+            "COMPETITION_ID": spec.competition_id,
+            "MLEBENCH_SEED": str(spec.seed),
+            "TIME_LIMIT_SECS": str(int(spec.limits.time_limit)),
             "DATA_DIR": paths.data,
             "SUBMISSION_DIR": paths.submission,
             "LOGS_DIR": paths.logs,
@@ -342,28 +164,12 @@ class Sandbox(ABC):
             "AGENT_DIR": paths.agent,
             "INSTRUCTIONS_FILE": paths.instructions,
             "VALIDATE_SUBMISSION": paths.validate,
-            **self.builder_env(),
-            **self.workspace_env(),
         }
-
-    def builder_env(self) -> dict[str, str]:
-        """``BUILD_IMAGE`` (the client script) and its socket, with a builder (else nothing)."""
-        from pytest_mlebench.sandbox.build_endpoint import SCRIPT_NAME, SOCKET_NAME
-
-        if self.spec.builder is None or not self.builder_dir:
-            return {}
-        return {
-            "BUILD_IMAGE": f"{self.builder_dir}/{SCRIPT_NAME}",
-            "MLEBENCH_BUILD_SOCKET": f"{self.builder_dir}/{SOCKET_NAME}",
-        }
-
-    def workspace_env(self) -> dict[str, str]:
-        """``spec.env``, plus ``WORK_DIR`` (substituted for ``{WORK_DIR}``) with a workspace."""
-        if not self.spec.workspace:
-            return dict(self.spec.env)
-        work = self.paths.work
-        env = {key: value.replace("{WORK_DIR}", work) for key, value in self.spec.env.items()}
-        return {"WORK_DIR": work, **env}
+        if not spec.workspace:
+            return {**env, **spec.env}
+        work = paths.work
+        extra = {key: value.replace("{WORK_DIR}", work) for key, value in spec.env.items()}
+        return {**env, "WORK_DIR": work, **extra}
 
     def exec_harness(
         self, command: Sequence[str], *, timeout: float | None = None, log_path: Path | None = None

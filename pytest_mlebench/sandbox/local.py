@@ -25,18 +25,18 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from pytest_mlebench.errors import SandboxError
-from pytest_mlebench.gateway import SOCKET_NAME
 from pytest_mlebench.sandbox.copy_budget import CopyBudget
 from pytest_mlebench.sandbox.copying import copy_tree_out
 from pytest_mlebench.sandbox.interface import ContractPaths, ExecResult, Sandbox, SandboxSpec
 from pytest_mlebench.sandbox.namespaces import maskable, namespaces_unavailable, wrap_command
 from pytest_mlebench.sandbox.process import run_process_tree
+from pytest_mlebench.sandbox.services import ServiceSite
 from pytest_mlebench.sandbox.validator import CLIENT_SCRIPT, validate_script
 
 PASS_THROUGH_ENV = ("PATH", "LANG", "LC_ALL", "TZ", "TMPDIR")
 #: Names the interpreter whose folder comes first on the agent's PATH (default: the harness's).
 LOCAL_PYTHON_ENV = "MLEBENCH_LOCAL_PYTHON"
-GATEWAY_DIR = ".gateway"
+SERVICES_DIR = ".services"  # the host services' folder, under the sandbox's root
 
 
 class LocalSandbox(Sandbox):
@@ -48,7 +48,7 @@ class LocalSandbox(Sandbox):
     def __init__(self, spec: SandboxSpec) -> None:
         super().__init__(spec)
         # Chosen now, made by start(): the contract paths are known before the sandbox starts.
-        # Short: the validator socket lives under this root, and a unix socket path has at most
+        # Short: the host services' sockets live under this root, and a unix socket path has at most
         # 107 bytes (long competition ids such as the right-whale challenge went past it).
         slug = re.sub(r"[^a-zA-Z0-9_.-]+", "-", spec.run_id)[:24]
         self.root = Path(tempfile.gettempdir()) / f"mlebench-{slug}-{uuid.uuid4().hex[:8]}"
@@ -77,7 +77,7 @@ class LocalSandbox(Sandbox):
     def start(self) -> None:
         if self._started:
             return
-        if self.spec.network == "allow":
+        if self.spec.network.mode == "allow":
             raise SandboxError(
                 "the local backend cannot keep an egress allow-list: use --mle-sandbox docker "
                 "for --mle-network allow:HOST,..."
@@ -90,19 +90,29 @@ class LocalSandbox(Sandbox):
             if self.spec.workspace:
                 (self.root / "work").mkdir()
             link_read_only(self.spec.public_dir, self.root / "data")
-            self._install_validator()
+            self._install_validate_script()
+            self.spec.services.start(self.site)
         except (OSError, SandboxError) as exc:
             self.stop()
             raise SandboxError(f"could not set up the local sandbox: {exc}") from exc
+        except BaseException:
+            self.stop()
+            raise
 
-    def _install_validator(self) -> None:
+    @property
+    def site(self) -> ServiceSite:
+        """The host services' folder: the same path on both sides (there is one filesystem)."""
+        folder = self.root / SERVICES_DIR
+        return ServiceSite(folder, str(folder), self.python, own_localhost=False)
+
+    def _install_validate_script(self) -> None:
+        """``validate_submission.sh`` at its contract path, as the Docker image has it: it asks
+        whatever ``MLEBENCH_VALIDATOR_SOCKET`` names (the validator service, when attached)."""
         root = self.root
         shutil.copy2(CLIENT_SCRIPT, root / "agent" / "validate_client.py")
         script = root / "validate_submission.sh"
         script.write_text(validate_script(str(root / "agent" / "validate_client.py"), self.python))
         script.chmod(0o755)
-        self.start_validator(root / ".validator" / "validator.sock")
-        self.start_gateway(root / GATEWAY_DIR / SOCKET_NAME)
 
     def exec(
         self,
@@ -116,7 +126,7 @@ class LocalSandbox(Sandbox):
         self._exec_count += 1
         log_path = log_path or root / "logs" / f".exec-{self._exec_count}.log"
         return run_process_tree(
-            self._isolated(self.with_gateway(command, str(root / GATEWAY_DIR))),
+            self._isolated(self.spec.services.wrap(command, self.site)),
             cwd=root,
             env=self._agent_env(env),
             timeout=timeout,
@@ -149,7 +159,7 @@ class LocalSandbox(Sandbox):
             command,
             read_only=[self.root / "data"],
             hidden=maskable(self.spec.hidden_paths, self.root),
-            isolate_network=self.spec.network == "none",
+            isolate_network=self.spec.network.mode == "none",
         )
 
     def _agent_env(self, extra: Mapping[str, str] | None) -> dict[str, str]:
@@ -157,11 +167,10 @@ class LocalSandbox(Sandbox):
         env["PATH"] = harness_python_first(env.get("PATH", os.defpath))
         env["HOME"] = str(self.root / "home")
         env["PYTHONUNBUFFERED"] = "1"
-        env["CUDA_VISIBLE_DEVICES"] = ",".join(self.spec.resources.gpus)
-        env["MLEBENCH_VALIDATOR_SOCKET"] = str(self.root / ".validator" / "validator.sock")
+        env["CUDA_VISIBLE_DEVICES"] = ",".join(self.spec.limits.resources.gpus)
         env.update(self.contract_env())
         env.update(extra or {})
-        env.update(self.gateway_env())
+        env.update(self.spec.services.env(self.site))
         return env
 
     def kill_agent_processes(self) -> None:
@@ -190,8 +199,12 @@ class LocalSandbox(Sandbox):
         return copy_tree_out(Path(source), destination, max_file_bytes, budget or CopyBudget())
 
     def stop(self, interrupted: bool = False) -> None:
-        self.stop_validator()
-        self.stop_gateway()
+        try:
+            self.spec.services.stop()
+        finally:
+            self._remove_root()
+
+    def _remove_root(self) -> None:
         if self._started:
             _make_writable(self.root)
             shutil.rmtree(self.root, ignore_errors=True)

@@ -5,7 +5,9 @@ sandbox; the server saves it to a private temp file, runs the same validation co
 (:func:`graders.validate_submission`), and answers ``{"valid": bool, "reason": str | null}``.
 Calls are rate-limited (``min_interval`` seconds apart) and every answered call is logged with a
 timestamp and a fingerprint of the file sent (never the file), so the run record shows how the
-agent used it; refused requests are counted.
+agent used it; refused requests are counted. :class:`ValidatorService` attaches it beside a
+sandbox (:mod:`.services`): the socket in the service folder, named by
+``MLEBENCH_VALIDATOR_SOCKET``, which the contract's ``validate_submission.sh`` reads.
 """
 
 from __future__ import annotations
@@ -13,12 +15,13 @@ from __future__ import annotations
 import socket
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, ClassVar
 
 from pytest_mlebench.graders import ScoreResult
 from pytest_mlebench.sandbox.fingerprint import fingerprint_file
+from pytest_mlebench.sandbox.services import HostService, ServiceSite
 from pytest_mlebench.sandbox.socket_endpoint import (
     SocketEndpoint,
     accept_body,
@@ -29,6 +32,8 @@ from pytest_mlebench.sandbox.socket_endpoint import (
 from pytest_mlebench.timestamps import utc_timestamp
 
 CLIENT_SCRIPT = Path(__file__).with_name("validate_client.py")
+SOCKET_NAME = "validator.sock"
+SOCKET_ENV = "MLEBENCH_VALIDATOR_SOCKET"
 MAX_UPLOAD_BYTES = 2 * 1024**3
 
 SubmissionValidator = Callable[[Path], ScoreResult]
@@ -84,6 +89,50 @@ class ValidatorServer(SocketEndpoint):
             )
         )
         return {"valid": result.valid, "reason": result.reason}
+
+
+@dataclass(eq=False)
+class ValidatorService(HostService):
+    """``validate_submission.sh``'s host side for one run, attached beside its sandbox.
+
+    Attributes:
+        validate: The check (against the answers, on this machine or through the Ray desk).
+        interval: Seconds between two answered calls (the rate limit).
+    """
+
+    name: ClassVar[str] = "validator"
+    validate: SubmissionValidator
+    interval: float = 1.0
+    server: ValidatorServer | None = field(default=None, init=False, repr=False)
+
+    def start(self, site: ServiceSite) -> None:
+        if self.server is None:
+            self.server = ValidatorServer(site.host_dir / SOCKET_NAME, self.validate, self.interval)
+            self.server.start()
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.stop()
+
+    def env(self, site: ServiceSite) -> dict[str, str]:
+        return {SOCKET_ENV: site.inside(SOCKET_NAME)}
+
+    @property
+    def calls(self) -> list[ValidationCall]:
+        """The calls the agent made so far (kept after :meth:`stop`)."""
+        return list(self.server.calls) if self.server is not None else []
+
+    @property
+    def refused(self) -> int:
+        """Requests the rate limit turned away (attempts that are not in :attr:`calls`)."""
+        return self.server.refused if self.server is not None else 0
+
+    def call_log(self) -> list[dict[str, Any]]:
+        """:attr:`calls` as the run record keeps them."""
+        return [asdict(call) for call in self.calls]
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "server": None}  # a copy for another machine: not serving
 
 
 validate_script = client_script  # the text of ``validate_submission.sh``

@@ -172,18 +172,22 @@ def test_a_missing_secret_is_an_error_with_a_record(
 
 
 GATEWAY_CANNOT_START = """
+from dataclasses import replace
+
+from pytest_mlebench.gateway.service import GatewayService
 from pytest_mlebench.sandbox.local import LocalSandbox
 
 
-class BlockedGatewaySandbox(LocalSandbox):
-    def start_gateway(self, socket_path):
-        blocker = self.root / "not-a-folder"
+class BlockedGatewayService(GatewayService):
+    def start(self, site):
+        blocker = site.host_dir / "not-a-folder"
         blocker.write_text("a file where the socket's folder should be")
-        super().start_gateway(blocker / "gateway.sock")
+        super().start(replace(site, host_dir=blocker))
 
 
 def pytest_mlebench_make_sandbox(spec, backend, settings):
-    return BlockedGatewaySandbox(spec)
+    blocked = BlockedGatewayService(spec.services.get(GatewayService).gateway)
+    return LocalSandbox(replace(spec, services=spec.services.with_service(blocked)))
 """
 
 

@@ -119,12 +119,15 @@ PROBER_CONFTEST = """
 from dataclasses import replace
 
 from pytest_mlebench.sandbox.local import LocalSandbox
+from pytest_mlebench.sandbox.validator import ValidatorService
 
 
 def pytest_mlebench_make_sandbox(spec, backend, settings):
     # 300 answered calls at the default 1 call/s would take five minutes: lower the rate
-    # limit through the spec, the way a user's conftest would.
-    return LocalSandbox(replace(spec, validator_interval=0.0))
+    # limit of the spec's validator service, the way a user's conftest would.
+    validator = spec.services.get(ValidatorService)
+    faster = ValidatorService(validator.validate, interval=0.0)
+    return LocalSandbox(replace(spec, services=spec.services.with_service(faster)))
 """
 
 

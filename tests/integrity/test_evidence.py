@@ -17,9 +17,9 @@ from pytest_mlebench.integrity.monitor import IntegrityRun
 from pytest_mlebench.integrity.nonce import NONCE_ENV, Watermark
 from pytest_mlebench.integrity.run_evidence import Evidence, load_evidence, save_evidence
 from pytest_mlebench.integrity.watch import SandboxWatch
+from pytest_mlebench.local_executor import LocalExecutor
 from pytest_mlebench.registry import load_registry
 from pytest_mlebench.sandbox.interface import ResourceGrant, SandboxSpec
-from pytest_mlebench.local_executor import LocalExecutor
 from pytest_mlebench.sandbox_phase import Instructions, SandboxJob, SubmissionCheck
 from pytest_mlebench.values.integrity_policy import load_policy
 from tests.factories import write_competition

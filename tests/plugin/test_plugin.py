@@ -301,7 +301,7 @@ class HookSandbox(LocalSandbox):
     def start(self):
         rendered = [p.read_text() for p in Path("reports/runs").glob("*/instructions.md")]
         fits = all(self.paths.data in text for text in rendered)
-        note(f"start rendered={len(rendered)} paths={fits} pids={self.spec.resources.pids}")
+        note(f"start rendered={len(rendered)} paths={fits} pids={self.spec.limits.resources.pids}")
         super().start()
 
     def copy_in(self, source, destination):

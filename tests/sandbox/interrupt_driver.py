@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from pytest_mlebench.sandbox.docker import DockerSandbox
-from pytest_mlebench.sandbox.interface import SandboxSpec
+from pytest_mlebench.sandbox.interface import Limits, SandboxSpec
 
 
 def announce_when_running() -> None:
@@ -26,7 +26,7 @@ def main(public: str, run_id: str, session: str) -> None:
         competition_id="interrupted",
         seed=0,
         public_dir=Path(public),
-        time_limit=3600,
+        limits=Limits(3600),
         labels={"pytest-mlebench.session": session},
     )
     with DockerSandbox(spec) as sandbox:

@@ -112,14 +112,14 @@ INTERRUPTED_TEST = """
 import time
 from pathlib import Path
 
-from pytest_mlebench.sandbox.interface import SandboxSpec
+from pytest_mlebench.sandbox.interface import Limits, SandboxSpec
 from pytest_mlebench.sandbox.docker import DockerSandbox
 
 
 def test_long_agent_run():
     spec = SandboxSpec(
         run_id={run_id!r}, competition_id="interrupted", seed=0, public_dir=Path({public!r}),
-        time_limit=3600, labels={{"pytest-mlebench.session": {session!r}}},
+        limits=Limits(3600), labels={{"pytest-mlebench.session": {session!r}}},
     )
     with DockerSandbox(spec) as sandbox:
         Path({ready!r}).write_text("running")

@@ -90,7 +90,7 @@ def test_only_the_allowed_host_passes_and_every_attempt_is_logged(
     docker_sandbox_factory: SandboxFactory, outside: tuple[str, str], tmp_path: Path
 ) -> None:
     allowed, denied = outside
-    sandbox = docker_sandbox_factory(network="allow", allowed_hosts=(allowed,), log_dir=tmp_path)
+    sandbox = docker_sandbox_factory(network=f"allow:{allowed}", log_dir=tmp_path)
     proxy = sandbox.egress.url  # type: ignore[attr-defined]
     assert proxy is not None
     script = tmp_path / "probe.py"
@@ -122,9 +122,7 @@ def test_the_egress_network_is_removed_with_the_sandbox(
 ) -> None:
     from pytest_mlebench.sandbox.docker.engine import docker_client
 
-    sandbox = docker_sandbox_factory(
-        network="allow", allowed_hosts=("example.org",), log_dir=tmp_path
-    )
+    sandbox = docker_sandbox_factory(network="allow:example.org", log_dir=tmp_path)
     name = sandbox.egress.network.name  # type: ignore[attr-defined]
     sandbox.stop()
     client = docker_client()

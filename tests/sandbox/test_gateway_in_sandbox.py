@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from pytest_mlebench.gateway import Gateway
+from pytest_mlebench.gateway.service import GatewayService
 from pytest_mlebench.sandbox.conformance import SandboxFactory, run_python
+from pytest_mlebench.sandbox.services import Services
 from tests.gateway.conftest import PROVIDER_KEY, make_gateway
 from tests.gateway.fake_upstream import INPUT_TOKENS, FakeUpstream
 
@@ -53,7 +55,7 @@ def answer_of(output: str) -> dict[str, object]:
 def test_the_agent_reaches_the_gateway_on_localhost(
     sandbox_factory: SandboxFactory, gateway: Gateway
 ) -> None:
-    sandbox = sandbox_factory(gateway=gateway)
+    sandbox = sandbox_factory(services=Services.of(GatewayService(gateway)))
     result = run_python(sandbox, CALL, timeout=60)
     assert result.exit_code == 0, result.output_tail
     assert answer_of(result.output_tail)["model"] == "gpt-4o-mini"
@@ -63,7 +65,7 @@ def test_the_agent_reaches_the_gateway_on_localhost(
 def test_docker_without_network_holds_no_key_and_reaches_nothing_else(
     docker_sandbox_factory: SandboxFactory, gateway: Gateway
 ) -> None:
-    sandbox = docker_sandbox_factory(gateway=gateway)
+    sandbox = docker_sandbox_factory(services=Services.of(GatewayService(gateway)))
     assert run_python(sandbox, CALL, timeout=60).exit_code == 0
     env = sandbox.exec(["env"], timeout=30).output_tail
     assert PROVIDER_KEY not in env and "OPENAI_API_KEY=mlebench-run-" in env

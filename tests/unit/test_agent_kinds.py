@@ -9,7 +9,7 @@ import pytest
 
 from pytest_mlebench.agents import AgentTask, load_agent
 from pytest_mlebench.errors import AgentError
-from pytest_mlebench.sandbox.interface import SandboxSpec
+from pytest_mlebench.sandbox.interface import Limits, SandboxSpec
 from pytest_mlebench.sandbox.local import LocalSandbox
 from pytest_mlebench.usage_checks import agent_kind_problem
 
@@ -37,7 +37,7 @@ def test_a_mixed_or_matching_selection_is_no_usage_error(name: str) -> None:
 
 def test_dummy_refuses_an_engineering_task_as_oracle_refuses_a_competition(tmp_path: Path) -> None:
     sandbox = LocalSandbox(
-        SandboxSpec(run_id="r", competition_id="t", seed=0, public_dir=tmp_path, time_limit=5)
+        SandboxSpec(run_id="r", competition_id="t", seed=0, public_dir=tmp_path, limits=Limits(5))
     )
     task = AgentTask("t", 0, 5, tmp_path / "a.log", task_dir=tmp_path)
     with pytest.raises(AgentError, match="'dummy' works on competitions only"):

@@ -13,8 +13,15 @@ from pytest_mlebench.data import PreparedData, prepare_competition
 from pytest_mlebench.integrity.nonce import NONCE_ENV, Watermark
 from pytest_mlebench.local_executor import LocalExecutor
 from pytest_mlebench.registry import Competition, load_registry
-from pytest_mlebench.sandbox.interface import ResourceGrant, Sandbox, SandboxFacts, SandboxSpec
+from pytest_mlebench.sandbox.interface import (
+    Limits,
+    ResourceGrant,
+    Sandbox,
+    SandboxFacts,
+    SandboxSpec,
+)
 from pytest_mlebench.sandbox.local import LocalSandbox
+from pytest_mlebench.sandbox.validator import ValidatorService
 from pytest_mlebench.sandbox_phase import Instructions, SandboxJob, SubmissionCheck
 from pytest_mlebench.sandbox_plan import SandboxPlan, executor_for
 from tests.factories import write_competition
@@ -38,10 +45,8 @@ def job_for(toy: tuple[Competition, PreparedData], run_dir: Path, **changes: obj
         competition_id="toy",
         seed=0,
         public_dir=prepared.public,
-        time_limit=60,
-        resources=ResourceGrant(cpus=1, pids=200),
+        limits=Limits(60, ResourceGrant(cpus=1, pids=200)),
         log_dir=run_dir,
-        validator_interval=0.0,
     )
     fields: dict[str, object] = {
         "spec": spec,
@@ -104,7 +109,8 @@ def test_a_sandbox_from_the_hook_wins_and_is_told_before_it_starts(
     assert HOOK_EVENTS == ["hook-sandbox", "start"]
     assert outcome.sandbox.backend == "hook-sandbox"
     # the hook gets the spec with the validator that reaches the answers
-    assert asked[0].validator is not None and job.spec.validator is None
+    assert asked[0].services.get(ValidatorService) is not None
+    assert job.spec.services.get(ValidatorService) is None
 
 
 def test_instructions_carry_the_paths_the_time_limit_and_the_watermark() -> None:

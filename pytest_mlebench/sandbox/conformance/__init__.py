@@ -16,6 +16,8 @@ See ``docs/sandbox.md`` ("Writing a backend").
 
 from __future__ import annotations
 
+from pytest_mlebench.sandbox.conformance.fake_service import FakeEchoService
+from pytest_mlebench.sandbox.conformance.host_services import HostServiceChecks
 from pytest_mlebench.sandbox.conformance.suite import SandboxConformance, require_isolation
 from pytest_mlebench.sandbox.conformance.support import (
     ANSWER_TOKEN,
@@ -25,10 +27,13 @@ from pytest_mlebench.sandbox.conformance.support import (
     make_spec,
     prepare_competition_dirs,
     run_python,
+    validator_of,
 )
 
 __all__ = [
     "ANSWER_TOKEN",
+    "FakeEchoService",
+    "HostServiceChecks",
     "MakeSandbox",
     "SandboxConformance",
     "SandboxFactory",
@@ -37,4 +42,5 @@ __all__ = [
     "prepare_competition_dirs",
     "require_isolation",
     "run_python",
+    "validator_of",
 ]

@@ -1,5 +1,9 @@
 """What the conformance suite runs sandboxes on: a tiny prepared competition, specs, a validator.
 
+:func:`make_spec` takes the spec's own field names as overrides, plus ``time_limit``,
+``resources`` and ``expiry_grace`` (folded into :class:`~..sandbox_spec.Limits`), ``network`` as its
+spelling (``"bridge"``) and ``validator`` (a check, or ``None`` for no validator service).
+
 Shared with the project's own sandbox tests, so every suite starts sandboxes the same way.
 """
 
@@ -12,7 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.graders import ScoreResult
-from pytest_mlebench.sandbox.interface import ExecResult, ResourceGrant, Sandbox, SandboxSpec
+from pytest_mlebench.sandbox.interface import ExecResult, Sandbox
+from pytest_mlebench.sandbox.sandbox_spec import Limits, ResourceGrant, SandboxSpec
+from pytest_mlebench.sandbox.services import Services
+from pytest_mlebench.sandbox.validator import SubmissionValidator, ValidatorService
+from pytest_mlebench.values.network_policy import parse_network
+from pytest_mlebench.values.time_limit import DEFAULT_SANDBOX_GRACE
 
 ANSWER_TOKEN = "ANSWER-" + uuid.uuid4().hex  # appears only in the private answers
 INSTRUCTIONS_TEXT = "Predict label for test.csv."
@@ -50,19 +59,37 @@ def fake_validator(path: Path) -> ScoreResult:
 
 
 def make_spec(public: Path, **overrides: Any) -> SandboxSpec:
-    """The suite's default spec for the competition whose public folder is ``public``."""
+    """The suite's default spec for the competition whose public folder is ``public``: a
+    validator service answering with :func:`fake_validator` (see the module docstring for the
+    overrides)."""
+    limits = Limits(
+        time_limit=overrides.pop("time_limit", 60),
+        resources=overrides.pop("resources", ResourceGrant(memory="1g", pids=256)),
+        expiry_grace=overrides.pop("expiry_grace", float(DEFAULT_SANDBOX_GRACE)),
+    )
+    validator: SubmissionValidator | None = overrides.pop("validator", fake_validator)
+    if isinstance(overrides.get("network"), str):
+        overrides["network"] = parse_network(overrides["network"])
     fields: dict[str, Any] = {
         "run_id": f"conformance-{uuid.uuid4().hex[:8]}",
         "competition_id": "toy",
         "seed": 7,
         "public_dir": public,
-        "time_limit": 60,
-        "resources": ResourceGrant(memory="1g", pids=256),
-        "validator": fake_validator,
+        "limits": limits,
+        "services": Services.of(
+            ValidatorService(validator, interval=1.0) if validator is not None else None
+        ),
         "hidden_paths": (public.parent / "private",),
     }
     fields.update(overrides)
     return SandboxSpec(**fields)
+
+
+def validator_of(sandbox: Sandbox) -> ValidatorService:
+    """The validator service attached to ``sandbox`` (the suite's specs all have one)."""
+    service = sandbox.spec.services.get(ValidatorService)
+    assert service is not None, "the spec has no validator service"
+    return service
 
 
 def run_python(sandbox: Sandbox, code: str, **kwargs: Any) -> ExecResult:

@@ -4,12 +4,13 @@ The container idles (a lease keeper under an init, :mod:`.expiry`: it stops the 
 run's deadline plus a grace unless the harness renews it) while the harness runs the agent's
 commands in it as Docker execs (:mod:`.execution`). Public data is bind-mounted read-only at
 ``/home/data`` (copied in, root-owned, when the engine is remote); the private answers are never
-mounted or copied. ``/home/validate_submission.sh`` reaches the host-side validator through a
-unix socket whose folder is mounted read-only at ``/run/mlebench``; the LLM gateway's socket and
-forwarder live in the same folder (the agent's commands run inside the forwarder, which listens on
-``localhost:8765``). No network unless the spec asks for ``bridge``, or for ``allow`` (an internal
-network whose only way out is the allow-list proxy, :mod:`.egress`); limits on CPUs, memory,
-shared memory and processes; GPUs by explicit id.
+mounted or copied. The host services of the spec (:mod:`~pytest_mlebench.sandbox.services`: the
+validator behind ``/home/validate_submission.sh``, the image builder, the LLM gateway, ...) put
+their sockets and scripts in one folder per sandbox, mounted read-only at ``/run/mlebench`` (not
+reachable with a remote engine: then the required ones refuse the run). No network unless the
+spec asks for ``bridge``, or for ``allow`` (an internal network whose only way out is the
+allow-list proxy, :mod:`.egress`); limits on CPUs, memory, shared memory and processes; GPUs by
+explicit id.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from pathlib import Path
 from typing import IO, Any
 
 from pytest_mlebench.errors import SandboxError
-from pytest_mlebench.gateway import SOCKET_NAME, GatewayError
 from pytest_mlebench.sandbox.copy_budget import CopyBudget
 from pytest_mlebench.sandbox.docker.archive_copy import copy_from_container
 from pytest_mlebench.sandbox.docker.cleanup import ownership_labels, remember, remove_container
@@ -54,12 +54,12 @@ from pytest_mlebench.sandbox.interface import (
     SandboxSpec,
 )
 from pytest_mlebench.sandbox.leftovers import make_socket_dir
+from pytest_mlebench.sandbox.services import ServiceSite
 
 log = logging.getLogger(__name__)
 
 AGENT_HOME = "/home/nonroot"
-VALIDATOR_DIR = "/run/mlebench"
-GATEWAY_PORT = 8765
+SERVICES_DIR = "/run/mlebench"  # the host services' folder, as the agent sees it
 SPOOL_BYTES = 16 * 1024**2
 # The whole environment of the harness's own commands in the container (HOME is root's).
 HARNESS_ENV = {
@@ -102,7 +102,7 @@ class DockerSandbox(Sandbox):
         self._client: Any = None
         self._socket_dir: Path | None = None
         self.egress: EgressProxy | None = None
-        self.lease = Lease(grace=spec.expiry_grace)
+        self.lease = Lease(grace=spec.limits.expiry_grace)
 
     @property
     def paths(self) -> ContractPaths:
@@ -112,19 +112,15 @@ class DockerSandbox(Sandbox):
     def python(self) -> str:
         return "python3"
 
-    @property
-    def builder_dir(self) -> str:
-        return VALIDATOR_DIR
-
     def start(self) -> None:
         if self.container is not None:
             return
         try:
             self._client = docker_client()
             self._check_inputs()
-            self._start_validator()
+            self._start_services()
             network = self._start_network()
-            first_lease = lease_seconds(self.spec.time_limit, self.lease.grace)
+            first_lease = lease_seconds(self.spec.limits.time_limit, self.lease.grace)
             self.container = self._create_container(network, first_lease)
             remember(self.container)
             self.lease.started(first_lease, time.monotonic())
@@ -146,30 +142,34 @@ class DockerSandbox(Sandbox):
                 f"the agent image {self.image} is missing: build it with `mlebench sandbox build`"
             )
 
-    def _start_validator(self) -> None:
+    @property
+    def site(self) -> ServiceSite:
+        """The host services' folder (made by :meth:`start`), mounted at :data:`SERVICES_DIR`."""
+        if self._socket_dir is None:
+            raise SandboxError("the Docker sandbox is not started")
+        return ServiceSite(self._socket_dir, SERVICES_DIR, self.python, own_localhost=True)
+
+    def _start_services(self) -> None:
         self._socket_dir = make_socket_dir()  # named for this process: reaped if it is killed
-        self._socket_dir.chmod(0o755)  # the agent user must reach the socket inside
-        # A remote engine cannot reach a socket on this machine: no server to start then.
-        if not engine_is_remote():
-            self.start_validator(self._socket_dir / "validator.sock")
-            self.start_gateway(self._socket_dir / SOCKET_NAME)
-            self.start_builder(self._socket_dir)
-        elif self.spec.gateway is not None:
-            raise GatewayError(
-                "the LLM gateway needs a Docker engine on this machine (it is reached through a "
-                "mounted socket); DOCKER_HOST points at a remote engine"
+        self._socket_dir.chmod(0o755)  # the agent user must reach the sockets inside
+        if engine_is_remote():  # a remote engine cannot mount a socket of this machine
+            self.spec.services.unreachable(
+                "DOCKER_HOST points at a remote Docker engine, and host services are reached "
+                "through a socket mounted from this machine; use a local engine"
             )
+            return
+        self.spec.services.start(self.site)
 
     def _start_network(self) -> str:
         """The container's network: ``none``, ``bridge``, or a new egress network (``allow``)."""
-        if self.spec.network != "allow":
-            return self.spec.network
+        if self.spec.network.mode != "allow":
+            return self.spec.network.mode
         log_dir = self.spec.log_dir or self._socket_dir or Path(tempfile.gettempdir())
         self.egress = EgressProxy(
             self._client,
             self.spec.run_id,
             self.spec.competition_id,
-            self.spec.allowed_hosts,
+            self.spec.network.hosts,
             log_dir / "egress.log",
         )
         return self.egress.start()
@@ -201,7 +201,7 @@ class DockerSandbox(Sandbox):
             mounts=self._mounts(docker),
             log_config=docker.types.LogConfig(type="none"),
             **security_options(self.privileged),
-            **resource_options(self.spec.resources, docker),
+            **resource_options(self.spec.limits.resources, docker),
             **layer_limit,
         )
 
@@ -215,7 +215,7 @@ class DockerSandbox(Sandbox):
         mount = docker.types.Mount
         return [
             mount(PATHS.data, str(self.spec.public_dir.resolve()), type="bind", read_only=True),
-            mount(VALIDATOR_DIR, str(self._socket_dir), type="bind", read_only=True),
+            mount(SERVICES_DIR, str(self._socket_dir), type="bind", read_only=True),
         ]
 
     def _seed_files(self) -> None:
@@ -242,7 +242,7 @@ class DockerSandbox(Sandbox):
             renew_lease(container, self.lease, timeout or 0.0)
             result = run_exec(
                 container,
-                self.with_gateway(command, VALIDATOR_DIR, GATEWAY_PORT),
+                self._wrapped(command),
                 user=AGENT_USER,
                 env=self._agent_env(env),
                 workdir=PATHS.agent,
@@ -279,15 +279,20 @@ class DockerSandbox(Sandbox):
             raise SandboxError("the Docker sandbox is not started")
         return self.container
 
+    def _wrapped(self, command: Sequence[str]) -> list[str]:
+        """``command`` inside the services' wrappers (none when they were not started)."""
+        if engine_is_remote():
+            return list(command)
+        return self.spec.services.wrap(command, self.site)
+
     def _agent_env(self, extra: Mapping[str, str] | None) -> dict[str, str]:
         return {
             "HOME": AGENT_HOME,
             "PYTHONUNBUFFERED": "1",
-            "MLEBENCH_VALIDATOR_SOCKET": f"{VALIDATOR_DIR}/validator.sock",
             **self.contract_env(),
             **(self.egress.env() if self.egress is not None else {}),
             **(extra or {}),
-            **self.gateway_env(),
+            **(self.spec.services.env(self.site) if not engine_is_remote() else {}),
         }
 
     def kill_agent_processes(self) -> None:
@@ -344,9 +349,12 @@ class DockerSandbox(Sandbox):
             self.container = None
         if self.egress is not None:
             self.egress.stop()
-        self.stop_validator()
-        self.stop_builder()
-        self.stop_gateway()
+        try:
+            self.spec.services.stop()
+        finally:
+            self._forget_host_side()
+
+    def _forget_host_side(self) -> None:
         if self._socket_dir is not None:
             shutil.rmtree(self._socket_dir, ignore_errors=True)
             self._socket_dir = None
