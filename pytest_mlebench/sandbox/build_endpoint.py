@@ -21,11 +21,11 @@ import socket
 import tarfile
 import tempfile
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, ClassVar
 
-from pytest_mlebench.sandbox.services import HostService, ServiceSite
+from pytest_mlebench.sandbox.services import LoggingService, ServiceSite
 from pytest_mlebench.sandbox.socket_endpoint import (
     SocketEndpoint,
     accept_body,
@@ -156,7 +156,7 @@ build_script = client_script  # the text of ``build_image.sh``
 
 
 @dataclass(eq=False)
-class BuilderService(HostService):
+class BuilderService(LoggingService[BuildCall]):
     """``build_image.sh``'s host side for one run (a task whose ``config.yaml`` declares
     ``builder:``), attached beside its sandbox.
 
@@ -182,32 +182,11 @@ class BuilderService(HostService):
         script.write_text(build_script(site.inside(CLIENT_NAME), site.python), "utf-8")
         script.chmod(0o755)
 
-    def stop(self) -> None:
-        if self.server is not None:
-            self.server.stop()
-
     def env(self, site: ServiceSite) -> dict[str, str]:
         return {
             "BUILD_IMAGE": site.inside(SCRIPT_NAME),
             "MLEBENCH_BUILD_SOCKET": site.inside(SOCKET_NAME),
         }
-
-    @property
-    def calls(self) -> list[BuildCall]:
-        """The builds the agent asked for so far (kept after :meth:`stop`)."""
-        return list(self.server.calls) if self.server is not None else []
-
-    @property
-    def refused(self) -> int:
-        """Build requests the rate limit (or the size cap) turned away."""
-        return self.server.refused if self.server is not None else 0
-
-    def call_log(self) -> list[dict[str, Any]]:
-        """:attr:`calls` as the run record keeps them."""
-        return [asdict(call) for call in self.calls]
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {**self.__dict__, "server": None}  # a copy for another machine: not serving
 
 
 def builder_service(build: ContextBuild | None, interval: float = 5.0) -> BuilderService | None:

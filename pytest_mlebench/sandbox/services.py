@@ -30,9 +30,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import ClassVar, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from pytest_mlebench.errors import SandboxError
 
@@ -92,6 +92,48 @@ class HostService(ABC):
     def wrap(self, command: Sequence[str], site: ServiceSite) -> list[str]:
         """The agent's command as it must run with this service (unchanged by default)."""
         return list(command)
+
+
+C = TypeVar("C")
+
+
+class LoggingServer(Protocol[C]):
+    """What a :class:`LoggingService` reads of its server: the calls it answered, the requests
+    its rate limit turned away (a :class:`~.socket_endpoint.SocketEndpoint` subclass)."""
+
+    calls: list[C]
+    refused: int
+
+    def stop(self) -> None: ...
+
+
+class LoggingService(HostService, Generic[C]):
+    """A service whose socket server logs each call the agent made (the validator, the image
+    builder): stopping, the calls and refusals read after the run, and a picklable copy that is
+    not serving, written once for both."""
+
+    server: LoggingServer[C] | None
+
+    def stop(self) -> None:
+        if self.server is not None:
+            self.server.stop()
+
+    @property
+    def calls(self) -> list[C]:
+        """The calls the agent made so far (kept after :meth:`stop`)."""
+        return list(self.server.calls) if self.server is not None else []
+
+    @property
+    def refused(self) -> int:
+        """Requests the rate limit turned away (attempts that are not in :attr:`calls`)."""
+        return self.server.refused if self.server is not None else 0
+
+    def call_log(self) -> list[dict[str, Any]]:
+        """:attr:`calls` as the run record keeps them (each call is a dataclass)."""
+        return [asdict(call) for call in self.calls]  # type: ignore[call-overload]
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "server": None}  # a copy for another machine: not serving
 
 
 S = TypeVar("S", bound=HostService)

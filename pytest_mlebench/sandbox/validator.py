@@ -15,13 +15,13 @@ from __future__ import annotations
 import socket
 import tempfile
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, ClassVar
 
 from pytest_mlebench.graders import ScoreResult
 from pytest_mlebench.sandbox.fingerprint import fingerprint_file
-from pytest_mlebench.sandbox.services import HostService, ServiceSite
+from pytest_mlebench.sandbox.services import LoggingService, ServiceSite
 from pytest_mlebench.sandbox.socket_endpoint import (
     SocketEndpoint,
     accept_body,
@@ -92,7 +92,7 @@ class ValidatorServer(SocketEndpoint):
 
 
 @dataclass(eq=False)
-class ValidatorService(HostService):
+class ValidatorService(LoggingService[ValidationCall]):
     """``validate_submission.sh``'s host side for one run, attached beside its sandbox.
 
     Attributes:
@@ -110,29 +110,8 @@ class ValidatorService(HostService):
             self.server = ValidatorServer(site.host_dir / SOCKET_NAME, self.validate, self.interval)
             self.server.start()
 
-    def stop(self) -> None:
-        if self.server is not None:
-            self.server.stop()
-
     def env(self, site: ServiceSite) -> dict[str, str]:
         return {SOCKET_ENV: site.inside(SOCKET_NAME)}
-
-    @property
-    def calls(self) -> list[ValidationCall]:
-        """The calls the agent made so far (kept after :meth:`stop`)."""
-        return list(self.server.calls) if self.server is not None else []
-
-    @property
-    def refused(self) -> int:
-        """Requests the rate limit turned away (attempts that are not in :attr:`calls`)."""
-        return self.server.refused if self.server is not None else 0
-
-    def call_log(self) -> list[dict[str, Any]]:
-        """:attr:`calls` as the run record keeps them."""
-        return [asdict(call) for call in self.calls]
-
-    def __getstate__(self) -> dict[str, Any]:
-        return {**self.__dict__, "server": None}  # a copy for another machine: not serving
 
 
 validate_script = client_script  # the text of ``validate_submission.sh``

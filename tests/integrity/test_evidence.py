@@ -20,6 +20,7 @@ from pytest_mlebench.integrity.watch import SandboxWatch
 from pytest_mlebench.local_executor import LocalExecutor
 from pytest_mlebench.registry import load_registry
 from pytest_mlebench.sandbox.interface import ResourceGrant, SandboxSpec
+from pytest_mlebench.sandbox.sandbox_spec import Limits
 from pytest_mlebench.sandbox_phase import Instructions, SandboxJob, SubmissionCheck
 from pytest_mlebench.values.integrity_policy import load_policy
 from tests.factories import write_competition
@@ -107,10 +108,8 @@ def local_job(tmp_path: Path) -> SandboxJob:
         competition_id="toy",
         seed=0,
         public_dir=prepared.public,
-        time_limit=60,
-        resources=ResourceGrant(cpus=1, pids=200),
+        limits=Limits(60, ResourceGrant(cpus=1, pids=200)),
         log_dir=run_dir,
-        validator_interval=0.0,
     )
     return SandboxJob(
         spec=spec,
