@@ -243,7 +243,7 @@ def run_in_sandbox(
     path.write_text(instructions, "utf-8")
     watch = SandboxWatch(job.watermark, run_dir)
     task = AgentTask(
-        competition_id=job.spec.competition_id,
+        competition_id=job.spec.subject,
         seed=job.spec.seed,
         time_limit=job.instructions.time_limit,
         log_path=run_dir / "agent.log",

@@ -93,9 +93,9 @@ def run_on_cluster(
     wanted = {"CPU": options["num_cpus"], "GPU": gpus, DOCKER_RESOURCE: 1}
     if "memory" in options:
         wanted["memory"] = options["memory"]
-    check_fits(ray, wanted, job.spec.competition_id)
+    check_fits(ray, wanted, job.spec.subject)
     desk = controller_desk(ray)
-    public = publish_public(ray, job.spec.competition_id, public_dir, shared_dir)
+    public = publish_public(ray, job.spec.subject, public_dir, shared_dir)
     job = replace(job, public=public, desk=desk)
     remote = ray.remote(run_job)
     failures: list[str] = []

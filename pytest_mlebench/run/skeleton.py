@@ -149,7 +149,8 @@ class Run(ABC):
         settings = self.mle_session.settings
         return SandboxSpec(
             run_id=self.run_id,
-            competition_id=self.subject.id,
+            subject=self.subject.id,
+            kind=self.kind,
             seed=self.case.seed,
             public_dir=self.public_dir(),
             limits=Limits(self.time_limit, self.resources(), settings.sandbox_grace),

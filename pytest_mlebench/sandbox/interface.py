@@ -154,7 +154,7 @@ class Sandbox(ABC):
         host services' (:meth:`~pytest_mlebench.sandbox.services.Services.env`) last."""
         paths, spec = self.paths, self.spec
         env = {
-            "COMPETITION_ID": spec.competition_id,
+            "COMPETITION_ID": spec.subject,
             "MLEBENCH_SEED": str(spec.seed),
             "TIME_LIMIT_SECS": str(int(spec.limits.time_limit)),
             "DATA_DIR": paths.data,

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from pytest_mlebench.records.run_record import Kind
 from pytest_mlebench.sandbox.services import Services
 from pytest_mlebench.values.network_policy import NetworkPolicy
 from pytest_mlebench.values.time_limit import DEFAULT_SANDBOX_GRACE
@@ -64,7 +65,8 @@ class SandboxSpec:
 
     Attributes:
         run_id: Unique id of this run (also used in container names and labels).
-        competition_id: The competition (or engineering task) the agent works on.
+        subject: The competition's or the engineering task's id (``COMPETITION_ID`` inside).
+        kind: Which of the two ``subject`` is.
         seed: The run's seed, passed to the agent as ``MLEBENCH_SEED``.
         public_dir: Host folder with the public data (mounted read-only).
         limits: The time limit, the resources and the expiry grace.
@@ -82,7 +84,7 @@ class SandboxSpec:
     """
 
     run_id: str
-    competition_id: str
+    subject: str
     seed: int
     public_dir: Path
     limits: Limits
@@ -93,3 +95,4 @@ class SandboxSpec:
     hidden_paths: tuple[Path, ...] = ()
     log_dir: Path | None = None
     workspace: bool = False
+    kind: Kind = "competition"

@@ -97,7 +97,7 @@ def test_a_bad_list_of_task_agents_says_what_a_list_takes(name: str, problem: st
 
 def test_a_list_of_task_agents_refuses_to_run_itself(tmp_path: Path) -> None:
     sandbox = LocalSandbox(
-        SandboxSpec(run_id="r", competition_id="c", seed=0, public_dir=tmp_path, limits=Limits(5))
+        SandboxSpec(run_id="r", subject="c", seed=0, public_dir=tmp_path, limits=Limits(5))
     )
     task = AgentTask("tiny-task", 0, 5, tmp_path / "a.log", task_dir=write_task(tmp_path))
     with pytest.raises(AgentError, match="names several agents: each runs as a test"):
@@ -106,7 +106,7 @@ def test_a_list_of_task_agents_refuses_to_run_itself(tmp_path: Path) -> None:
 
 def test_a_task_agent_refuses_a_competition(tmp_path: Path) -> None:
     sandbox = LocalSandbox(
-        SandboxSpec(run_id="r", competition_id="c", seed=0, public_dir=tmp_path, limits=Limits(5))
+        SandboxSpec(run_id="r", subject="c", seed=0, public_dir=tmp_path, limits=Limits(5))
     )
     task = AgentTask(competition_id="c", seed=0, time_limit=5, log_path=tmp_path / "a.log")
     with pytest.raises(AgentError, match="runs only on engineering tasks"):
@@ -116,7 +116,7 @@ def test_a_task_agent_refuses_a_competition(tmp_path: Path) -> None:
 def test_a_missing_cheat_is_named(tmp_path: Path) -> None:
     folder = write_task(tmp_path)
     sandbox = LocalSandbox(
-        SandboxSpec(run_id="r", competition_id="c", seed=0, public_dir=tmp_path, limits=Limits(5))
+        SandboxSpec(run_id="r", subject="c", seed=0, public_dir=tmp_path, limits=Limits(5))
     )
     task = AgentTask("tiny-task", 0, 5, tmp_path / "a.log", task_dir=folder)
     with pytest.raises(AgentError, match="has no cheats/nothing.sh"):

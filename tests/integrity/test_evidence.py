@@ -105,7 +105,7 @@ def local_job(tmp_path: Path) -> SandboxJob:
     run_dir.mkdir()
     spec = SandboxSpec(
         run_id="toy-s0-evidence",
-        competition_id="toy",
+        subject="toy",
         seed=0,
         public_dir=prepared.public,
         limits=Limits(60, ResourceGrant(cpus=1, pids=200)),

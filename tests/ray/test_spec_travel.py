@@ -36,7 +36,7 @@ def travelled(value: object) -> object:
 def full_spec(tmp_path: Path) -> SandboxSpec:
     return SandboxSpec(
         run_id="toy-s0-abc",
-        competition_id="toy",
+        subject="toy",
         seed=3,
         public_dir=tmp_path / "public",
         limits=Limits(90, ResourceGrant(cpus=2, memory="2g", shm="1g", pids=64), 45.0),
@@ -58,7 +58,7 @@ def test_the_nested_spec_round_trips_through_ray_serialisation(tmp_path: Path) -
     spec = full_spec(tmp_path)
     back = travelled(spec)
     assert isinstance(back, SandboxSpec)
-    plain = ("run_id", "competition_id", "seed", "public_dir", "limits", "network", "labels")
+    plain = ("run_id", "subject", "kind", "seed", "public_dir", "limits", "network", "labels")
     assert all(getattr(back, name) == getattr(spec, name) for name in plain)
     assert (back.env, back.hidden_paths, back.log_dir, back.workspace) == (
         spec.env,

@@ -23,7 +23,7 @@ def announce_when_running() -> None:
 def main(public: str, run_id: str, session: str) -> None:
     spec = SandboxSpec(
         run_id=run_id,
-        competition_id="interrupted",
+        subject="interrupted",
         seed=0,
         public_dir=Path(public),
         limits=Limits(3600),

@@ -118,7 +118,7 @@ from pytest_mlebench.sandbox.docker import DockerSandbox
 
 def test_long_agent_run():
     spec = SandboxSpec(
-        run_id={run_id!r}, competition_id="interrupted", seed=0, public_dir=Path({public!r}),
+        run_id={run_id!r}, subject="interrupted", seed=0, public_dir=Path({public!r}),
         limits=Limits(3600), labels={{"pytest-mlebench.session": {session!r}}},
     )
     with DockerSandbox(spec) as sandbox:

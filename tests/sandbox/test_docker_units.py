@@ -58,7 +58,7 @@ def test_no_limits_still_caps_processes() -> None:
 
 
 def test_container_names_are_unique_and_valid(tmp_path: Path) -> None:
-    spec = make_spec(tmp_path, run_id="run/with spaces:1", competition_id="my comp")
+    spec = make_spec(tmp_path, run_id="run/with spaces:1", subject="my comp")
     names = {container_name(spec) for _ in range(50)}
     assert len(names) == 50
     for name in names:

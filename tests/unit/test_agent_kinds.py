@@ -37,7 +37,7 @@ def test_a_mixed_or_matching_selection_is_no_usage_error(name: str) -> None:
 
 def test_dummy_refuses_an_engineering_task_as_oracle_refuses_a_competition(tmp_path: Path) -> None:
     sandbox = LocalSandbox(
-        SandboxSpec(run_id="r", competition_id="t", seed=0, public_dir=tmp_path, limits=Limits(5))
+        SandboxSpec(run_id="r", subject="t", seed=0, public_dir=tmp_path, limits=Limits(5))
     )
     task = AgentTask("t", 0, 5, tmp_path / "a.log", task_dir=tmp_path)
     with pytest.raises(AgentError, match="'dummy' works on competitions only"):

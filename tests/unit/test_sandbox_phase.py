@@ -42,7 +42,7 @@ def job_for(toy: tuple[Competition, PreparedData], run_dir: Path, **changes: obj
     run_dir.mkdir(parents=True, exist_ok=True)
     spec = SandboxSpec(
         run_id=f"toy-s0-{run_dir.name}",
-        competition_id="toy",
+        subject="toy",
         seed=0,
         public_dir=prepared.public,
         limits=Limits(60, ResourceGrant(cpus=1, pids=200)),

@@ -72,7 +72,7 @@ def make_spec(public: Path, **overrides: Any) -> SandboxSpec:
         overrides["network"] = parse_network(overrides["network"])
     fields: dict[str, Any] = {
         "run_id": f"conformance-{uuid.uuid4().hex[:8]}",
-        "competition_id": "toy",
+        "subject": "toy",
         "seed": 7,
         "public_dir": public,
         "limits": limits,

@@ -17,7 +17,7 @@ DEFAULT_PIDS_LIMIT = 4096
 
 def container_name(spec: SandboxSpec) -> str:
     """Unique, readable and valid as a Docker name: ``mlebench-<competition>-<run>-<random>``."""
-    raw = f"mlebench-{spec.competition_id}-{spec.run_id}"
+    raw = f"mlebench-{spec.subject}-{spec.run_id}"
     slug = re.sub(r"[^a-zA-Z0-9_.-]+", "-", raw)[:100].strip("-.")
     return f"{slug}-{uuid.uuid4().hex[:6]}"
 

@@ -168,7 +168,7 @@ class DockerSandbox(Sandbox):
         self.egress = EgressProxy(
             self._client,
             self.spec.run_id,
-            self.spec.competition_id,
+            self.spec.subject,
             self.spec.network.hosts,
             log_dir / "egress.log",
         )
@@ -207,7 +207,7 @@ class DockerSandbox(Sandbox):
 
     def _labels(self) -> dict[str, str]:
         # The spec's session/worker labels (the harness's ids) win over the process defaults.
-        return {**ownership_labels(self.spec.run_id, self.spec.competition_id), **self.spec.labels}
+        return {**ownership_labels(self.spec.run_id, self.spec.subject), **self.spec.labels}
 
     def _mounts(self, docker: Any) -> list[Any]:
         if engine_is_remote():
