@@ -66,7 +66,9 @@ def shim(site: Path, root: Path) -> Path:
     return folder
 
 
-def one_run(agent: str, model: str, competition: str, port: int, limit: int, root: Path) -> Any:
+def one_run(
+    agent: str, model: str, competition: str, port: int, limit: int, root: Path, sandbox: str
+) -> Any:
     """Run ``agent`` on ``competition``; the figures of its record and transcript."""
     root.mkdir(parents=True)
     env = {
@@ -82,7 +84,7 @@ def one_run(agent: str, model: str, competition: str, port: int, limit: int, roo
         "-k",
         competition,
         "--mle-sandbox",
-        "local",
+        sandbox,
         "--mle-agent",
         f"{agent}:{model}",
         "--mle-gateway-upstream",
@@ -174,6 +176,13 @@ def main() -> int:
     parser.add_argument("--competitions", default="titanic")
     parser.add_argument("--time-limit", type=int, default=600)
     parser.add_argument("--threads", type=int, default=ServerOptions().threads)
+    parser.add_argument(
+        "--sandbox",
+        choices=("docker", "local"),
+        default="docker",
+        help="docker: the agents' own images (built on first use); local: this interpreter with "
+        "the agent's locked packages on PYTHONPATH",
+    )
     parser.add_argument("--out", type=Path, default=Path("bench-local-agents.json"))
     args = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="bench-local-agents-"))
@@ -187,7 +196,13 @@ def main() -> int:
             for competition in args.competitions.split(","):
                 where = root / f"{agent}-{competition}"
                 result = one_run(
-                    agent, args.model, competition, options.port, args.time_limit, where
+                    agent,
+                    args.model,
+                    competition,
+                    options.port,
+                    args.time_limit,
+                    where,
+                    args.sandbox,
                 )
                 results.append(result)
                 print(row(result), flush=True)
