@@ -52,3 +52,11 @@ def test_a_competition_carries_its_issues_into_its_marks(tmp_path: Path) -> None
     assert competition.known_issues == (KnownIssue("crowded", "packed top"),)
     names = [mark.name for mark in marks_for(competition, None)]
     assert "crowded" in names and "leaky" not in names
+
+
+def test_the_timeout_backstop_times_the_run_and_not_its_set_up(tmp_path: Path) -> None:
+    # A first run's set-up may build the session's images or prepare a large competition.
+    competition = load_competition(write_competition(tmp_path, "toy"))
+    (timeout,) = [mark.mark for mark in marks_for(competition, 60) if mark.name == "timeout"]
+    assert timeout.args == (60 + 600,)
+    assert timeout.kwargs == {"method": "signal", "func_only": True}
