@@ -8,8 +8,11 @@ server passes the text on. The formats seen, in the order they are looked for:
 * a fenced JSON block (```` ```json ````, or unlabelled) holding ``{"name": ..., "arguments": ...}``
   (``parameters`` for ``arguments``, or OpenAI's ``{"function": {...}}`` shape), or the whole
   message being such an object;
+* such objects written bare, each starting a line, one or several in a row (Qwen2.5-Coder's
+  habit when it plans several commands: each becomes a call; one cut off at the end is left);
 * a fenced shell block (```` ```bash ````, ``sh``, ``shell``), read as a call of the one offered
-  tool that takes a single required string (mini-swe-agent's ``bash(command)``).
+  tool that takes a single required string (mini-swe-agent's ``bash(command)``); an unlabelled
+  fence too, when it is the message's only block and holds no JSON.
 
 Only calls of a tool the request offered are taken; anything else leaves the answer as it was, so
 the agent sees what the model said and handles it (mini-swe-agent answers with its format error).
@@ -28,6 +31,7 @@ TAGGED = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.DOTALL)
 FENCED = re.compile(r"```([A-Za-z0-9_+-]*)[ \t]*\n(.*?)```", re.DOTALL)
 SHELL_LANGUAGES = frozenset({"bash", "sh", "shell", "console"})
 JSON_LANGUAGES = frozenset({"", "json", "tool_call", "javascript"})
+LINE_OBJECT = re.compile(r"^[ \t]*\{", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -55,7 +59,8 @@ def read_text_calls(text: str, tools: Mapping[str, Mapping[str, Any]]) -> TextCa
     """The calls of ``tools`` written in ``text``, or ``None`` when it holds none."""
     if not text or not tools:
         return None
-    for form, finder in (("tool_call tags", _tagged), ("fenced JSON", _fenced_json)):
+    finders = (("tool_call tags", _tagged), ("fenced JSON", _fenced_json), ("JSON lines", _bare))
+    for form, finder in finders:
         found = finder(text, tools)
         if found is not None:
             return TextCalls(found[0], found[1].strip(), form)
@@ -82,6 +87,30 @@ def _fenced_json(
     return ((whole,), "") if whole is not None else None
 
 
+def _bare(
+    text: str, tools: Mapping[str, Mapping[str, Any]]
+) -> tuple[tuple[tuple[str, str], ...], str] | None:
+    """Objects written bare, each where a line starts (after its indentation)."""
+    decoder = json.JSONDecoder()
+    calls: list[tuple[str, str]] = []
+    spans: list[tuple[int, int]] = []
+    for start in (match.end() - 1 for match in LINE_OBJECT.finditer(text)):
+        if spans and start < spans[-1][1]:
+            continue  # inside an object already taken
+        try:
+            _, end = decoder.raw_decode(text, start)
+        except ValueError:
+            continue
+        call = _call_of(text[start:end], tools)
+        if call is not None:
+            calls.append(call)
+            spans.append((start, end))
+    rest = text
+    for start, end in reversed(spans):
+        rest = rest[:start] + rest[end:]
+    return (tuple(calls), rest) if calls else None
+
+
 def _fenced_shell(
     text: str, tools: Mapping[str, Mapping[str, Any]]
 ) -> tuple[tuple[tuple[str, str], ...], str] | None:
@@ -89,7 +118,11 @@ def _fenced_shell(
     if target is None:
         return None
     name, parameter = target
-    blocks = [m for m in FENCED.finditer(text) if m.group(1).lower() in SHELL_LANGUAGES]
+    fences = list(FENCED.finditer(text))
+    blocks = [m for m in fences if m.group(1).lower() in SHELL_LANGUAGES]
+    lone = len(fences) == 1 and not fences[0].group(1)
+    if not blocks and lone and not fences[0].group(2).lstrip().startswith(("{", "[")):
+        blocks = fences  # a lone unlabelled fence that is not JSON
     calls = tuple(
         (name, json.dumps({parameter: block.group(2).strip()}))
         for block in blocks

@@ -269,3 +269,31 @@ def test_a_stream_cut_at_its_cap_is_marked_truncated() -> None:
     anthropic.feed(b'data: {"type": "message_delta", "delta": {"stop_reason": "max_tokens"}, ')
     anthropic.feed(b'"usage": {"output_tokens": 5}}\n')
     assert anthropic.finish().truncated is True
+
+
+def test_bare_json_calls_each_on_its_line_are_all_taken() -> None:
+    # Qwen2.5-Coder-1.5B's answer on diamond-cut, its third call cut off by the answer's end.
+    text = (
+        '{"name": "bash", "arguments": {"command": "mkdir -p /home/submission"}}\n'
+        '{"name": "bash", "arguments": {"command": "cp /home/data/sample_submission.csv '
+        '/home/submission/submission.csv"}}\n{"name": "bash'
+    )
+    found = read_text_calls(text, TOOLS)
+    assert found is not None and found.form == "JSON lines"
+    commands = [json.loads(arguments)["command"] for _, arguments in found.calls]
+    assert commands[0] == "mkdir -p /home/submission" and commands[1].startswith("cp ")
+    assert len(commands) == 2 and found.rest == '{"name": "bash'
+
+
+def test_bare_json_inside_prose_is_taken_only_where_a_line_starts() -> None:
+    text = 'Run {"name": "bash", "arguments": {"command": "ls"}} now.'
+    assert read_text_calls(text, TOOLS) is None
+    found = read_text_calls('Listing:\n  {"name": "bash", "arguments": {"command": "ls"}}', TOOLS)
+    assert found is not None and found.rest.strip() == "Listing:"
+
+
+def test_a_lone_unlabelled_fence_is_a_shell_call_unless_it_is_json() -> None:
+    found = read_text_calls("```\nls\n```", TOOLS)
+    assert found is not None and found.calls == (("bash", '{"command": "ls"}'),)
+    assert read_text_calls('```\n{"a": 1}\n```', TOOLS) is None
+    assert read_text_calls("```\nls\n```\n```\npwd\n```", TOOLS) is None  # which one is meant?
