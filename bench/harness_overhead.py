@@ -19,7 +19,14 @@ The bare baseline runs ``docker run --rm`` of the image the runs used, with the 
 before ``docker run`` to the first instruction, its finish from the last instruction to
 ``docker run`` returning. The table gives medians over the runs and the harness's excess.
 
+With ``--competitions all-embedded`` (or a comma list) the session runs each competition once
+instead (the embedded suite is 14): the table then adds the session's totals — the session's
+wall time, the bare runs' summed time, and the harness's summed excess per run. ``--data-dir``
+reuses data already prepared there (otherwise it is prepared in a temporary folder first).
+
     .venv/bin/python bench/harness_overhead.py     # --seeds 10
+    .venv/bin/python bench/harness_overhead.py --competitions all-embedded \
+        --data-dir ~/.cache/mlebench
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 BIN = Path(sys.executable).parent
 STAMPS = "stamps.jsonl"
@@ -63,7 +71,7 @@ class StampAgent:
     def run(self, sandbox, task):
         result = sandbox.exec(["sh", "-c", COMMAND], timeout=60)
         first, last = (float(line) for line in result.output_tail.split()[-2:])
-        note(seed=task.seed, first=first, last=last)
+        note(seed=task.seed, competition=task.competition_id, first=first, last=last)
         return result
 
 
@@ -89,28 +97,33 @@ BARE = (
 )
 
 
-def run_session(project: Path, data: Path, seeds: int) -> list[dict[str, float]]:
-    """Run the benchmark test ``seeds`` times; one dict of clock readings per run."""
+def run_session(
+    project: Path, data: Path, seeds: int, select: list[str]
+) -> tuple[list[dict[str, Any]], float]:
+    """Run the benchmark test ``seeds`` times per selected competition; one dict of clock
+    readings per run, and the session's wall time."""
     command = [
         str(BIN / "pytest"),
         "-p", "no:cacheprovider", "-p", "no:randomly", "-q",
         "--mle-agent", "stamp", "--mle-sandbox", "docker",
-        f"--mle-data-dir={data}", "--mle-seeds", str(seeds), "-k", "digits",
+        f"--mle-data-dir={data}", "--mle-seeds", str(seeds), *select,
     ]  # fmt: skip
+    started = time.time()
     done = subprocess.run(command, cwd=project, capture_output=True, text=True)
+    wall = time.time() - started
     if done.returncode != 0:
         raise SystemExit(f"the session failed:\n{done.stdout[-3000:]}\n{done.stderr[-2000:]}")
-    runs: list[dict[str, float]] = []
-    current: dict[str, float] = {}
+    runs: list[dict[str, Any]] = []
+    current: dict[str, Any] = {}
     for line in (project / STAMPS).read_text().splitlines():
         values = json.loads(line)
         if "setup" in values:
             current = {"setup": values["setup"]}
             runs.append(current)
-        for key in ("first", "last", "graded", "finished"):
+        for key in ("competition", "first", "last", "graded", "finished"):
             if key in values:
                 current[key] = values[key]
-    return runs
+    return runs, wall
 
 
 def image_of(project: Path) -> str:
@@ -141,29 +154,45 @@ def bare_run(image: str, public: Path, scratch: Path) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=10)
+    parser.add_argument("--seeds", type=int, default=None, help="runs per competition")
+    parser.add_argument(
+        "--competitions",
+        default="digits",
+        help="a comma list, or all-embedded (the embedded suite, one run each)",
+    )
+    parser.add_argument("--data-dir", type=Path, default=None, help="data prepared already")
     args = parser.parse_args()
+    suite = args.competitions == "all-embedded"
+    names = [] if suite else args.competitions.split(",")
+    seeds = args.seeds or (10 if names == ["digits"] else 1)
+    select = ["-m", "embedded"] if suite else ["-k", " or ".join(names)]
     load = [os.getloadavg()[0]]
     with tempfile.TemporaryDirectory(prefix="mlebench-overhead-") as folder:
         root = Path(folder)
-        data, project = root / "data", root / "project"
+        data, project = args.data_dir or root / "data", root / "project"
         project.mkdir()
-        subprocess.run(
-            [str(BIN / "mlebench"), "prepare", "-c", "digits", "--data-dir", str(data)],
-            check=True,
-            capture_output=True,
-        )
+        if args.data_dir is None:
+            which = ["--split", "embedded"] if suite else [x for n in names for x in ("-c", n)]
+            subprocess.run(
+                [str(BIN / "mlebench"), "prepare", *which, "--data-dir", str(data)],
+                check=True,
+                capture_output=True,
+            )
         (project / "conftest.py").write_text(CONFTEST)
         (project / "test_bench.py").write_text(
             "from pytest_mlebench.benchmark import test_competition\n"
             "__all__ = ['test_competition']\n"
         )
-        harness = run_session(project, data, args.seeds)
+        harness, wall = run_session(project, data, seeds, select)
         image = image_of(project)
-        public = data / "digits" / "prepared" / "public"
-        bare = [bare_run(image, public, root / f"bare-{i}") for i in range(args.seeds)]
+        bare = [
+            bare_run(image, data / run["competition"] / "prepared" / "public", root / f"bare-{i}")
+            for i, run in enumerate(harness)
+        ]
     load.append(os.getloadavg()[0])
-    print(f"image {image}; {args.seeds} runs each; load average {load[0]:.1f} → {load[1]:.1f}")
+    print(
+        f"image {image}; {len(harness)} runs each way; load average {load[0]:.1f} → {load[1]:.1f}"
+    )
     print("| way | start s | finish to record s | finish to test end s | whole s |")
     print("|---|---|---|---|---|")
     rows = {}
@@ -177,6 +206,15 @@ def main() -> None:
         print(f"| {way} | " + " | ".join(f"{value:.2f}" for value in figures) + " |")
     excess = [a - b for a, b in zip(*rows.values(), strict=True)]
     print("| harness's excess | " + " | ".join(f"{value:+.2f}" for value in excess) + " |")
+    if len({run["competition"] for run in harness}) > 1:
+        bare_total = sum(run["finished"] - run["setup"] for run in bare)
+        runs_total = sum(run["finished"] - run["setup"] for run in harness)
+        print(
+            f"session: {wall:.1f} s wall for {len(harness)} runs (the runs themselves "
+            f"{runs_total:.1f} s); the same {len(bare)} bare docker runs {bare_total:.1f} s; "
+            f"the harness's excess {runs_total - bare_total:+.1f} s in the runs, "
+            f"{wall - bare_total:+.1f} s in all (collection, session start and finish included)"
+        )
 
 
 if __name__ == "__main__":
