@@ -137,11 +137,17 @@ def run_exec(
     workdir: str,
     timeout: float | None,
     log_path: Path | None,
+    account: bool = True,
 ) -> ExecResult:
     """Run ``command`` as ``user``; when it ends, or at ``timeout`` seconds, kill every process
-    of the agent user (and, past the deadline, the command itself whoever runs it)."""
+    of the agent user (and, past the deadline, the command itself whoever runs it).
+
+    ``account``: sample the container's cgroup before and after for the result's CPU time, peak
+    memory and OOM kill (two probe execs); the harness's own commands leave it off, since they
+    are not the agent's work.
+    """
     api = container.client.api
-    before = sample_cgroup(container)
+    before = sample_cgroup(container) if account else CgroupSample()
     started = time.monotonic()
     exec_id = api.exec_create(
         container.id, list(command), user=user, environment=dict(env), workdir=workdir
@@ -157,7 +163,7 @@ def run_exec(
     finally:
         stream.close()
     wall = time.monotonic() - started
-    after = sample_cgroup(container)
+    after = sample_cgroup(container) if account else CgroupSample()
     return _result(exit_code, timed_out, wall, output, before, after, restarted)
 
 

@@ -269,6 +269,7 @@ class DockerSandbox(Sandbox):
                 workdir="/",
                 timeout=timeout,
                 log_path=log_path,
+                account=False,
             )
         if result.restarted:
             self.lease.forget()
