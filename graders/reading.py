@@ -19,6 +19,7 @@ import csv
 import io
 import re
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -239,21 +240,29 @@ def _options(
     }
 
 
-def _read_typed(
-    text: CsvText, types: Mapping[int, pa.DataType], block_size: int | None = None
-) -> dict[int, pa.ChunkedArray]:
+@contextmanager
+def _data_rows(text: CsvText) -> Iterator[pa.NativeFile]:
+    """The file opened at its first data row, for both readers; Arrow's "empty file" and the
+    file system's errors while reading become rejections that name the file."""
     try:
         # The file's read buffers from the system pool too: Arrow's default pool (mimalloc)
         # keeps their freed pages resident (60 MB of h-and-m's peak, docs/benchmarks.md).
         with pa.OSFile(str(text.path), memory_pool=MEMORY_POOL) as stream:
             stream.seek(text.data_offset)
-            table = pa_csv.read_csv(stream, **_options(text, types, block_size))
+            yield stream
     except pa.ArrowInvalid as error:
         if "Empty CSV file" in str(error):
             raise SubmissionRejected(_NO_ROWS) from error
         raise
     except OSError as error:
         raise SubmissionRejected(f"cannot read {text.path}: {error}") from error
+
+
+def _read_typed(
+    text: CsvText, types: Mapping[int, pa.DataType], block_size: int | None = None
+) -> dict[int, pa.ChunkedArray]:
+    with _data_rows(text) as stream:
+        table = pa_csv.read_csv(stream, **_options(text, types, block_size))
     if table.num_rows == 0:
         raise SubmissionRejected(_NO_ROWS)
     return {position: table.column(f"c{position}") for position in types}
@@ -273,21 +282,13 @@ def _read_streamed(
     """:func:`_read_typed` through Arrow's streaming reader: the same columns, one chunk per
     record batch; errors are Arrow's, as there."""
     chunks: dict[int, list[pa.Array]] = {position: [] for position in types}
-    try:
-        with pa.OSFile(str(text.path), memory_pool=MEMORY_POOL) as stream:
-            stream.seek(text.data_offset)
-            reader = pa_csv.open_csv(stream, **_options(text, types, block_size))
-            for number, batch in enumerate(reader):
-                for position in types:
-                    chunks[position].append(batch.column(f"c{position}"))
-                if number % RELEASE_EVERY_BATCHES == RELEASE_EVERY_BATCHES - 1:
-                    release_free_memory()
-    except pa.ArrowInvalid as error:
-        if "Empty CSV file" in str(error):
-            raise SubmissionRejected(_NO_ROWS) from error
-        raise
-    except OSError as error:
-        raise SubmissionRejected(f"cannot read {text.path}: {error}") from error
+    with _data_rows(text) as stream:
+        reader = pa_csv.open_csv(stream, **_options(text, types, block_size))
+        for number, batch in enumerate(reader):
+            for position in types:
+                chunks[position].append(batch.column(f"c{position}"))
+            if number % RELEASE_EVERY_BATCHES == RELEASE_EVERY_BATCHES - 1:
+                release_free_memory()
     if not chunks or not any(len(chunk) for chunk in next(iter(chunks.values()))):
         raise SubmissionRejected(_NO_ROWS)
     return {

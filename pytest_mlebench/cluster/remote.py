@@ -26,7 +26,7 @@ from pytest_mlebench.cluster.executor import reap_session, run_on_cluster, unpac
 from pytest_mlebench.cluster.node import NodeJob
 from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.gateway.service import attached_gateway
-from pytest_mlebench.integrity.monitor import load_evidence
+from pytest_mlebench.integrity.run_evidence import load_evidence
 from pytest_mlebench.sandbox_phase import SandboxJob, SandboxOutcome
 from pytest_mlebench.session_images import SessionImages, SessionNeeds
 

@@ -21,11 +21,9 @@ from typing import Any
 
 from pytest_mlebench.integrity.checks import CheckContext, check_run
 from pytest_mlebench.integrity.judge import JudgeSetup, check_judge
-from pytest_mlebench.integrity.nonce import NONCE_ENV, Watermark, instructions_note
+from pytest_mlebench.integrity.nonce import Watermark
 from pytest_mlebench.integrity.run_evidence import (
-    EVIDENCE_FILE,
     Evidence,
-    load_evidence,
     save_evidence,
 )
 from pytest_mlebench.integrity.similarity import reference_folder
@@ -34,18 +32,6 @@ from pytest_mlebench.records.verdict import IntegrityReport, Mode
 from pytest_mlebench.registry import Competition
 from pytest_mlebench.sandbox.interface import SandboxFacts
 from pytest_mlebench.values.integrity_policy import Policy, load_policy
-
-__all__ = [  # the evidence's names stay importable from here (older callers)
-    "EVIDENCE_FILE",
-    "NONCE_ENV",
-    "IntegrityOptions",
-    "IntegrityRun",
-    "instructions_note",
-    "integrity_context",
-    "integrity_options",
-    "load_evidence",
-    "save_evidence",
-]
 
 
 class IntegrityRun:
@@ -61,16 +47,6 @@ class IntegrityRun:
         self.run_dir = run_dir
         self.agent = agent
         self.watermark = watermark if watermark is not None else Watermark.new()
-
-    @property
-    def nonce(self) -> str:
-        """The watermark's nonce (kept for callers not yet moved to :attr:`watermark`)."""
-        return self.watermark.nonce
-
-    @property
-    def env(self) -> dict[str, str]:
-        """The watermark's environment entry (the job adds it to the sandbox's spec itself)."""
-        return self.watermark.env
 
     def check(
         self,
