@@ -120,6 +120,12 @@ COMMANDS: tuple[Command, ...] = (
         f"{CLI}.familiarity_command",
         "add_familiarity",
     ),
+    Command(
+        "show",
+        "write and open a run's page (its steps, files, findings, grade), or print it",
+        f"{CLI}.show_command",
+        "add_show",
+    ),
 )
 """Every command, in the order ``mlebench --help`` lists them."""
 

@@ -4,9 +4,9 @@
 headline numbers per split, complexity and modality (mean ± SEM over seeds, 95 % CI, pass@k, mean
 leaderboard percentile), a medal-rate chart per split (with the percentile), a score chart per
 competition, a table of every run (with each run's and competition's LLM calls, tokens and cost when
-they used the gateway, and the agent's cost per medal); then the category profile (a table and
-grouped bars comparing the agents, or the session with the baseline of ``--compare``), and what the
-merge found.
+they used the gateway, and the agent's cost per medal; each run links its own page, ``run.html``);
+then the category profile (a table and grouped bars comparing the agents, or the session with the
+baseline of ``--compare``), and what the merge found.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from pytest_mlebench.report.charts import medal_rate_chart, profile_chart, score
 from pytest_mlebench.report.engineering_views import engineering_html
 from pytest_mlebench.report.llm_usage import usage_brief
 from pytest_mlebench.report.run_links import run_links_html, with_run_links
+from pytest_mlebench.report.run_page.pages import run_page_link, write_run_pages
 from pytest_mlebench.report.summary_json import node_text
 
 STYLE = """
@@ -119,6 +120,7 @@ def _run_cell(run: dict[str, Any]) -> str:
         + _integrity_badge(run.get("integrity"))
         + _usage_note(run.get("llm_usage"))
         + _node_text(run.get("node"))
+        + run_page_link(run.get("href") if run.get("run_page") else None)
         + run_links_html(run.get("href"))
     )
 
@@ -372,10 +374,11 @@ def write_html(
     history: Sequence[Mapping[str, Any]] = (),
     comparison: Sequence[str] = (),
 ) -> Path:
-    """Write ``out_dir/index.html``; returns its path."""
+    """Write ``out_dir/index.html``, and each run's page in its folder where the folder is
+    here (:mod:`pytest_mlebench.report.run_page`, linked as "steps"); returns its path."""
     out_dir.mkdir(parents=True, exist_ok=True)
     page = out_dir / "index.html"
-    linked = with_run_links(summary, out_dir)
+    linked = with_run_links(write_run_pages(summary), out_dir)
     page.write_text(
         render_html(linked, baseline=baseline, history=history, comparison=comparison), "utf-8"
     )
