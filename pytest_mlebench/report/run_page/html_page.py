@@ -42,6 +42,7 @@ th{background:#f3f5f7}
 pre{white-space:pre-wrap;word-break:break-word;background:#f6f8fa;padding:6px;margin:4px 0;
 font-size:12px}
 details>summary{cursor:pointer;font-size:12px;color:#0969da}
+.label{font-size:11px;color:#59636e;margin-top:2px}
 .medal{display:inline-block;padding:0 6px;border-radius:8px;font-size:12px}
 .medal-gold{background:#f2d16b}.medal-silver{background:#d5dadd}.medal-bronze{background:#e0a878}
 .medal-none{background:#eef0f2;color:#59636e}
@@ -110,7 +111,7 @@ def _part_html(part: Part) -> str:
     text = escape(part.text)
     lines = part.text.count("\n") + 1
     if len(part.text) <= FOLD_CHARS and lines <= FOLD_LINES:
-        return f'<pre title="{escape(part.label)}">{text}</pre>'
+        return f'<div class="label">{escape(part.label)}</div><pre>{text}</pre>'
     return (
         f"<details><summary>{escape(part.label)} ({lines} lines, {len(part.text)} characters)"
         f"</summary><pre>{text}</pre></details>"
