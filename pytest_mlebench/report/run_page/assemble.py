@@ -13,6 +13,7 @@ from __future__ import annotations
 import heapq
 import json
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from pytest_mlebench.errors import MLEBenchError
@@ -25,10 +26,11 @@ from pytest_mlebench.report.run_page.evidence import (
     written_files,
 )
 from pytest_mlebench.report.run_page.llm_turns import TRANSCRIPT, llm_steps
-from pytest_mlebench.report.run_page.model import RunPage, Step
+from pytest_mlebench.report.run_page.model import Part, RunPage, Step
 from pytest_mlebench.report.run_page.reading import bounded_text
 
 RECORD = "record.json"
+REPEAT_CHARS = 200
 AGENT_LOG = "agent.log"
 
 
@@ -74,7 +76,7 @@ def load_run_page(run_dir: Path, record: RunRecord | None = None) -> RunPage:
     return RunPage(
         record=record,
         run_dir=str(run_dir),
-        steps=tuple(after_their_answers(list(merge_in_time(sources)))),
+        steps=tuple(without_repeated_outputs(after_their_answers(list(merge_in_time(sources))))),
         log_text=log_text,
         files=written_files(evidence),
         copy_out=copy_out if isinstance(copy_out, dict) else {},
@@ -117,3 +119,32 @@ def after_their_answers(steps: list[Step]) -> list[Step]:
         if step.kind == "llm" and step.answer_id is not None:
             ordered += following.pop(step.answer_id, [])
     return ordered
+
+
+def without_repeated_outputs(steps: list[Step]) -> list[Step]:
+    """``steps`` with each command output that the next LLM turn's prompt repeats (an agent
+    sends the model what its command printed) replaced there by a pointer to the command, so
+    the page holds each output once; outputs under :data:`REPEAT_CHARS` stay as they are."""
+    outputs: list[str] = []
+    kept = []
+    for step in steps:
+        if step.kind == "command":
+            outputs += [p.text for p in step.parts if p.label == "output"]
+        elif step.kind == "llm" and outputs:
+            step = _pointing(step, outputs)
+            outputs = []
+        kept.append(step)
+    return kept
+
+
+def _pointing(step: Step, outputs: list[str]) -> Step:
+    parts = []
+    for part in step.parts:
+        text = part.text
+        if part.label == "prompt":
+            for output in outputs:
+                if len(output) >= REPEAT_CHARS and output in text:
+                    shown = f"[the output of the command above, {len(output)} characters]"
+                    text = text.replace(output, shown)
+        parts.append(Part(part.label, text))
+    return replace(step, parts=tuple(parts))

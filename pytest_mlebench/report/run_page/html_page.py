@@ -32,7 +32,8 @@ h1{font-size:22px;margin-bottom:4px}h2{font-size:18px;margin-top:28px}
 table{border-collapse:collapse;margin:8px 0 16px;font-size:13px}
 th,td{border:1px solid #d0d7de;padding:3px 8px;text-align:left;vertical-align:top}
 th{background:#f3f5f7}
-.step{border-left:4px solid #d0d7de;padding:2px 8px;margin:4px 0}
+.step{border-left:4px solid #d0d7de;padding:2px 8px;margin:4px 0;content-visibility:auto;
+contain-intrinsic-size:auto 48px}
 .step.fail{border-left-color:#d1242f;background:#fff5f5}
 .k-llm{border-left-color:#8250df}.k-command{border-left-color:#1a7f37}
 .k-node{border-left-color:#0969da}.k-validation{border-left-color:#bf8700}
