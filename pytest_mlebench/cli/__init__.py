@@ -1,5 +1,5 @@
 """The ``mlebench`` command: list, prepare, grade, grade-sample, agents, sandbox, report,
-leaderboard, eng, doctor, integrity.
+leaderboard, eng, doctor, integrity, model, familiarity, show.
 
 Each subcommand reuses the functions the pytest plugin calls; one module per command group
 (:mod:`.listing`, :mod:`.prepare`, :mod:`.grade_commands`, :mod:`.sandbox_commands`,

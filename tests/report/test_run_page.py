@@ -22,6 +22,8 @@ from pytest_mlebench.report.run_page import (
     render_run_page,
     steps_text,
 )
+from pytest_mlebench.report.run_page.assemble import without_repeated_outputs
+from pytest_mlebench.report.run_page.model import Part, Step
 from pytest_mlebench.report.summary_json import build_summary
 
 RUNS = Path(__file__).with_name("run_page_runs")
@@ -184,3 +186,24 @@ def test_the_session_page_links_each_run_to_its_page(runs: Path, tmp_path: Path)
     html = index.read_text()
     assert html.count('class="run-page"') == 1  # the run whose folder is gone has no page
     assert '<a class="run-page" href="../runs/baseline/run.html">steps</a>' in html
+
+
+def test_a_prompt_points_to_the_command_output_it_repeats() -> None:
+    output = "epoch 1: loss 0.5\n" * 20
+    steps = [
+        Step("command", 1.0, "python train.py", parts=(Part("output", output),)),
+        Step(
+            "llm",
+            2.0,
+            "POST",
+            parts=(Part("prompt", f"[tool]\n<output>\n{output}</output>"), Part("answer", output)),
+        ),
+    ]
+    kept = without_repeated_outputs(steps)
+    assert kept[0] == steps[0]
+    prompt, answer = kept[1].parts
+    assert (
+        prompt.text
+        == f"[tool]\n<output>\n[the output of the command above, {len(output)} characters]</output>"
+    )
+    assert answer.text == output  # only the prompt repeats what the page already shows

@@ -19,7 +19,7 @@ from pathlib import Path
 from pytest_mlebench.errors import MLEBenchError
 from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.report.run_page.agent_steps import log_steps, trajectory_steps
-from pytest_mlebench.report.run_page.evidence import (
+from pytest_mlebench.report.run_page.harness_account import (
     audited_processes,
     run_evidence,
     validation_steps,

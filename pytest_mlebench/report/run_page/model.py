@@ -1,6 +1,6 @@
 """What a run's page shows, as plain values: the steps in order and the run's other facts.
 
-The readers (:mod:`.llm_turns`, :mod:`.agent_steps`, :mod:`.evidence`) turn the run folder's
+The readers (:mod:`.llm_turns`, :mod:`.agent_steps`, :mod:`.harness_account`) turn the run folder's
 files into these values; :mod:`.html_page` and :mod:`.text_form` render them. Times are seconds
 since the epoch (``None`` where the source gives none); the renderers show them relative to the
 run's start.
