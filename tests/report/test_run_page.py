@@ -19,6 +19,7 @@ from pytest_mlebench.report.run_page import (
     RunFolderError,
     SubmissionCopy,
     load_run_page,
+    reading,
     render_run_page,
     steps_text,
 )
@@ -207,3 +208,12 @@ def test_a_prompt_points_to_the_command_output_it_repeats() -> None:
         == f"[tool]\n<output>\n[the output of the command above, {len(output)} characters]</output>"
     )
     assert answer.text == output  # only the prompt repeats what the page already shows
+
+
+def test_a_line_over_the_bound_is_cut_and_the_next_lines_still_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(reading, "MAX_LINE_BYTES", 8)
+    log = tmp_path / "agent.log"
+    log.write_bytes(b"short\n" + b"x" * 30 + b"\nafter\n" + b"y" * 8 + b"\nend")
+    assert list(reading.bounded_lines(log)) == ["short", "x" * 8, "after", "y" * 8, "end"]

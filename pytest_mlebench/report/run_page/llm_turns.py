@@ -28,7 +28,8 @@ def llm_steps(path: Path, notes: list[str]) -> Iterator[Step]:
         try:
             entry = json.loads(line)
         except ValueError:
-            notes.append(f"{path.name} line {number} is not JSON (a torn write); skipped")
+            why = "a torn write, or a line over the bound"
+            notes.append(f"{path.name} line {number} is not JSON ({why}); skipped")
             continue
         if isinstance(entry, dict):
             yield llm_step(entry)
