@@ -77,6 +77,26 @@ def test_aide_nodes_sit_between_their_calls(runs: Path) -> None:
     assert [p.label for p in node.parts] == ["plan", "code", "output", "analysis"]
     review = dict((p.label, p.text) for p in page.steps[2].parts)["answer"]
     assert review.startswith("[assistant]\n[call submit_review]")
+    turns = [step for step in page.steps if step.kind == "llm"]
+    calls = transcript(runs / "aide")
+    assert len(turns) == len(calls)  # the page's LLM turns are the transcript's calls
+    for turn, call in zip(turns, calls, strict=True):
+        message = call["response"]["choices"][0]["message"]  # type: ignore[index]
+        answer = dict((p.label, p.text) for p in turn.parts)["answer"]
+        assert (message["content"] or "") in answer
+        for tool_call in message.get("tool_calls") or ():
+            assert f"[call {tool_call['function']['name']}]" in answer
+
+
+def test_resources_carry_the_gpu_samplers_summary(runs: Path) -> None:
+    data = json.loads((runs / "baseline" / "record.json").read_text())
+    usage = {"granted": 2, "used": 1, "sampler": "nvml", "devices": [
+        {"index": "0", "utilization_max": 87.0, "memory_peak_bytes": 10 * 1024**3},
+        {"index": "1", "utilization_max": 0.0, "memory_peak_bytes": None}]}  # fmt: skip
+    page = load_run_page(runs / "baseline", RunRecord.from_dict({**data, "gpu_usage": usage}))
+    html = render_run_page(page)
+    assert "GPUs granted 2, used 1 (nvml: GPU 0 87 % peak, 10.0 GiB; GPU 1 0 % peak)" in html
+    assert "GPUs" not in render_run_page(load_run_page(runs / "baseline"))
 
 
 def test_baseline_log_lines_are_timed_steps_with_the_validator_call(runs: Path) -> None:
