@@ -23,7 +23,7 @@ from pytest_mlebench.suggest import closest, did_you_mean
 
 
 class UnknownRun(MLEBenchError):
-    """A run id that names no run folder."""
+    """A run id that names no run folder, or a page that cannot be written where asked."""
 
 
 def add_show(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -52,7 +52,13 @@ def cmd_show(args: argparse.Namespace) -> int:
     run_dir = find_run(args.run, cli_value(args, "results"))
     page = load_run_page(run_dir)
     target = args.output or run_dir / PAGE_NAME
-    target.write_text(render_run_page(page), "utf-8")
+    try:
+        target.write_text(render_run_page(page), "utf-8")
+    except OSError as exc:
+        raise UnknownRun(
+            f"cannot write the run's page to {target} ({exc.strerror or exc}); "
+            "write it elsewhere with --output FILE"
+        ) from exc
     if args.as_text or not sys.stdout.isatty():
         sys.stdout.write(steps_text(page))
         print(f"page: {target}", file=sys.stderr)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from pytest_mlebench.cli import main
 from pytest_mlebench.cli.show_command import UnknownRun, find_run
 from pytest_mlebench.records.run_record import RunRecord
+from pytest_mlebench.records.verdict import Flag
 from pytest_mlebench.report.html import write_html
 from pytest_mlebench.report.merge import merge_records
 from pytest_mlebench.report.run_page import (
@@ -159,8 +161,7 @@ def test_submission_copies_render_only_when_the_run_has_them(runs: Path) -> None
     page = load_run_page(runs / "baseline")
     assert page.submission_copies == () and "Submission copies" not in render_run_page(page)
     copies = (SubmissionCopy(100.0, 0.91, None), SubmissionCopy(160.0, 0.98, "silver"))
-    html = render_run_page(load_run_page(runs / "baseline").__class__(**{
-        **page.__dict__, "submission_copies": copies}))  # fmt: skip
+    html = render_run_page(replace(page, submission_copies=copies))
     assert "<h2>Submission copies</h2>" in html and "<td>+1:00</td><td>0.98</td><td>silver" in html
 
 
@@ -237,3 +238,25 @@ def test_a_line_over_the_bound_is_cut_and_the_next_lines_still_read(
     log = tmp_path / "agent.log"
     log.write_bytes(b"short\n" + b"x" * 30 + b"\nafter\n" + b"y" * 8 + b"\nend")
     assert list(reading.bounded_lines(log)) == ["short", "x" * 8, "after", "y" * 8, "end"]
+
+
+def test_integrity_findings_show_their_evidence_and_a_withheld_medal(runs: Path) -> None:
+    record = load_run_page(runs / "baseline").record
+    assert record.integrity is not None
+    flag = Flag("process", "editor", "high", "an editor ran in the sandbox",
+                {"command": "vim <b>answers</b>.csv", "first_seen": 3.0})  # fmt: skip
+    flagged = replace(record.integrity, flags=(flag,), medal_withheld=True, mode="strict")
+    html = render_run_page(load_run_page(runs / "baseline", replace(record, integrity=flagged)))
+    assert '<span class="flag flag-high">high</span> <b>process/editor</b>' in html
+    assert "an editor ran in the sandbox" in html
+    assert "&quot;command&quot;: &quot;vim &lt;b&gt;answers&lt;/b&gt;.csv&quot;" in html
+    assert "<b>medal withheld</b> (silver)" in html and "withheld by integrity" in html
+
+
+def test_show_names_the_fix_when_the_page_cannot_be_written(
+    runs: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    where = runs.parent / "no-such-folder" / "page.html"
+    assert main(["show", str(runs / "aide"), "--output", str(where), "--print"]) == 1
+    err = capsys.readouterr().err
+    assert f"cannot write the run's page to {where}" in err and "--output FILE" in err
