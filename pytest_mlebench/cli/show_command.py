@@ -22,8 +22,8 @@ from pytest_mlebench.settings import add_cli_options, cli_value
 from pytest_mlebench.suggest import closest, did_you_mean
 
 
-class UnknownRun(MLEBenchError):
-    """A run id that names no run folder, or a page that cannot be written where asked."""
+class ShowError(MLEBenchError):
+    """A run id that names no run folder (or several), or a page that cannot be written."""
 
 
 def add_show(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -55,7 +55,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     try:
         target.write_text(render_run_page(page), "utf-8")
     except OSError as exc:
-        raise UnknownRun(
+        raise ShowError(
             f"cannot write the run's page to {target} ({exc.strerror or exc}); "
             "write it elsewhere with --output FILE"
         ) from exc
@@ -74,7 +74,7 @@ def find_run(run: str, results: Path) -> Path:
     (a unique prefix of the id is enough).
 
     Raises:
-        UnknownRun: When no folder, or more than one, answers to ``run``.
+        ShowError: When no folder, or more than one, answers to ``run``.
     """
     given = Path(run)
     if given.is_dir():
@@ -87,12 +87,12 @@ def find_run(run: str, results: Path) -> Path:
     if len(matching) == 1:
         return runs / matching[0]
     if matching:
-        raise UnknownRun(
+        raise ShowError(
             f"{run!r} is the start of {len(matching)} run ids in {runs} "
             f"({', '.join(matching[:5])}); give more of the id"
         )
     where = f"{runs} has no runs" if not known else f"no run {run!r} in {runs}"
-    raise UnknownRun(
+    raise ShowError(
         f"{where}{did_you_mean(closest(run, known))}; pass a run folder, or the results file "
         "of the session that made the run with --results FILE (its runs are in runs/ beside it)"
     )

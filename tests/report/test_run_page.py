@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pytest_mlebench.cli import main
-from pytest_mlebench.cli.show_command import UnknownRun, find_run
+from pytest_mlebench.cli.show_command import ShowError, find_run
 from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.records.verdict import Flag
 from pytest_mlebench.report.html import write_html
@@ -176,10 +176,10 @@ def test_show_finds_a_run_by_id_or_prefix_and_names_the_fix(runs: Path) -> None:
     assert find_run("bas", results) == runs / "baseline"
     assert find_run(str(runs / "aide"), results) == runs / "aide"
     with pytest.raises(
-        UnknownRun, match=r"no run 'mini_swe' .*did you mean: mini-swe\?.*--results"
+        ShowError, match=r"no run 'mini_swe' .*did you mean: mini-swe\?.*--results"
     ):
         find_run("mini_swe", results)
-    with pytest.raises(UnknownRun, match="has no runs"):
+    with pytest.raises(ShowError, match="has no runs"):
         find_run("x", runs / "elsewhere" / "results.jsonl")
 
 
