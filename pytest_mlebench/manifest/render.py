@@ -9,6 +9,7 @@ reads ``mixed(a | b)``; one nobody recorded reads ``?``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from html import escape
 from typing import Any
 
 MIXED = "mixed"
@@ -102,3 +103,14 @@ def manifest_lines(manifest: Mapping[str, Any] | None) -> list[str]:
         + f" · images {value_text(manifest.get('images'))}"
         + f" · score feedback {reached} ({feedback.get('evidence', '?')})",
     ]
+
+
+def manifest_markdown(manifest: Mapping[str, Any] | None) -> list[str]:
+    """The manifest in ``summary.md``: a heading and its three lines as bullets."""
+    return ["## Conditions (manifest)", "", *(f"- {line}" for line in manifest_lines(manifest)), ""]
+
+
+def manifest_html(manifest: Mapping[str, Any] | None) -> str:
+    """The manifest on the HTML page, under its heading: its three lines."""
+    items = "".join(f"<li>{escape(line)}</li>" for line in manifest_lines(manifest))
+    return f'<h2>Conditions (manifest)</h2><ul class="manifest">{items}</ul>'
