@@ -19,7 +19,7 @@ from pytest_mlebench.manifest.render import value_text
 from pytest_mlebench.values.manifest_keys import KEY_NAMES, MANIFEST_KEYS
 
 COMPARED = {key.name: key.compared for key in MANIFEST_KEYS}
-FIX = "compare anyway with --allow-different KEY (pytest: --mle-allow-different KEY)"
+FIX = "compare anyway with --allow-different {keys} (pytest: --mle-allow-different {keys})"
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ class Comparability:
         shown = "; ".join(d.text() for d in self.refused)
         return (
             f"the manifests differ on {keys}, which change results: {shown}; "
-            f"{FIX.replace('KEY', ','.join(d.key for d in self.refused), 1)}"
+            f"{FIX.format(keys=','.join(d.key for d in self.refused))}"
         )
 
     def notes(self) -> list[str]:
@@ -141,8 +141,8 @@ def _per_competition(key: str, manifest: Mapping[str, Any]) -> dict[str, Any] | 
 
 
 def comparable(key: str, value: Any) -> Any:
-    """The part of a manifest value a comparison looks at: the harness's major version; the
-    competition set's hash; sub-keys one side leaves unknown (``None``) dropped."""
+    """The part of a manifest value a comparison looks at: the harness's major version, the
+    competition set's hash, whether a score reached the agent; else the value itself."""
     if value is None:
         return None
     if key == "harness" and isinstance(value, dict):

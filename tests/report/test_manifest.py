@@ -90,7 +90,8 @@ def test_sessions_with_different_time_limits_are_refused_naming_the_key_and_both
     assert line == (
         "GATE FAILED: not comparable: the baseline base.json and this session: the manifests "
         "differ on time_limit, which change results: time_limit: 600 (baseline) vs 60 (new); "
-        "compare anyway with --allow-different time_limit (pytest: --mle-allow-different KEY)"
+        "compare anyway with --allow-different time_limit "
+        "(pytest: --mle-allow-different time_limit)"
     )
     allowed = run_gate(base, new, baseline="base.json", allow_different={"time_limit"})
     assert allowed.verdict != "not comparable" and allowed.ok

@@ -22,7 +22,7 @@ SELECT = ("-m", "toys", "-k", "toy-a")
 REFUSED = (
     "GATE FAILED: not comparable: the baseline baseline.json and this session: the manifests "
     "differ on time_limit, which change results: time_limit: 60 (baseline) vs 30 (new); compare "
-    "anyway with --allow-different time_limit (pytest: --mle-allow-different KEY)"
+    "anyway with --allow-different time_limit (pytest: --mle-allow-different time_limit)"
 )
 
 
