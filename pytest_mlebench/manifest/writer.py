@@ -22,7 +22,11 @@ MANIFEST_FILE = "manifest.json"
 
 def with_session_manifest(report: SessionReport, mle_session: MLEBenchSession) -> SessionReport:
     """``report`` whose summary's manifest holds the session's facts (harness, agent digest,
-    providers, GPU type, known issues) besides what its records say."""
+    providers, GPU type, known issues) besides what its records say.
+
+    The GPU type is this machine's driver's word on the granted devices; a run on a Ray node
+    (its record's ``node``) had another machine's GPUs, so then the type stays unknown.
+    """
     layout = report.summary.to_dict()
     manifest = layout.get("manifest")
     if not isinstance(manifest, dict):
@@ -33,6 +37,8 @@ def with_session_manifest(report: SessionReport, mle_session: MLEBenchSession) -
         for gpu in (record.resources.get("gpus") or ())
         if record.ran
     ]
+    if any(record.node is not None for record in report.records):
+        granted = []
     whole = with_session_facts(manifest, mle_session, granted)
     return replace(report, summary=Summary.from_layout({**layout, "manifest": whole}))
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
+from pytest_mlebench.known_issues import KnownIssue
+from pytest_mlebench.manifest import session_facts
 from pytest_mlebench.manifest.comparability import comparability
 from pytest_mlebench.manifest.from_records import build_manifest
 from pytest_mlebench.manifest.render import manifest_lines
-from pytest_mlebench.manifest.session_facts import content_digest, gpu_types
+from pytest_mlebench.manifest.session_facts import content_digest, gpu_types, with_session_facts
 from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.report.baseline_gate import gate_lines, run_gate
 from pytest_mlebench.report.merge import merge_records
@@ -178,3 +181,27 @@ def test_gpu_type_is_read_from_the_driver_listing_of_the_granted_devices() -> No
     assert gpu_types(["0"], listing) == "NVIDIA H100 80GB HBM3"
     assert gpu_types(["0", "1"], listing) == "NVIDIA A100-SXM4-40GB+NVIDIA H100 80GB HBM3"
     assert gpu_types(["7"], listing) is None
+
+
+def test_the_session_adds_harness_digest_providers_gpu_type_and_known_issues(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "start.sh").write_text("echo hi\n")
+    gateway = SimpleNamespace(providers={"openai": object()})
+    leaky = SimpleNamespace(known_issues=(KnownIssue("leak", "a column tells", removed=True),))
+    fake_session = SimpleNamespace(  # a stand-in for MLEBenchSession: the two fields read
+        agent=SimpleNamespace(name="dummy", folder=tmp_path, gateway=gateway),
+        registry=SimpleNamespace(competitions={"a": leaky, "b": SimpleNamespace(known_issues=())}),
+    )
+    monkeypatch.setattr(session_facts, "_smi_listing", lambda: "GPU 0: NVIDIA L4 (UUID: x)\n")
+    records = [run("a", resources={**LIMITS, "gpus": ["0"]}), run("b")]
+    manifest = with_session_facts(build_manifest(records), cast(Any, fake_session), ["0"])
+    assert manifest["harness"]["major"] == manifest["harness"]["version"].split(".")[0]
+    assert manifest["agent"] == {"name": "dummy", "digest": content_digest(tmp_path)}
+    assert manifest["models"]["providers"] == ["openai"]
+    assert manifest["gpu"] == {
+        "mixed": [{"count": 0, "type": None}, {"count": 1, "type": "NVIDIA L4"}]
+    }
+    assert manifest["by_competition"]["gpu"]["a"] == {"count": 1, "type": "NVIDIA L4"}
+    assert manifest["known_issues"] == {"a": ["leak (fixed)"]}
+    assert "known issues a leak (fixed)" in manifest_lines(manifest)[1]
