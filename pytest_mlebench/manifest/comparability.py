@@ -44,6 +44,7 @@ class Comparability:
         noted: Keys that differ but never refuse (agent, competitions, seeds, images).
         unknown: Keys one side does not record (not checked).
         missing: The sides without a manifest (``the baseline``, ``this session``).
+        unused: Keys ``--allow-different`` named on which the two agree.
     """
 
     refused: tuple[Difference, ...] = ()
@@ -51,6 +52,7 @@ class Comparability:
     noted: tuple[Difference, ...] = ()
     unknown: tuple[str, ...] = ()
     missing: tuple[str, ...] = ()
+    unused: tuple[str, ...] = ()
 
     def refusal(self) -> str | None:
         """Why the comparison is refused (every differing key, both values), or ``None``."""
@@ -67,6 +69,10 @@ class Comparability:
         """The lines a comparison that runs carries: what was allowed, noted, not checked."""
         lines = [f"manifest: allowed to differ: {d.text()}" for d in self.allowed]
         lines += [f"manifest: differs (not a condition): {d.text()}" for d in self.noted]
+        if self.unused:
+            lines.append(
+                f"manifest: --allow-different {','.join(self.unused)}: the two agree on it"
+            )
         if self.unknown:
             lines.append(
                 f"manifest: not checked (not recorded on one side): {', '.join(self.unknown)}"
@@ -110,7 +116,8 @@ def comparability(
             let.append(difference)
         else:
             refused.append(difference)
-    return Comparability(tuple(refused), tuple(let), tuple(noted), tuple(unknown))
+    unused = tuple(sorted(permitted - {d.key for d in let}))
+    return Comparability(tuple(refused), tuple(let), tuple(noted), tuple(unknown), unused=unused)
 
 
 def on_shared_competitions(

@@ -111,6 +111,8 @@ def test_every_differing_condition_is_named_not_only_the_first() -> None:
     assert "memory=4g" in refusal and "memory=8g" in refusal
     assert comparability(base, new, {"time_limit"}).refusal() is not None
     assert comparability(base, new, {"time_limit", "resources"}).refusal() is None
+    unused = comparability(base, new, {"time_limit", "resources", "gpu"}).notes()
+    assert "manifest: --allow-different gpu: the two agree on it" in unused
 
 
 def test_a_competitions_own_limit_is_compared_on_the_competitions_both_ran() -> None:
