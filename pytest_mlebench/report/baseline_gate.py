@@ -19,10 +19,11 @@ the mean LLM cost per matched run, or when a side has no cost to compare.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+from pytest_mlebench.manifest.comparability import comparability
 from pytest_mlebench.report.compare import (
     EPSILON,
     Comparison,
@@ -132,6 +133,7 @@ def run_gate(
     alpha: float = 0.05,
     max_drop: float = 0.0,
     max_cost_increase: CostLimit | None = None,
+    allow_different: Iterable[str] = (),
 ) -> GateResult:
     """Judge ``new`` against the baseline ``base`` (both in the ``summary.json`` layout).
 
@@ -144,14 +146,18 @@ def run_gate(
         max_drop: Rate-drop: percentage points a rate may fall. Paired: see :func:`paired_margin`.
         max_cost_increase: How much the mean LLM cost per matched run may rise; ``None``: no
             cost check.
+        allow_different: Manifest keys on which the two sides may differ (``--allow-different``).
     """
-    refused = backend_refusal(base, new, baseline)
+    allowed = frozenset(allow_different)
+    manifests = comparability(base, new, allowed)
+    refused = None if "sandbox" in allowed else backend_refusal(base, new, baseline)
+    refused = refused or _manifest_refusal(manifests.refusal(), baseline)
     if refused is not None:
         return _refused_result(refused, baseline)
     agent_pairs, agent_notes = pair_agents(base["agents"], new["agents"])
     matchings = [match_runs(base, new, b, n) for b, n in agent_pairs]
     chosen, why = choose_mode(mode, base, new, matchings)
-    notes = [note for note in (variant_note(base, new), why) if note]
+    notes = [note for note in (variant_note(base, new), why) if note] + manifests.notes()
     if chosen == "rate-drop":
         comparison = compare_summaries(base, new, max_drop)
         result = _rate_drop_result(comparison, baseline, notes)
@@ -209,6 +215,12 @@ def backend_refusal(base: dict[str, Any], new: dict[str, Any], baseline: str) ->
         f"session in {' and '.join(now)}: runs in different backends are not comparable; run "
         f"both with the same --mle-sandbox (the backend of each run is its record's 'sandbox')"
     )
+
+
+def _manifest_refusal(reason: str | None, baseline: str) -> str | None:
+    """The manifests' refusal with the baseline named (:func:`backend_refusal` speaks first
+    for the backend, with its own fix, unless ``sandbox`` is allowed to differ)."""
+    return None if reason is None else f"the baseline {baseline} and this session: {reason}"
 
 
 def _refused_result(reason: str, baseline: str) -> GateResult:

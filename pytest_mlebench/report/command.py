@@ -10,7 +10,8 @@
   ``reports/sessions/<id>/summary.json``, a baseline for ``--compare`` and ``--mle-baseline``.
 * ``--compare BASE NEW`` is the CI gate after the fact
   (:mod:`~pytest_mlebench.report.baseline_gate`, mode ``--gate``): exit 1 when it finds a
-  regression of NEW against BASE.
+  regression of NEW against BASE, or when their manifests differ on a key that changes results
+  (:mod:`~pytest_mlebench.manifest.comparability`) that ``--allow-different KEY`` does not name.
 
 Everything goes through the report pipeline the session end uses
 (:mod:`~pytest_mlebench.report.pipeline`, the writers of :mod:`~pytest_mlebench.report.writers`).
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.errors import ConfigError
+from pytest_mlebench.manifest.writer import ManifestWriter
 from pytest_mlebench.records.run_record import RunRecord, read_records
 from pytest_mlebench.report.allure_site import AllureUnavailable, generate_allure_site
 from pytest_mlebench.report.pipeline import (
@@ -48,6 +50,7 @@ from pytest_mlebench.report.writers import (
     HtmlWriter,
     MarkdownWriter,
     MlebenchFilesWriter,
+    ReportWriter,
     SummaryFileWriter,
     VerdictLines,
 )
@@ -121,7 +124,9 @@ def add_report_command(commands: Any) -> None:
         help="earlier summary.json files (any depth under DIR, e.g. CI artifacts): the trend of "
         "the engineering scores in the HTML page and the 'last 5' column of summary.md",
     )
-    add_cli_options(parser, "max-drop", "gate", "gate-alpha", "max-cost-increase")
+    add_cli_options(
+        parser, "max-drop", "gate", "gate-alpha", "max-cost-increase", "allow-different"
+    )
     parser.set_defaults(handler=cmd_report)
 
 
@@ -172,6 +177,7 @@ def compared_report(args: argparse.Namespace) -> SessionReport:
         alpha=cli_value(args, "gate-alpha"),
         max_drop=cli_value(args, "max-drop"),
         max_cost_increase=cli_value(args, "max-cost-increase"),
+        allow_different=cli_value(args, "allow-different"),
     )
     judged = compare_with_baseline(new, base_path, str(base_path), gate)
     if judged.gate_error is not None:
@@ -207,7 +213,13 @@ def cmd_report(args: argparse.Namespace) -> int:
     )
     if report is not None:
         report = replace(report, history=history)
-        lines += publish(report, [SummaryFileWriter(), MlebenchFilesWriter(), GroupLines()])
+        writers: list[ReportWriter] = [
+            SummaryFileWriter(),
+            ManifestWriter(),
+            MlebenchFilesWriter(),
+            GroupLines(),
+        ]
+        lines += publish(report, writers)
     compared = compared_report(args) if args.compare else None
     if compared is not None:
         compared = replace(compared, history=history)

@@ -25,6 +25,7 @@ from typing import Any
 
 from pytest_mlebench.errors import MLEBenchError
 from pytest_mlebench.integrity.crossrun import cross_run_flags
+from pytest_mlebench.manifest.writer import ManifestWriter, with_session_manifest
 from pytest_mlebench.records.run_record import RunRecord, drop_session
 from pytest_mlebench.records.verdict import Flag
 from pytest_mlebench.report.allure import load_categories
@@ -113,7 +114,7 @@ def finish_session(
         seeds=mle_session.settings.seeds,
         session_flags=flags,
     )
-    report = judge(mle_session, report)
+    report = judge(mle_session, with_session_manifest(report, mle_session))
     lines = flag_lines + publish(report, session_writers(mle_session, report, mine, end))
     return FinishResult(lines=tuple(lines), gate_failed=report.gate_failed)
 
@@ -141,6 +142,7 @@ def session_writers(
     """The writers of the session end, in the order their lines are shown."""
     writers: list[ReportWriter] = [
         SummaryFileWriter(),
+        ManifestWriter(),
         SessionSummaryWriter(mle_session.session_id),
         MlebenchFilesWriter(),
     ]
@@ -167,6 +169,7 @@ def judge(mle_session: MLEBenchSession, report: SessionReport) -> SessionReport:
         alpha=settings.gate_alpha,
         max_drop=settings.max_drop,
         max_cost_increase=settings.max_cost_increase,
+        allow_different=settings.allow_different,
     )
     return compare_with_baseline(report, settings.baseline, shown_path(settings.baseline), gate)
 

@@ -16,6 +16,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from pytest_mlebench.manifest.render import manifest_html
 from pytest_mlebench.medals import MEDALS
 from pytest_mlebench.report.category_profiles import build_profile, profile_rows
 from pytest_mlebench.report.charts import medal_rate_chart, profile_chart, score_chart
@@ -339,6 +340,7 @@ def render_html(
         f'<p class="meta">created {escape(str(summary.get("created_at", "")))} · agents '
         f"{escape(', '.join(agents))} · sessions {escape(sessions)}</p>",
         usage_html(summary.get("llm_usage"), "all runs"),
+        manifest_html(summary.get("manifest")),  # the conditions of the numbers below
         comparison_html(comparison),
     ]
     body += [agent_section(a, s, summary.get("competitions", [])) for a, s in agents.items()]

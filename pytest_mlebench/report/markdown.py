@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.atomic_write import write_atomically
+from pytest_mlebench.manifest.render import manifest_markdown
 from pytest_mlebench.report.baseline_gate import GateResult
 from pytest_mlebench.report.category_profiles import build_profile, profile_rows
 from pytest_mlebench.report.engineering_views import engineering_markdown
@@ -164,6 +165,7 @@ def render_markdown(
     agents = ", ".join(summary.get("agents", {}))
     lines = [f"# {title}", "", f"Agents: {agents or '-'} · created {summary.get('created_at', '')}"]
     lines.append("")
+    lines += manifest_markdown(summary.get("manifest"))  # the conditions of the numbers below
     if gate is not None:
         lines += gate_section(gate)
     elif gate_error is not None:

@@ -87,6 +87,7 @@ def compare_with_baseline(
         alpha=settings.alpha,
         max_drop=settings.max_drop,
         max_cost_increase=settings.max_cost_increase,
+        allow_different=settings.allow_different,
     )
     return report.judged(gate, baseline)
 

@@ -77,6 +77,7 @@ class GateSettings:
     alpha: float = 0.05
     max_drop: float = 0.0
     max_cost_increase: CostLimit | None = None
+    allow_different: frozenset[str] = frozenset()  # manifest keys (docs/ci.md)
 
 
 @dataclass(frozen=True)

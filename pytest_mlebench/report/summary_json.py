@@ -17,6 +17,7 @@ from typing import Any
 from pytest_mlebench.atomic_write import write_atomically
 from pytest_mlebench.errors import ConfigError
 from pytest_mlebench.integrity.reporting import integrity_section, run_integrity
+from pytest_mlebench.manifest.from_records import build_manifest
 from pytest_mlebench.medals import MEDALS, Thresholds
 from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.records.verdict import Flag
@@ -72,6 +73,7 @@ def build_summary(
         "merge": merged.to_dict(),
         "integrity": integrity_section(records, session_flags),
         "gpus": gpu_section(records),
+        "manifest": build_manifest(records),  # the conditions (docs/reports.md)
     }
 
 
