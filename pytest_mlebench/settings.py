@@ -95,6 +95,7 @@ class Settings:
     ray: str | None
     ray_retries: int
     ray_data_dir: Path | None
+    retries: int
 
 
 _BY_NAME = {entry.name: entry for entry in SETTINGS}
