@@ -11,7 +11,7 @@ broke (class ``infra``, :mod:`pytest_mlebench.records.failure_class`) — with t
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pytest_mlebench.records.failure_class import EXCLUDED_FROM_RATES, FAILURE_CLASSES
@@ -73,10 +73,34 @@ def excluded_text(section: dict[str, Any]) -> str | None:
 
 
 def class_cell(record: RunRecord) -> str:
-    """A run's cell in the medal tables: its medal, ``-`` for a valid submission without one,
-    else its class (``infra``, ``timeout``, ``no_submission``, …); ``not run`` when skipped."""
-    if not record.ran:
+    """A run's cell in the medal tables (:func:`cell_text`)."""
+    return cell_text(record.ran, record.medal, record.failure_class)
+
+
+def run_cell(run: Mapping[str, Any]) -> str:
+    """:func:`cell_text` of one run entry of ``summary.json`` (one written before classes
+    existed shows its medal or ``-``)."""
+    ran = run.get("outcome") != "skipped"
+    return cell_text(ran, run.get("medal"), run.get("failure_class") or "valid_no_medal")
+
+
+def cell_text(ran: bool, medal: str | None, failure_class: str | None) -> str:
+    """A run's cell in the medal tables: its medal, ``-`` for a valid result without one, else
+    its class (``infra``, ``timeout``, ``no_submission``, …); ``not run`` when skipped."""
+    if not ran:
         return "not run"
-    if record.failure_class == "valid_no_medal":
-        return "-"
-    return str(record.medal or record.failure_class)
+    if medal:
+        return medal
+    return "-" if failure_class in (None, "valid_no_medal", "medal") else failure_class
+
+
+def group_classes_text(stats: Mapping[str, Any]) -> str | None:
+    """A group's (``summary.json``'s ``overall``, a split) classes and what the rates left out:
+    ``failure classes: medal 1, agent_crash 1, infra 1; 1 run excluded from the rates (…)``;
+    ``None`` for a summary written before classes existed."""
+    counts = stats.get("failure_classes")
+    if counts is None:
+        return None
+    text = f"failure classes: {classes_text(counts)}"
+    excluded = excluded_text(stats.get("excluded") or {})
+    return text if excluded is None else f"{text}; {excluded}"
