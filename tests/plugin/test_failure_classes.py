@@ -124,6 +124,17 @@ def test_each_class_is_reached_infra_is_retried_an_agent_crash_is_not(
     result.assert_outcomes(passed=2, failed=5, skipped=1)
     check_summary(project)
     check_reports(project, result)
+    check_rerun_by_class(project)
+
+
+def check_rerun_by_class(project: ExampleProject) -> None:
+    """``--mle-rerun infra`` (a class) and ``timeout`` select exactly their runs."""
+    summary = str(project.root / "reports" / "summary.json")
+    for kind, selected in (("infra", "toy-high-s0"), ("timeout", "toy-a-s4")):
+        agent = str(project.root / "agents" / "classy")
+        args = ("--mle-seeds", "5", "--mle-agent", agent, "--co", "-q")
+        again = project.run(*args, "--mle-rerun", kind, "--mle-from", summary)
+        again.stdout.fnmatch_lines([f"*test_competition[[]{selected}[]]", "1/* tests collected*"])
 
 
 def check_summary(project: ExampleProject) -> None:
