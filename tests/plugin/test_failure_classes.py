@@ -181,6 +181,9 @@ def check_reports(project: ExampleProject, result: pytest.RunResult) -> None:
         ]
     )
     result.stdout.fnmatch_lines(["*mlebench: toy-b-s0 done after*gold, 2 attempts"])
+    # the totals: 1 medal of the 6 runs that count (7 ran, toy-high is left out)
+    result.stdout.fnmatch_lines(["*any medal 1 (16.7 %), 1 excluded (infra)"])
+    result.stdout.fnmatch_lines(["*toy-a-s1*failed*class agent_crash*"])
     result.stdout.fnmatch_lines(["*mlebench: toy-a-s1 done after*, class agent_crash"])
     markdown = (project.root / "reports" / "summary.md").read_text()
     assert excluded in markdown
