@@ -6,7 +6,9 @@ a Ray node: the run never asks which), the record, its write and its hand-over â
 its kind what differs: :meth:`Run.judge` (a competition grades the submission and checks its
 integrity, an engineering task runs its verifier and scores its checks) and a few small
 overrides of the spec and the job (:mod:`.competition`, :mod:`.engineering`). A record is always
-written, also when the sandbox, the agent or the judging breaks (outcome ``error``).
+written, also when the sandbox, the agent or the judging breaks (outcome ``error``, failure class
+``infra`` or ``agent_crash``); a run the harness broke is tried again first, up to
+``--mle-retries`` times (:meth:`Run.execute`).
 """
 
 from __future__ import annotations
