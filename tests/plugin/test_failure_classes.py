@@ -79,6 +79,8 @@ def run_session(project: ExampleProject) -> pytest.RunResult:
         "2",
         "--mle-retries",
         "2",
+        "--alluredir",
+        str(project.root / "allure"),
         "-p",
         "no:xdist",
     )
@@ -190,6 +192,16 @@ def check_reports(project: ExampleProject, result: pytest.RunResult) -> None:
     assert "| toy-high | s0 infra |" in markdown
     page = (project.root / "reports" / "html" / "index.html").read_text()
     assert excluded in page and '<span class="class">infra</span>' in page
+    allure = {}
+    for path in (project.root / "allure").glob("*-result.json"):
+        data = json.loads(path.read_text())
+        labels = {label["name"]: label["value"] for label in data["labels"]}
+        params = {param["name"]: param["value"] for param in data.get("parameters", [])}
+        run = f"{labels['story']}-s{params['seed']}"
+        allure[run] = (labels.get("failure_class"), params.get("attempts"))
+    assert allure["toy-b-s0"] == ("medal", "'2'")
+    assert allure["toy-high-s0"] == ("infra", "'3'")
+    assert allure["toy-a-s1"] == ("agent_crash", None)
 
 
 @pytest.mark.parametrize("value", ["-1", "two"])
