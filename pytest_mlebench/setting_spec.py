@@ -24,11 +24,21 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pytest_mlebench.errors import MLEBenchError, SettingError
+from pytest_mlebench.values.failure_classes import FAILURE_CLASSES
 
 Parse = Callable[[Any, Path], Any]
 Kind = Literal["value", "list", "flag"]
 
-RERUN_KINDS = ("failed", "error", "invalid", "no-medal", "timeout", "skipped")
+# The outcome kinds, then every failure class (``timeout`` is both: a run that hit the limit).
+RERUN_KINDS = (
+    "failed",
+    "error",
+    "invalid",
+    "no-medal",
+    "timeout",
+    "skipped",
+    *(name for name in FAILURE_CLASSES if name != "timeout"),
+)
 
 
 @dataclass(frozen=True)

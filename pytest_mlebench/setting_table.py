@@ -11,7 +11,8 @@ from __future__ import annotations
 from pytest_mlebench import setting_spec as parsers
 from pytest_mlebench.comparison_settings import COMPARISON_SETTINGS
 from pytest_mlebench.eng_settings import ENGINEERING_SETTINGS
-from pytest_mlebench.setting_spec import RERUN_KINDS, Setting
+from pytest_mlebench.rerun_settings import RERUN_SETTINGS
+from pytest_mlebench.setting_spec import Setting
 from pytest_mlebench.values.cost_limit import cost_limit
 from pytest_mlebench.values.network_policy import network_text
 from pytest_mlebench.values.providers import judge_model, upstream_pairs
@@ -229,24 +230,7 @@ SETTINGS: tuple[Setting, ...] = (
         parsers.optional(cost_limit),
         metavar="SHARE|$AMOUNT",
     ),
-    Setting(
-        "rerun",
-        "rerun",
-        "run only the (competition, seed) pairs of --mle-from whose run was one of: "
-        + ", ".join(RERUN_KINDS)
-        + " (comma-separated)",
-        "MLEBENCH_RERUN",
-        parsers.always(parsers.rerun_kinds),
-        metavar="KINDS",
-    ),
-    Setting(
-        "from",
-        "rerun_from",
-        "summary.json or results file that --mle-rerun selects from",
-        "MLEBENCH_FROM",
-        parsers.existing_file,
-        metavar="FILE",
-    ),
+    *RERUN_SETTINGS,
     Setting(
         "progress",
         "progress",

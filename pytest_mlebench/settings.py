@@ -96,6 +96,7 @@ class Settings:
     ray_retries: int
     ray_data_dir: Path | None
     allow_different: frozenset[str]
+    retries: int
 
 
 _BY_NAME = {entry.name: entry for entry in SETTINGS}

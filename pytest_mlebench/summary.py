@@ -44,6 +44,10 @@ def run_line(record: RunRecord, shown_id: ShownId = test_id_of) -> str:
     )
     if record.timed_out:
         line += " TIMEOUT"
+    if record.failure_class not in (None, "medal", "valid_no_medal"):
+        line += f" class {record.failure_class}"
+    if record.attempts:
+        line += f" ({len(record.attempts) + 1} attempts)"
     llm = usage_brief(run_usage(record))
     if llm is not None:
         line += f" LLM {llm}"
@@ -59,18 +63,23 @@ def run_line(record: RunRecord, shown_id: ShownId = test_id_of) -> str:
 
 
 def totals_line(records: Sequence[RunRecord]) -> str:
+    """``5 runs: 3 passed, 2 failed; valid 3, above median 2, any medal 1 (25.0 %), 1 excluded
+    (infra)``: the medal rate counts the runs that ran and that the harness did not break."""
     outcomes = Counter(r.outcome for r in records)
     graded = [r.grade for r in records if r.grade]
     valid = sum(1 for g in graded if g.valid_submission)
     medals = sum(1 for r in records if r.medal is not None)  # after integrity
     above = sum(1 for g in graded if g.award.above_median)
+    counted = sum(1 for r in records if r.counted)
+    excluded = sum(1 for r in records if r.ran and not r.counted)
     counts = ", ".join(
         f"{outcomes[o]} {o}" for o in ("passed", "failed", "error", "skipped") if outcomes[o]
     )
-    return (
+    line = (
         f"{len(records)} runs: {counts}; valid {valid}, above median {above}, "
-        f"any medal {medals} ({(100 * medals / len(records)) if records else 0:.1f} %)"
+        f"any medal {medals} ({(100 * medals / counted) if counted else 0:.1f} %)"
     )
+    return line + (f", {excluded} excluded (infra)" if excluded else "")
 
 
 def skipped_lines(records: Sequence[RunRecord], data_dir: Path) -> list[str]:

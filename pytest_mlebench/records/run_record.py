@@ -23,6 +23,12 @@ from filelock import FileLock
 
 from pytest_mlebench.atomic_write import write_atomically
 from pytest_mlebench.medals import Medal
+from pytest_mlebench.records.failure_class import (
+    FAILURE_CLASSES,
+    FailureClass,
+    classify,
+    counts_in_rates,
+)
 from pytest_mlebench.records.grade_report import GradeReport
 from pytest_mlebench.records.verdict import IntegrityReport
 
@@ -67,6 +73,13 @@ class RunRecord:
     ``stop_reason`` is the agent's own word on why it stopped (the line it wrote to
     ``LOGS_DIR/stop_reason.txt``, ``docs/agents.md``); ``None`` when it wrote none and in
     records written before it existed.
+
+    ``failure_class`` is the one class the run ended in (``medal`` … ``infra``,
+    :mod:`pytest_mlebench.records.failure_class`; ``None`` for a skipped run); left out, it is
+    computed from the other fields, so records written before it existed read back with one.
+    ``attempts`` lists the earlier attempts of a run that ``--mle-retries`` tried again after an
+    ``infra`` failure (number, class, reason, end time); this record is the last attempt's.
+    Both are added at the end with defaults, so older records read back unchanged.
     """
 
     session_id: str
@@ -108,7 +121,15 @@ class RunRecord:
     description: str = "standard"
     gpu_usage: dict[str, Any] | None = None
     stop_reason: str | None = None
+    failure_class: FailureClass | None = None
+    attempts: list[dict[str, Any]] = field(default_factory=list)
     version: int = RECORD_VERSION
+
+    def __post_init__(self) -> None:
+        # A record made without a class (a skip, a judged run, a record written before classes
+        # existed) gets the one its fields give; an error record keeps its exception's class.
+        if self.failure_class not in FAILURE_CLASSES:
+            object.__setattr__(self, "failure_class", classify(self))
 
     @property
     def subject(self) -> str:
@@ -148,6 +169,12 @@ class RunRecord:
     def ran(self) -> bool:
         """Whether the run happened (a skipped run, its data not prepared, did not)."""
         return self.outcome != "skipped"
+
+    @property
+    def counted(self) -> bool:
+        """Whether the run counts in the medal, valid and percentile rates: it ran and the
+        harness did not break (:func:`~pytest_mlebench.records.failure_class.counts_in_rates`)."""
+        return counts_in_rates(self.failure_class)
 
     def to_json(self) -> str:
         return json.dumps(_finite(asdict(self)), sort_keys=True, allow_nan=False)

@@ -9,8 +9,11 @@ mean of those per-seed rates with its standard error (``ddof=1``) and a 95 % int
 ``mean ± 1.96·SEM``. pass@k uses the unbiased estimator ``1 − C(n−c, k) / C(n, k)`` per
 competition, averaged over the competitions that have at least ``k`` runs.
 
-Skipped runs (data not prepared) are *not run*: they never count in a denominator. An ``error``
-run (infrastructure broke) counts as a run that reached nothing. Nothing here does I/O.
+Skipped runs (data not prepared) are *not run*: they never count in a denominator. A run the
+harness broke (failure class ``infra``, :mod:`pytest_mlebench.records.failure_class`) ran but is
+left out of every rate and of pass@k: it says nothing about the agent; each group says how many
+were left out and why (``excluded``). Every other failure (an agent's crash, timeout or OOM, an
+invalid or missing submission) counts as a run that reached nothing. Nothing here does I/O.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import Any
 from pytest_mlebench.medals import MEDALS
 from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.report.percentiles import PercentileBasis, seed_percentiles
+from pytest_mlebench.report.run_classes import class_counts, excluded_section
 
 Z_95 = 1.96
 # The yes/no metrics of a run, named as in summary.json (and as mle-bench names its keys).
@@ -116,10 +120,12 @@ def flags(record: RunRecord) -> dict[str, bool]:
 
 
 def seed_rates(records: Iterable[RunRecord], metric: str) -> dict[int, float]:
-    """Per seed: the percentage of competitions whose run reached ``metric``."""
+    """Per seed: the percentage of competitions whose run reached ``metric``, over the runs that
+    count (:attr:`~pytest_mlebench.records.run_record.RunRecord.counted`: not skipped, not
+    ``infra``)."""
     hits: dict[int, list[bool]] = defaultdict(list)
     for record in records:
-        if ran(record):
+        if record.counted:
             hits[record.seed].append(flags(record)[metric])
     return {seed: 100.0 * sum(values) / len(values) for seed, values in sorted(hits.items())}
 
@@ -127,11 +133,12 @@ def seed_rates(records: Iterable[RunRecord], metric: str) -> dict[int, float]:
 def pass_at_k_table(records: Iterable[RunRecord], metric: str = "any_medal") -> dict[int, Any]:
     """pass@k (in %) for k = 1..max runs per competition, with how many competitions count.
 
-    Each k averages the unbiased estimator over the competitions that ran at least k times.
+    Each k averages the unbiased estimator over the competitions that ran at least k times
+    (runs that count only: an ``infra`` run is not an attempt of the agent).
     """
     runs: dict[str, list[bool]] = defaultdict(list)
     for record in records:
-        if ran(record):
+        if record.counted:
             runs[record.competition_id].append(flags(record)[metric])
     if not runs:
         return {}
@@ -161,14 +168,19 @@ def group_stats(
 ) -> dict[str, Any]:
     """Everything the summary reports for one group of runs (a split, or all of them).
 
+    ``runs`` counts the runs that ran, ``counted_runs`` those the rates count (``runs`` less
+    the ``excluded`` ones, whose classes and reasons it lists); ``failure_classes`` counts the
+    runs that ran per class.
+
     Args:
         records: The group's runs.
         basis: What the agent's records say about percentiles (default: taken from ``records``).
     """
     done = [r for r in records if ran(r)]
+    counted = [r for r in done if r.counted]
     metrics = {}
     for metric in METRICS:
-        per_seed = seed_rates(done, metric)
+        per_seed = seed_rates(counted, metric)
         estimate = mean_sem(list(per_seed.values())).to_dict()
         estimate["per_seed"] = {str(seed): rate for seed, rate in per_seed.items()}
         metrics[metric] = estimate
@@ -176,12 +188,15 @@ def group_stats(
     return {
         "competitions": len({r.competition_id for r in done}),
         "runs": len(done),
+        "counted_runs": len(counted),
+        "excluded": excluded_section(done),
+        "failure_classes": class_counts(done),
         "not_run": len(records) - len(done),
         "seeds": sorted({r.seed for r in done}),
         "outcomes": {outcome: outcomes[outcome] for outcome in OUTCOMES},
         "timed_out": sum(1 for r in done if r.timed_out),
         "metrics": metrics,
-        "pass_at_k": {str(k): value for k, value in pass_at_k_table(done).items()},
+        "pass_at_k": {str(k): value for k, value in pass_at_k_table(counted).items()},
         "percentile": percentile_stats(records, basis or PercentileBasis.of(records)),
     }
 

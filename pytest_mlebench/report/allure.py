@@ -49,6 +49,7 @@ CATEGORIES_FILE = "categories.json"
 ENVIRONMENT_FILE = "environment.properties"
 TRANSCRIPT_ATTACHMENT = "gateway.jsonl (LLM calls, keys redacted)"
 BUDGET_TAG = "llm:budget-exhausted"
+FAILURE_CLASS_LABEL = "failure_class"  # the run's class (medal … infra), records/failure_class.py
 
 # Order matters: Allure puts a result in the first category that matches it.
 DEFAULT_CATEGORIES: list[dict[str, Any]] = [
@@ -283,6 +284,10 @@ def apply_record(record: RunRecord, ticket: RunTicket) -> None:
     dynamic.tag(medal_tag(record), *allure_tags(record))
     if (record.gateway or {}).get("budget_exhausted"):
         dynamic.tag(BUDGET_TAG)
+    if record.failure_class is not None:
+        dynamic.label(FAILURE_CLASS_LABEL, record.failure_class)
+    if record.attempts:  # --mle-retries tried it again after the harness broke
+        dynamic.parameter("attempts", str(len(record.attempts) + 1), excluded=True)
     dynamic.parameter("run_id", record.run_id, excluded=True)
     dynamic.parameter("session_id", record.session_id, excluded=True)
     percentile = percentile_parameter(record)

@@ -17,6 +17,7 @@ from typing import Any
 
 from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.report.aggregate import mean_sem
+from pytest_mlebench.report.run_classes import class_counts
 
 Reader = Callable[[dict[str, Any]], float | None]
 DIMENSIONS = ("functional", "robustness", "efficiency", "explainability", "safety")
@@ -103,7 +104,8 @@ def weights_of(records: Sequence[RunRecord]) -> dict[str, float]:
 
 
 def pass_stats(records: Sequence[RunRecord]) -> dict[str, Any]:
-    """Runs, passes, errors and the pass rate (%) of verified runs."""
+    """Runs, passes, errors, the pass rate (%) of verified runs, and the runs per failure class
+    (a verified run is ``valid_no_medal``: tasks have no medal)."""
     verified = [r for r in records if scored(r) is not None]
     passed = sum(1 for r in verified if r.outcome == "passed")
     return {
@@ -113,6 +115,7 @@ def pass_stats(records: Sequence[RunRecord]) -> dict[str, Any]:
         "verified": len(verified),
         "passed": passed,
         "pass_rate": 100.0 * passed / len(verified) if verified else None,
+        "failure_classes": class_counts(records),
     }
 
 

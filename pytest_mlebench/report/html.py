@@ -22,6 +22,7 @@ from pytest_mlebench.report.category_profiles import build_profile, profile_rows
 from pytest_mlebench.report.charts import medal_rate_chart, profile_chart, score_chart
 from pytest_mlebench.report.engineering_views import engineering_html
 from pytest_mlebench.report.llm_usage import usage_brief
+from pytest_mlebench.report.run_classes import group_classes_text
 from pytest_mlebench.report.run_links import run_links_html, with_run_links
 from pytest_mlebench.report.run_page.pages import run_page_link, write_run_pages
 from pytest_mlebench.report.summary_json import node_text
@@ -118,6 +119,7 @@ def _run_cell(run: dict[str, Any]) -> str:
         f"s{run['seed']}: {escape(score_text)} {medal_badge(run.get('medal'))} "
         f'<span class="outcome-{outcome}">{outcome}</span>{escape(wall_text)}'
         + (" <b>timeout</b>" if run.get("timed_out") else "")
+        + f' <span class="class">{escape(str(run.get("failure_class") or ""))}</span>'
         + _integrity_badge(run.get("integrity"))
         + _usage_note(run.get("llm_usage"))
         + _node_text(run.get("node"))
@@ -269,6 +271,7 @@ def agent_section(agent: str, section: dict[str, Any], entries: list[dict[str, A
             f"<h2>Agent {escape(agent)}</h2>",
             usage_html(section.get("llm_usage"), f"agent {agent}"),
             _original_rates_html(section.get("original_medal_rates")),
+            f'<p class="meta">{escape(group_classes_text(section["overall"]) or "")}</p>',
             "<h3>Per split</h3>",
             groups_table(groups),
             medal_rate_chart(groups, f"Any-medal rate per split, agent {agent}"),

@@ -23,6 +23,7 @@ from pytest_mlebench.report.engineering_views import engineering_markdown
 from pytest_mlebench.report.llm_usage import usage_brief
 from pytest_mlebench.report.markdown_table import table
 from pytest_mlebench.report.paired_comparison import describe_interval
+from pytest_mlebench.report.run_classes import group_classes_text, run_cell
 
 STEP_SUMMARY_ENV = "GITHUB_STEP_SUMMARY"
 
@@ -95,16 +96,13 @@ def overall_section(summary: Mapping[str, Any]) -> list[str]:
             _estimate(overall.get("percentile"), ""),
         ] + ([usage_brief(section.get("llm_usage")) or "-"] if llm else []))  # fmt: skip
     lines = ["## Overall", "", *table(rows), ""] if len(rows) > 1 or not agents else []
+    for agent, section in agents.items():
+        classes = group_classes_text(section["overall"]) if section["overall"]["runs"] else None
+        lines += [] if classes is None else [f"{agent}: {classes}", ""]
     total = usage_brief(summary.get("llm_usage"))
     if total is not None and len(agents) > 1:
         lines += [f"LLM usage of all runs: {total}", ""]
     return lines
-
-
-def _medal_cell(run: Mapping[str, Any]) -> str:
-    if run["outcome"] == "skipped":
-        return "not run"
-    return str(run.get("medal") or "-")
 
 
 def competitions_section(summary: Mapping[str, Any]) -> list[str]:
@@ -117,7 +115,7 @@ def competitions_section(summary: Mapping[str, Any]) -> list[str]:
     head = ["competition", "medal per seed", "medal rate", "mean percentile", "mean score"]
     rows = [(["agent"] if several else []) + head + (["LLM usage"] if llm else [])]
     for entry in entries:
-        seeds = ", ".join(f"s{run['seed']} {_medal_cell(run)}" for run in entry["runs"])
+        seeds = ", ".join(f"s{run['seed']} {run_cell(run)}" for run in entry["runs"])
         score = entry.get("mean_score")
         rows.append(([entry["agent"]] if several else []) + [
             entry["competition_id"],

@@ -3,7 +3,9 @@
 Agents are paired as the rate-drop gate pairs them (:func:`~pytest_mlebench.report.compare.
 pair_agents`: same names, or the single agent of each side). Within a pair of agents a run of the
 baseline and a run of the new summary match when they have the same competition and seed and both
-happened (a skipped run is not run). Every other run is *unmatched* and reported separately.
+count: a skipped run is not run, and a run the harness broke (failure class ``infra``, a run
+entry's ``counted`` false) says nothing about the agent, as in the rates. Every other run is
+*unmatched* and reported separately.
 
 What a run counts with follows :mod:`pytest_mlebench.report.percentiles`, read back from the
 summary: a valid run its percentile, a run without a valid submission 0, on a competition with a
@@ -58,7 +60,8 @@ def _runs(summary: dict[str, Any], agent: str) -> Iterator[tuple[dict[str, Any],
     for entry in summary.get("competitions", []):
         if entry.get("agent") == agent:
             for run in entry.get("runs", []):
-                if run.get("outcome") != "skipped":
+                # summaries written before failure classes have no "counted": every run counts
+                if run.get("outcome") != "skipped" and run.get("counted", True):
                     yield entry, run
 
 

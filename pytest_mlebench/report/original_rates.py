@@ -20,7 +20,7 @@ class MedalRates:
     """Any-medal rates over the same runs, as we grade and as the original grades.
 
     Attributes:
-        runs: Runs that ran (the denominator of both rates).
+        runs: Runs that count (ran, not ``infra``: the denominator of both rates).
         ours: Percentage with a medal by our grading.
         original: Percentage with a medal by the original's grading.
         competitions: The competitions among them that the original grades otherwise.
@@ -48,8 +48,9 @@ class MedalRates:
 
 
 def medal_rates(records: Sequence[RunRecord]) -> MedalRates | None:
-    """Both rates over the runs that ran; ``None`` when they are the same number."""
-    done = [r for r in records if r.ran]
+    """Both rates over the runs that count (ran, not ``infra``); ``None`` when they are the same
+    number."""
+    done = [r for r in records if r.counted]
     if not done:
         return None
     ours = 100.0 * sum(1 for r in done if r.medal) / len(done)

@@ -2,7 +2,8 @@
 
 A graded run carries the share of the leaderboard its score beats
 (:mod:`pytest_mlebench.percentile`). For averages, a run that happened without a valid submission
-(invalid, missing, or an infrastructure error) counts as **0**: it beats no entry. Competitions
+(invalid, missing, the agent crashed or ran out of time) counts as **0**: it beats no entry; a run
+the harness broke (class ``infra``) does not count at all, as in the rates. Competitions
 without a leaderboard have no percentile and are left out. A set of records that carries no
 percentile at all for its valid, leaderboard-graded runs (written before percentiles existed:
 results files of record version 1) has no percentile statistics: ``None``, never a false 0.
@@ -50,7 +51,7 @@ class PercentileBasis:
 
     def counted(self, record: RunRecord) -> float | None:
         """The percentile ``record`` counts with in averages; ``None`` when it does not count."""
-        if record.outcome == "skipped" or not self.known:
+        if not record.counted or not self.known:  # skipped, or broken by the harness
             return None
         if record.competition_id not in self.boards:
             return None

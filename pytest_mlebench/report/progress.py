@@ -46,7 +46,17 @@ def outcome_properties(record: RunRecord) -> dict[str, Any]:
         "withheld": record.earned_medal if record.medal_withheld else None,
         "valid": grade is not None and grade.valid_submission,
         "timed_out": record.timed_out,
+        "failure_class": record.failure_class,
+        "attempts": len(record.attempts) + 1,
     }
+
+
+def failure_note(props: dict[str, Any]) -> str:
+    """``, class agent_crash`` where the class says more than the medal (not ``medal`` or
+    ``valid_no_medal``), then ``, 2 attempts`` for a run ``--mle-retries`` tried again."""
+    failure, attempts = props.get("failure_class"), int(props.get("attempts") or 1)
+    note = f", class {failure}" if failure not in (None, "medal", "valid_no_medal") else ""
+    return note + (f", {attempts} attempts" if attempts > 1 else "")
 
 
 @dataclass
@@ -113,6 +123,7 @@ class ProgressBoard:
         withheld = props.get("withheld")
         text += f" ({withheld} withheld by integrity)" if withheld else ""
         text += ", TIMEOUT" if props.get("timed_out") else ""
+        text += failure_note(props)
         self._finish(nodeid, text)
 
     def _finish(self, nodeid: str, text: str) -> None:

@@ -10,7 +10,14 @@ works. Kinds:
 * ``failed`` — outcome failed (below the gate); ``error`` — outcome error (infrastructure);
 * ``invalid`` — graded, but the submission was missing or invalid;
 * ``no-medal`` — ran and earned no medal (invalid and error runs included);
-* ``timeout`` — the agent hit the time limit; ``skipped`` — not run (data not prepared).
+* ``timeout`` — the agent hit the time limit (also a run that left a valid submission, whose
+  class is its result); ``skipped`` — not run (data not prepared);
+* a failure class (:mod:`pytest_mlebench.records.failure_class`): ``medal``,
+  ``valid_no_medal``, ``invalid_submission``, ``no_submission``, ``oom``, ``agent_crash``,
+  ``infra`` — the run ended in that class (``--mle-rerun infra`` repeats what the harness broke).
+
+A summary written before failure classes existed has none: a class then selects nothing, and the
+plan says so; its results file, summarised anew, has them.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.handover import case_of
+from pytest_mlebench.records.failure_class import FAILURE_CLASSES
 
 Pair = tuple[str, int]
 
@@ -35,7 +43,9 @@ def run_is(run: dict[str, Any], kind: str) -> bool:
     if kind == "no-medal":
         return outcome != "skipped" and run.get("medal") is None
     if kind == "timeout":
-        return bool(run.get("timed_out"))
+        return bool(run.get("timed_out")) or run.get("failure_class") == "timeout"
+    if kind in FAILURE_CLASSES:
+        return run.get("failure_class") == kind
     raise ValueError(f"unknown rerun kind {kind!r}")
 
 
@@ -104,11 +114,24 @@ def plan_rerun(
         if cid not in known_ids
     ]
     high = [seed for cid, seed in pairs if cid in known_ids and seed >= seeds]
+    if set(kinds) & set(FAILURE_CLASSES) - {"timeout"} and not _has_classes(summary):
+        notes.append(
+            f"{source} was written before failure classes existed: rerun by class from its "
+            "results file (results.jsonl) instead"
+        )
     if high:
         notes.append(
             f"{len(high)} run(s) need seeds up to {max(high)}: add --mle-seeds {max(high) + 1}"
         )
     return RerunPlan(source, kinds, frozenset(pairs), tuple(notes))
+
+
+def _has_classes(summary: dict[str, Any]) -> bool:
+    return any(
+        "failure_class" in run
+        for entry in summary.get("competitions", [])
+        for run in entry.get("runs", [])
+    )
 
 
 def item_pair(item: Any) -> Pair | None:

@@ -40,6 +40,7 @@ from pytest_mlebench.report.llm_usage import run_usage, usage_totals
 from pytest_mlebench.report.merge import Merged, merge_files
 from pytest_mlebench.report.original_rates import medal_rates
 from pytest_mlebench.report.percentiles import PercentileBasis, mean_percentile
+from pytest_mlebench.report.run_classes import class_counts
 from pytest_mlebench.timestamps import utc_timestamp
 
 SCHEMA = "pytest-mlebench/summary/1"
@@ -122,14 +123,18 @@ def competition_entry(
 ) -> dict[str, Any]:
     """Score, medal, outcome and wall time per seed of one competition, plus its rates.
 
+    ``medal_rate`` and ``valid_rate`` count the runs that ran less the ``excluded`` ones (class
+    ``infra``); ``failure_classes`` counts the runs that ran per class.
+
     Args:
         records: The competition's runs of one agent, sorted by seed.
         basis: What the agent's records say about percentiles (default: from ``records``).
     """
     first = records[0]
     done = [r for r in records if ran(r)]
+    counted = [r for r in done if r.counted]  # the rates leave out what the harness broke
     graded = next((r.grade for r in records if r.grade), None)
-    medals = [r.medal for r in done]
+    medals = [r.medal for r in counted]
     scores = [r.grade.score for r in done if r.grade and r.grade.score is not None]
     return {
         "agent": first.agent,
@@ -144,9 +149,13 @@ def competition_entry(
         "runs": [run_entry(r) for r in records],
         "seeds_run": len(done),
         "not_run": len(records) - len(done),
+        "excluded": len(done) - len(counted),
+        "failure_classes": class_counts(done),
         "medals": sum(1 for m in medals if m),
-        "medal_rate": _percent(sum(1 for m in medals if m), len(done)),
-        "valid_rate": _percent(sum(1 for r in done if flags(r)["valid_submission"]), len(done)),
+        "medal_rate": _percent(sum(1 for m in medals if m), len(counted)),
+        "valid_rate": _percent(
+            sum(1 for r in counted if flags(r)["valid_submission"]), len(counted)
+        ),
         "best_medal": next((m for m in MEDALS if m in medals), None),
         "mean_score": math.fsum(scores) / len(scores) if scores else None,
         "mean_percentile": mean_percentile(done, basis or PercentileBasis.of(records)),
@@ -172,6 +181,10 @@ def run_entry(record: RunRecord) -> dict[str, Any]:
         "score": record.grade.score if record.grade else None,
         "percentile": record.grade.percentile if record.grade else None,
         "medal": record.medal,
+        "failure_class": record.failure_class,
+        "counted": record.counted,
+        "attempts": len(record.attempts) + 1,
+        "earlier_attempts": record.attempts,
         **flags(record),
         "timed_out": record.timed_out,
         "wall_seconds": record.wall_seconds,

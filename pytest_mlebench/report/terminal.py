@@ -17,6 +17,7 @@ from pytest_mlebench.report.gpu_use import gpu_line, gpu_section
 from pytest_mlebench.report.llm_usage import usage_brief, usage_totals
 from pytest_mlebench.report.original_rates import medal_rates
 from pytest_mlebench.report.percentiles import PercentileBasis, mean_percentile
+from pytest_mlebench.report.run_classes import class_cell, group_classes_text
 
 
 def estimate_text(metric: dict[str, Any]) -> str:
@@ -55,20 +56,21 @@ def group_line(name: str, stats: dict[str, Any]) -> str:
 
 
 def medal_table(records: Sequence[RunRecord]) -> list[str]:
-    """One row per (agent, competition) with the medal of each seed, then split totals."""
+    """One row per (agent, competition) with the medal (or the failure class) of each seed and
+    the medals over the runs that count, then split totals, the classes and the runs the rates
+    left out (``infra``) with why."""
     if not records:
         return []
     rows: dict[tuple[str, str], dict[int, str]] = defaultdict(dict)
     for record in records:
-        cell = (record.medal or "-") if ran(record) else "not run"
-        rows[(record.agent, record.competition_id)][record.seed] = cell
+        rows[(record.agent, record.competition_id)][record.seed] = class_cell(record)
     agents = {agent for agent, _ in rows}
     bases = {agent: PercentileBasis.of(r for r in records if r.agent == agent) for agent in agents}
     lines = ["medal table:"]
     for (agent, competition), seeds in sorted(rows.items()):
         cells = "  ".join(f"s{seed} {cell:<7}" for seed, cell in sorted(seeds.items()))
         won = sum(1 for cell in seeds.values() if cell in MEDALS)
-        ran_count = sum(1 for cell in seeds.values() if cell != "not run")
+        ran_count = sum(1 for cell in seeds.values() if cell not in ("not run", "infra"))
         name = competition if len(agents) == 1 else f"{competition} ({agent})"
         mine = [r for r in records if (r.agent, r.competition_id) == (agent, competition)]
         percentile = mean_percentile([r for r in mine if ran(r)], bases[agent])
@@ -82,7 +84,11 @@ def medal_table(records: Sequence[RunRecord]) -> list[str]:
         basis = bases[agent]
         for split, runs in groups_by_split(mine).items():
             lines.append(f"  {group_line(f'{prefix}split {split}', group_stats(runs, basis))}")
-        lines.append(f"  {group_line(f'{prefix}overall', group_stats(mine, basis))}")
+        overall = group_stats(mine, basis)
+        lines.append(f"  {group_line(f'{prefix}overall', overall)}")
+        classes = group_classes_text(overall)
+        if classes is not None:
+            lines.append(f"  {prefix}overall {classes}")
         rates = medal_rates(mine)
         if rates is not None:
             lines.append(f"  {prefix}overall: {rates.text()}")

@@ -6,7 +6,9 @@ a Ray node: the run never asks which), the record, its write and its hand-over â
 its kind what differs: :meth:`Run.judge` (a competition grades the submission and checks its
 integrity, an engineering task runs its verifier and scores its checks) and a few small
 overrides of the spec and the job (:mod:`.competition`, :mod:`.engineering`). A record is always
-written, also when the sandbox, the agent or the judging breaks (outcome ``error``).
+written, also when the sandbox, the agent or the judging breaks (outcome ``error``, failure class
+``infra`` or ``agent_crash``); a run the harness broke is tried again first, up to
+``--mle-retries`` times (:meth:`Run.execute`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -27,6 +29,7 @@ from pytest_mlebench.gateway import Gateway
 from pytest_mlebench.gateway.service import gateway_service
 from pytest_mlebench.integrity.monitor import IntegrityRun
 from pytest_mlebench.records.build import exit_note, keep_run_files
+from pytest_mlebench.records.failure_class import FailureClass, attempt_entry, exception_class
 from pytest_mlebench.records.run_record import Kind, Outcome, RunRecord
 from pytest_mlebench.run.case import RunCase
 from pytest_mlebench.run.context import run_gateway, subject_record
@@ -89,6 +92,7 @@ class Run(ABC):
         self.node: dict[str, Any] | None = None  # the Ray node that ran it (--mle-ray)
         self.gateway: Gateway | None = None
         self.gpu_usage: dict[str, Any] | None = None  # what the GPU sampler saw
+        self.attempts: list[dict[str, Any]] = []  # earlier attempts the harness broke
         self.on_record = on_record
 
     @property
@@ -106,18 +110,36 @@ class Run(ABC):
         )
 
     def execute(self) -> RunRecord:
-        """Run the agent and judge it; the record is written before this returns or raises."""
+        """Run the agent and judge it; the record is written before this returns or raises.
+
+        A run the harness broke (class ``infra``) is tried again, up to ``--mle-retries``
+        times, after :meth:`before_retry`; an agent's failure never is. Only the last attempt's
+        record is kept; it lists the earlier ones (``attempts``).
+        """
         self.run_dir.mkdir(parents=True, exist_ok=True)
         self.before_sandbox()
-        try:
-            outcome = self._sandbox_phase()
-            judgement = self.judge(outcome)
-        except Exception as exc:
-            self.hand_over(self._record("error", f"{type(exc).__name__}: {exc}"))
-            raise
+        while True:
+            try:
+                outcome = self._sandbox_phase()
+                judgement = self.judge(outcome)
+                break
+            except Exception as exc:
+                failure, reason = exception_class(exc), f"{type(exc).__name__}: {exc}"
+                if failure == "infra" and len(self.attempts) < self.mle_session.settings.retries:
+                    self.attempts.append(attempt_entry(len(self.attempts) + 1, failure, reason))
+                    self.before_retry()
+                    continue
+                self.hand_over(self._record("error", reason, failure_class=failure))
+                raise
         record = self._record(judgement.outcome, judgement.reason, outcome, judgement)
         self.hand_over(record)
         return record
+
+    def before_retry(self) -> None:
+        """Called before each new attempt of a run whose last attempt the harness broke
+        (``--mle-retries``); the next attempt reuses the run's id and folder. Nothing to do
+        yet: the place where a retry resumes from the run's last snapshot."""
+        return None
 
     # -- what a kind supplies -------------------------------------------------------------
 
@@ -220,8 +242,9 @@ class Run(ABC):
         reason: str | None,
         outcome: SandboxOutcome | None = None,
         judgement: Judgement | None = None,
+        failure_class: FailureClass | None = None,
     ) -> RunRecord:
-        return subject_record(
+        record = subject_record(
             self.mle_session,
             self.subject,
             self.case,
@@ -244,6 +267,7 @@ class Run(ABC):
             gpu_usage=self.gpu_usage,
             stop_reason=self.stop_reason(),
         )
+        return replace(record, failure_class=failure_class, attempts=list(self.attempts))
 
     def hand_over(self, record: RunRecord) -> None:
         """Keep ``record`` (the run's ``record.json``, a line of the results file) and tell the

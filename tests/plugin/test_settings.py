@@ -79,6 +79,7 @@ SAMPLES: dict[str, Sample] = {
     "ray-retries": Sample("0", "5", "-1"),
     "ray-data-dir": Sample("{tmp}/defs-a", "{tmp}/defs-b", "{tmp}/missing"),
     "allow-different": Sample("time_limit", "gpu", "colour"),
+    "retries": Sample("2", "1", "-1"),
 }
 
 

@@ -55,6 +55,7 @@ def record(
     complexity: str = "low",
     modality: str = "tabular",
     sandbox: str = "local",
+    reason: str | None = None,
     **extra: Any,
 ) -> RunRecord:
     """One run record; ``graded=False`` leaves ``grade`` empty (errors, skips)."""
@@ -66,7 +67,7 @@ def record(
         seed=seed,
         agent=agent,
         outcome=outcome,  # type: ignore[arg-type]
-        reason=None,
+        reason=reason,
         sandbox=sandbox,
         isolated=sandbox != "local",
         started_at="2026-01-01T09:00:00+00:00",

@@ -96,16 +96,24 @@ def test_group_statistics_of_the_hand_made_set() -> None:
     assert pass_at == pytest.approx({"1": THIRD, "2": 500 / 9, "3": 2 * THIRD})
 
 
-def test_an_error_run_counts_as_reaching_nothing_a_skip_not_at_all() -> None:
+def test_an_agent_error_counts_as_reaching_nothing_infra_and_a_skip_not_at_all() -> None:
     records = [
         record("alpha", 0, 0.95),
-        record("beta", 0, outcome="error", graded=False),
+        record("beta", 0, outcome="error", graded=False, failure_class="agent_crash"),
+        record("delta", 0, outcome="error", graded=False, reason="SandboxError: engine gone"),
         record("gamma", 0, outcome="skipped"),
     ]
     stats = group_stats(records)
-    assert stats["runs"] == 2
+    assert (stats["runs"], stats["counted_runs"], stats["not_run"]) == (3, 2, 1)
     assert stats["metrics"]["any_medal"]["mean"] == pytest.approx(50.0)
     assert stats["metrics"]["submission_exists"]["mean"] == pytest.approx(50.0)
+    assert stats["excluded"]["runs"] == 1
+    assert stats["excluded"]["classes"] == {"infra": 1}
+    (why,) = stats["excluded"]["reasons"]
+    assert (why["competition_id"], why["reason"]) == ("delta", "SandboxError: engine gone")
+    assert stats["failure_classes"]["agent_crash"] == 1
+    assert stats["failure_classes"]["infra"] == 1
+    assert stats["pass_at_k"]["1"]["competitions"] == 2  # an infra run is no attempt
 
 
 def test_pass_at_k_only_averages_competitions_with_enough_runs() -> None:

@@ -18,7 +18,14 @@ def test_page_has_tables_charts_and_no_external_resources(tmp_path: Path) -> Non
                 record("alpha", 0, 0.95),
                 record("alpha", 1, 0.75),
                 record("beta<x>", 0, 0.4, splits=("lite", "smoke")),
-                record("beta<x>", 1, outcome="error", graded=False, splits=("lite", "smoke")),
+                record(
+                    "beta<x>",
+                    1,
+                    outcome="error",
+                    graded=False,
+                    splits=("lite", "smoke"),
+                    failure_class="agent_crash",  # counts in the rates, unlike infra
+                ),
             ]
         )
     )
@@ -31,6 +38,8 @@ def test_page_has_tables_charts_and_no_external_resources(tmp_path: Path) -> Non
     assert "split lite" in page and "split smoke" in page and "overall" in page
     assert 'class="medal medal-gold">gold' in page and 'class="medal medal-bronze">bronze' in page
     assert "pass@2 50.0 %" in page
+    assert '<span class="class">agent_crash</span>' in page
+    assert "failure classes: medal 2, valid_no_medal 1, agent_crash 1" in page
     assert "missing seeds" not in page
 
 

@@ -42,7 +42,9 @@ def test_without_a_baseline_there_is_no_gate_section() -> None:
     assert "## Gate" not in text
     assert "| dummy | 2 | 4 | 0.0 ± 0.0 % | 75.0 ± 25.0 % | 32.8 ± 12.2 |" in text
     assert "| alpha | s0 -, s1 - | 0.0 % | 40.5 | 0.6 |" in text
-    assert "| beta | s0 -, s1 - | 0.0 % | 25.0 | 0.6 |" in text  # the invalid run counts as 0
+    # the invalid run counts as 0, and its cell names its class
+    assert "| beta | s0 -, s1 invalid_submission | 0.0 % | 25.0 | 0.6 |" in text
+    assert "dummy: failure classes: valid_no_medal 3, invalid_submission 1\n" in text
     assert "| gamma | s0 not run | - | - | - |" in text
     assert "| modality tabular | 0.0 | 32.8 |" in text
 

@@ -48,10 +48,11 @@ def test_modality_groups_sit_beside_splits_and_complexity() -> None:
     assert section["modality"]["tabular"]["metrics"]["any_medal"]["mean"] == 100.0
 
 
-def test_an_error_run_counts_as_zero_on_a_competition_with_a_leaderboard() -> None:
+def test_an_agent_error_counts_as_zero_an_infra_error_not_at_all() -> None:
     runs = [
         record("alpha", 0, 0.9, percentile=80.0),
-        record("alpha", 1, outcome="error", graded=False),
+        record("alpha", 1, outcome="error", graded=False, failure_class="agent_crash"),
+        record("alpha", 2, outcome="error", graded=False),  # infra: the harness broke
     ]
     assert summary(runs)["competitions"][0]["mean_percentile"] == 40.0
 

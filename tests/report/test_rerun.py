@@ -39,6 +39,12 @@ SUMMARY = build_summary(
         ({"timeout"}, {("gamma", 0)}),
         ({"skipped"}, {("delta", 0)}),
         ({"error", "timeout"}, {("beta", 1), ("gamma", 0)}),
+        # the failure classes: gamma timed out but left a valid submission (its class)
+        ({"infra"}, {("beta", 1)}),
+        ({"medal"}, {("alpha", 0)}),
+        ({"valid_no_medal"}, {("alpha", 1), ("gamma", 0)}),
+        ({"invalid_submission", "agent_crash"}, {("beta", 0)}),
+        ({"no_submission", "oom"}, set()),
     ],
 )
 def test_select_pairs(kinds: set[str], pairs: set[tuple[str, int]]) -> None:
@@ -63,6 +69,22 @@ def test_plan_notes_what_this_session_cannot_collect() -> None:
         "gamma seed 0: not in this registry, cannot rerun",
         "2 run(s) need seeds up to 1: add --mle-seeds 2",
     )
+
+
+def test_a_summary_without_classes_selects_none_by_class_and_says_so() -> None:
+    old = {
+        **SUMMARY,
+        "competitions": [
+            {**entry, "runs": [{k: v for k, v in run.items() if k != "failure_class"}]}
+            for entry in SUMMARY["competitions"]
+            for run in entry["runs"]
+        ],
+    }
+    plan = plan_rerun(old, Path("old.json"), frozenset({"infra"}), "dummy", ["beta"], 2)
+    assert plan.pairs == frozenset()
+    assert any("before failure classes existed" in note for note in plan.notes)
+    fresh = plan_rerun(SUMMARY, Path("s.json"), frozenset({"infra"}), "dummy", ["beta"], 2)
+    assert fresh.pairs == {("beta", 1)} and fresh.notes == ()
 
 
 def test_plan_for_an_agent_not_in_the_file_names_the_agents() -> None:

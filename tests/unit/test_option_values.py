@@ -18,6 +18,7 @@ SETTINGS_MODULES = (
     "setting_table.py",
     "eng_settings.py",
     "comparison_settings.py",
+    "rerun_settings.py",
 )
 # The foundation and the data layer: what the settings may build on (never a feature).
 SETTINGS_MAY_IMPORT = ("pytest_mlebench.errors", "pytest_mlebench.data", "pytest_mlebench.values")
