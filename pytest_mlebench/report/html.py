@@ -16,6 +16,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from pytest_mlebench.integrity.reporting import cleared_text, too_good_text
 from pytest_mlebench.medals import MEDALS
 from pytest_mlebench.report.category_profiles import build_profile, profile_rows
 from pytest_mlebench.report.charts import medal_rate_chart, profile_chart, score_chart
@@ -155,6 +156,7 @@ def _integrity_badge(integrity: dict[str, Any] | None) -> str:
         if integrity.get("medal_withheld")
         else ""
     )
+    withheld += escape(too_good_text(integrity) or cleared_text(integrity))
     return f' <span class="flag flag-{worst}">{worst}: {kinds}{withheld}</span>'
 
 

@@ -5,6 +5,7 @@ granted — the record keeps no series over time, so the page shows the summary)
 from __future__ import annotations
 
 from pytest_mlebench.gpu_sampling import usage_text
+from pytest_mlebench.integrity.reporting import too_good_of
 from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.report.llm_usage import usage_brief
 
@@ -44,6 +45,10 @@ def grade_rows(record: RunRecord) -> list[tuple[str, str]]:
     medal: str = record.medal or "no medal"
     if record.medal_withheld:
         medal += f" (earned {record.earned_medal}, withheld by integrity)"
+    cleared = record.integrity.clearance if record.integrity else None
+    if cleared:
+        medal += f" (withheld by integrity, cleared by {cleared.get('by')} at {cleared.get('at')}: "
+        medal += f"{cleared.get('reason')})"
     rows = [
         ("grade", ""),
         ("submission", "present" if grade.submission_exists else "missing"),
@@ -52,6 +57,11 @@ def grade_rows(record: RunRecord) -> list[tuple[str, str]]:
         ("medal", medal),
         ("percentile", "–" if grade.percentile is None else f"{grade.percentile:.1f}"),
     ]
+    too_good = too_good_of(record.integrity.flags) if record.integrity else None
+    if too_good:
+        rows.append(
+            ("too good to be true", f"the leaderboard's best is {too_good['board_best']:g}")
+        )
     if grade.thresholds is not None:
         lines = grade.thresholds
         direction = "lower" if lines.lower_is_better else "higher"
