@@ -1,17 +1,16 @@
 """The table of every setting: one :class:`~pytest_mlebench.setting_spec.Setting` per option.
 
-Each entry is the one declaration of a setting: its name (``--mle-<name>``, ini ``mle_<name>``,
-CLI ``--<name>``), the :class:`~pytest_mlebench.settings.Settings` field it fills, its help text,
-environment variable, parser, default and choices. :mod:`pytest_mlebench.settings` generates the
-pytest options, the ``mlebench`` options and the resolved settings from it; a default is written
-here and nowhere else. The parsers come from :mod:`pytest_mlebench.setting_spec` and, for values
-the features share, from :mod:`pytest_mlebench.values`.
+Each entry is the one declaration of a setting: name (``--mle-<name>``, ini ``mle_<name>``, CLI
+``--<name>``), ``Settings`` field, help, environment variable, parser, default (written here only),
+choices; :mod:`.settings` makes pytest's and ``mlebench``'s options and the settings from it.
+Parsers: :mod:`.setting_spec`, :mod:`.values`; parts: :mod:`.eng_settings`, :mod:`.report_settings`.
 """
 
 from __future__ import annotations
 
 from pytest_mlebench import setting_spec as parsers
 from pytest_mlebench.eng_settings import ENGINEERING_SETTINGS
+from pytest_mlebench.report_settings import REPORT_SETTINGS
 from pytest_mlebench.setting_spec import RERUN_KINDS, Setting
 from pytest_mlebench.values.cost_limit import cost_limit
 from pytest_mlebench.values.network_policy import network_text
@@ -397,4 +396,5 @@ SETTINGS: tuple[Setting, ...] = (
         metavar="DIR",
     ),
     *ENGINEERING_SETTINGS,
+    *REPORT_SETTINGS,
 )

@@ -95,6 +95,7 @@ class Settings:
     ray: str | None
     ray_retries: int
     ray_data_dir: Path | None
+    summarize: str | None
 
 
 _BY_NAME = {entry.name: entry for entry in SETTINGS}

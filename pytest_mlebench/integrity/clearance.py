@@ -16,10 +16,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from filelock import FileLock
-
 from pytest_mlebench.atomic_write import write_atomically
 from pytest_mlebench.errors import MLEBenchError
+from pytest_mlebench.records.rewrite import replace_lines, results_lock, write_run_record
 from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.suggest import closest, did_you_mean
 from pytest_mlebench.timestamps import utc_timestamp
@@ -58,11 +57,11 @@ def clear_run(results: Path, run: str, reason: str, by: str) -> RunRecord:
         raise ClearanceError(
             'a clearance needs a reason: --reason "what you checked and why the score holds"'
         )
-    with FileLock(str(results) + ".lock", timeout=60):
+    with results_lock(results):
         lines = _lines(results)
         record = _find(lines, run, results)
         cleared = _cleared(record, Clearance(by, utc_timestamp(), why, record.earned_medal))
-        write_atomically(results, "".join(_replaced(lines, cleared)))
+        write_atomically(results, "".join(replace_lines(lines, {cleared.run_id: cleared})))
     _write_run_folder(cleared)
     return cleared
 
@@ -123,22 +122,11 @@ def _nothing_to_clear(record: RunRecord) -> str:
     return "no medal is withheld (only --mle-integrity strict withholds one)"
 
 
-def _replaced(lines: list[str], cleared: RunRecord) -> list[str]:
-    out = []
-    for line in lines:
-        try:
-            same = json.loads(line).get("run_id") == cleared.run_id
-        except (ValueError, AttributeError):
-            same = False
-        out.append(cleared.to_json() + "\n" if same else line)
-    return out
-
-
 def _write_run_folder(record: RunRecord) -> None:
     if not record.run_dir or not Path(record.run_dir).is_dir() or record.integrity is None:
         return
     folder = Path(record.run_dir)
-    write_atomically(folder / "record.json", record.to_json())
+    write_run_record(record)
     (folder / "integrity").mkdir(exist_ok=True)
     text = json.dumps(record.integrity.clearance, indent=2) + "\n"
     write_atomically(folder / "integrity" / CLEARANCE_FILE, text)

@@ -67,6 +67,10 @@ class RunRecord:
     ``stop_reason`` is the agent's own word on why it stopped (the line it wrote to
     ``LOGS_DIR/stop_reason.txt``, ``docs/agents.md``); ``None`` when it wrote none and in
     records written before it existed.
+    ``failure_summary`` is a model's short account of why a failed run failed
+    (``--mle-summarize MODEL``, :mod:`pytest_mlebench.failure_summary`: ``model``, ``text``,
+    ``error``, tokens and cost); ``None`` for a run that did not fail, without the option, and in
+    records written before it existed.
     """
 
     session_id: str
@@ -108,6 +112,7 @@ class RunRecord:
     description: str = "standard"
     gpu_usage: dict[str, Any] | None = None
     stop_reason: str | None = None
+    failure_summary: dict[str, Any] | None = None
     version: int = RECORD_VERSION
 
     @property

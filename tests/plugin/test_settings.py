@@ -78,6 +78,7 @@ SAMPLES: dict[str, Sample] = {
     "ray": Sample("auto", "10.0.0.5:6379", "nowhere"),
     "ray-retries": Sample("0", "5", "-1"),
     "ray-data-dir": Sample("{tmp}/defs-a", "{tmp}/defs-b", "{tmp}/missing"),
+    "summarize": Sample("provider/model-a", "provider/model-b", "two words"),
 }
 
 
