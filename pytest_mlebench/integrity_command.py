@@ -113,6 +113,8 @@ def _run_text(record: RunRecord, report: IntegrityReport) -> str:
     head = f"{record.run_id} ({record.agent}): {len(report.flags)} flag(s)"
     if report.medal_withheld:
         head += f", medal {report.earned_medal} withheld"
+    if report.clearance:
+        head += f", medal {report.earned_medal} cleared by {report.clearance.get('by')}"
     return "\n".join([head, *(f"  {flag.summary()}" for flag in report.flags)])
 
 

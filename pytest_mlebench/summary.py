@@ -7,6 +7,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from pytest_mlebench.failure_summary.views import cost_text, summaries_block
 from pytest_mlebench.integrity.reporting import cleared_text, run_integrity, too_good_text
 from pytest_mlebench.integrity.reporting import terminal_lines as integrity_lines
 from pytest_mlebench.records.run_record import RunRecord
@@ -109,12 +110,14 @@ def terminal_lines(
     competitions, tasks = split_kinds(records)
     skipped = skipped_lines(competitions, mle_session.settings.data_dir)
     integrity = integrity_lines(records, display_id)
+    summaries = summaries_block(records)
     return [
         *(run_line(r, display_id) for r in records),
         *([totals_line(competitions)] if competitions else []),
         *usage_lines(records),
         *skipped,
         *integrity,
+        *([f"failure summaries: {cost_text(summaries)}"] if summaries else []),
         *medal_table(competitions),
         *task_table(tasks, display_id),
     ]

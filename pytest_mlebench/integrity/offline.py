@@ -72,7 +72,11 @@ def recheck(record: RunRecord, options: IntegrityOptions, registry: Registry) ->
     )
     calls = calls_of(evidence, record.validation_calls)
     earned = record.grade.medal if record.grade else None
-    return check_run(evidence, run_dir, calls, context, earned)
+    report = check_run(evidence, run_dir, calls, context, earned)
+    cleared = record.integrity.clearance if record.integrity else None
+    if cleared and report.medal_withheld:  # a person cleared it: the clearance stands
+        return replace(report, medal_withheld=False, clearance=cleared)
+    return report
 
 
 def recheck_runs(path: Path, options: IntegrityOptions, registry: Registry) -> Recheck:

@@ -111,6 +111,12 @@ def test_a_leaked_score_is_withheld_under_strict_then_cleared_and_counted(
     assert {"integrity:score", "integrity:cleared"} <= set(tags)
     assert "integrity:withheld" not in tags
 
+    defs = str(leaked.root / "defs")
+    assert (
+        main(["integrity", str(run_dir), "--integrity", "strict", "--competitions-dir", defs]) == 0
+    )
+    assert "medal gold cleared by ann" in capsys.readouterr().out  # a recheck keeps it
+
     out = leaked.root / "rebuilt"
     assert main(["report", results, "--out", str(out), "--html", str(out / "html")]) == 0
     at = cleared["integrity"]["clearance"]["at"]

@@ -57,7 +57,9 @@ def test_a_failed_run_gets_a_summary_shown_escaped_with_its_cost(
 ) -> None:
     fake.reply = REPLY
     args = session_args(project, monkeypatch, fake.url)
-    project.run(*args, "--mle-summarize", "fake-model").assert_outcomes(passed=1, failed=1)
+    result = project.run(*args, "--mle-summarize", "fake-model")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["failure summaries: 1 failed run(s) summarised by fake-model*"])
     records = by_competition(project.root)
     assert records["toy-b"]["failure_summary"] is None  # it did not fail: nothing asked
     entry = records["toy-a"]["failure_summary"]
