@@ -57,7 +57,11 @@ def too_good_flag(claim: ScoreClaim, policy: Policy) -> Flag | None:
     """
     mine = round(claim.score, SCORE_DECIMALS)
     perfect = claim.perfect
-    reaches_perfect = perfect is not None and mine == perfect and claim.board_best != perfect
+    reaches_perfect = (
+        perfect is not None
+        and mine == perfect
+        and _beats(perfect, claim.board_best, claim.lower_is_better)
+    )
     if not reaches_perfect and not _beats(mine, claim.board_best, claim.lower_is_better):
         return None
     evidence = {
