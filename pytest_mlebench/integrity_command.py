@@ -6,15 +6,23 @@ it found. ``--judge MODEL`` asks the LLM judge about each run as well (its provi
 host's environment, as for ``--mle-judge``; the agent's own config is not read here, so the
 provider is the model's default or ``--gateway-upstream``). It lives above the integrity package
 because it reads the settings, which the package itself never does.
+
+``mlebench integrity clear RUN_ID --reason "…"`` clears a medal that ``--mle-integrity strict``
+withheld, after a person has looked at the run (:mod:`pytest_mlebench.integrity.clearance`):
+the run is looked up in ``--results`` (default ``reports/results.jsonl``) and the clearance is
+recorded there and in the run's folder, with who (``--by``, default the user's login name), when
+and why.
 """
 
 from __future__ import annotations
 
 import argparse
+import getpass
 import json
 from collections.abc import Callable
 from pathlib import Path
 
+from pytest_mlebench.integrity.clearance import ClearanceError, clear_run
 from pytest_mlebench.integrity.monitor import integrity_options
 from pytest_mlebench.integrity.offline import recheck_runs
 from pytest_mlebench.records.run_record import RunRecord
@@ -41,8 +49,20 @@ def add_integrity_command(
     parser = commands.add_parser(
         "integrity", help="run the integrity checks again on saved runs (docs/integrity.md)"
     )
-    parser.add_argument("path", type=Path, help="a run folder, or a results file (results.jsonl)")
-    add_cli_options(parser, *SETTINGS_USED)
+    parser.add_argument(
+        "path",
+        help="a run folder, or a results file (results.jsonl); or 'clear' followed by RUN_ID",
+    )
+    parser.add_argument(
+        "run", nargs="?", metavar="RUN_ID", help="with 'clear': the run whose medal is cleared"
+    )
+    add_cli_options(parser, *SETTINGS_USED, "results")
+    parser.add_argument(
+        "--reason", help="with 'clear': why the withheld medal stands (required, recorded)"
+    )
+    parser.add_argument(
+        "--by", help="with 'clear': who clears it (recorded; default: your login name)"
+    )
     common(parser)
     parser.add_argument("--json", type=Path, metavar="FILE", help="also write the reports here")
     parser.add_argument(
@@ -54,6 +74,13 @@ def add_integrity_command(
 
 
 def cmd_integrity(args: argparse.Namespace) -> int:
+    if args.path == "clear" and not Path(args.path).exists():
+        return cmd_clear(args)
+    if args.run is not None:
+        raise ClearanceError(
+            f"unexpected {args.run!r}: 'mlebench integrity PATH' takes one path; "
+            'to clear a withheld medal: mlebench integrity clear RUN_ID --reason "..."'
+        )
     options = integrity_options(
         policy_file=cli_value(args, "integrity-policy"),
         similarity=cli_value(args, "similarity"),
@@ -66,7 +93,7 @@ def cmd_integrity(args: argparse.Namespace) -> int:
         data_dir=cli_value(args, "data-dir"),
     )
     registry = load_registry(cli_value(args, "competitions-dir"))
-    found = recheck_runs(args.path, options, registry)
+    found = recheck_runs(Path(args.path), options, registry)
     for record in found.records:
         print(_run_text(record, found.reports[record.run_id]))
     for flag in found.session_flags:
@@ -86,4 +113,24 @@ def _run_text(record: RunRecord, report: IntegrityReport) -> str:
     head = f"{record.run_id} ({record.agent}): {len(report.flags)} flag(s)"
     if report.medal_withheld:
         head += f", medal {report.earned_medal} withheld"
+    if report.clearance:
+        head += f", medal {report.earned_medal} cleared by {report.clearance.get('by')}"
     return "\n".join([head, *(f"  {flag.summary()}" for flag in report.flags)])
+
+
+def cmd_clear(args: argparse.Namespace) -> int:
+    """``mlebench integrity clear RUN_ID --reason …``: count a withheld medal, recorded."""
+    if not args.run:
+        raise ClearanceError(
+            'name the run: mlebench integrity clear RUN_ID --reason "..." '
+            "(the run ids are in the summary and under runs/ beside the results file)"
+        )
+    results: Path = cli_value(args, "results")
+    record = clear_run(results, args.run, args.reason or "", args.by or getpass.getuser())
+    clearance = record.integrity.clearance if record.integrity else None
+    print(
+        f"{record.run_id} ({record.agent}, {record.competition_id}): medal "
+        f"{record.earned_medal} cleared by {(clearance or {}).get('by')}; it counts in every "
+        f"report built from {results} from now on"
+    )
+    return 0

@@ -1,9 +1,9 @@
 """The table of every setting: one :class:`~pytest_mlebench.setting_spec.Setting` per option.
 
 Each entry declares a setting once: name (``--mle-<name>``, ini ``mle_<name>``, CLI ``--<name>``),
-:class:`~pytest_mlebench.settings.Settings` field, help, environment variable, parser, default and
-choices; :mod:`pytest_mlebench.settings` makes every option and the resolved settings from it (a
-default is written here only). Parsers: :mod:`.setting_spec` and :mod:`pytest_mlebench.values`.
+``Settings`` field, help, environment variable, parser, default (written here only) and choices;
+:mod:`.settings` makes every option and the resolved settings from it. Parsers: ``setting_spec``,
+``values``; parts: ``eng_settings``, ``rerun_settings``, ``comparison_settings``, ``report_…``.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from pytest_mlebench import setting_spec as parsers
 from pytest_mlebench.comparison_settings import COMPARISON_SETTINGS
 from pytest_mlebench.eng_settings import ENGINEERING_SETTINGS
+from pytest_mlebench.report_settings import REPORT_SETTINGS
 from pytest_mlebench.rerun_settings import RERUN_SETTINGS
 from pytest_mlebench.setting_spec import Setting
 from pytest_mlebench.values.cost_limit import cost_limit
@@ -381,4 +382,5 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     *ENGINEERING_SETTINGS,
     *COMPARISON_SETTINGS,
+    *REPORT_SETTINGS,
 )

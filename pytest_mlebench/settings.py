@@ -97,6 +97,7 @@ class Settings:
     ray_data_dir: Path | None
     allow_different: frozenset[str]
     retries: int
+    summarize: str | None
 
 
 _BY_NAME = {entry.name: entry for entry in SETTINGS}

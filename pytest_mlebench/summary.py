@@ -7,6 +7,8 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from pytest_mlebench.failure_summary.views import cost_text, summaries_block
+from pytest_mlebench.integrity.reporting import cleared_text, run_integrity, too_good_text
 from pytest_mlebench.integrity.reporting import terminal_lines as integrity_lines
 from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.report.engineering_stats import split_kinds
@@ -55,6 +57,8 @@ def run_line(record: RunRecord, shown_id: ShownId = test_id_of) -> str:
         line += f" WITHHELD (earned {record.integrity.earned_medal})"
     elif record.integrity is not None and record.integrity.flags:
         line += f" FLAGGED ({record.integrity.worst})"
+    integrity = run_integrity(record)
+    line += f" {too_good_text(integrity)}" if too_good_text(integrity) else cleared_text(integrity)
     if record.reason and record.outcome != "passed":
         line += f"  ({record.reason})"
     elif medal == "n/a":
@@ -115,12 +119,14 @@ def terminal_lines(
     competitions, tasks = split_kinds(records)
     skipped = skipped_lines(competitions, mle_session.settings.data_dir)
     integrity = integrity_lines(records, display_id)
+    summaries = summaries_block(records)
     return [
         *(run_line(r, display_id) for r in records),
         *([totals_line(competitions)] if competitions else []),
         *usage_lines(records),
         *skipped,
         *integrity,
+        *([f"failure summaries: {cost_text(summaries)}"] if summaries else []),
         *medal_table(competitions),
         *task_table(tasks, display_id),
     ]

@@ -82,6 +82,9 @@ class Metric:
             notebook's cell order must list exactly that notebook's cells): ``check_rows(y_true,
             y_pred)`` returns the position of the first row that breaks it and what is wrong,
             or None; validation names the row's id in the reason. None: no such rule.
+        perfect: The best value the metric can take (1.0 for accuracy, 0.0 for an error),
+            where it has one; the integrity check ``too-good`` flags a score that reaches it
+            where the leaderboard's best does not. None: no such value declared.
     """
 
     name: str
@@ -96,6 +99,7 @@ class Metric:
     check_rows: Callable[[Columns, Columns], tuple[int, str] | None] | None = field(
         default=None, repr=False
     )
+    perfect: float | None = None
 
 
 Array = npt.NDArray[Any]

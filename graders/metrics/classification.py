@@ -67,6 +67,7 @@ def quadratic_weighted_kappa(y_true: Columns, y_pred: Columns) -> float:
 DECLARATIONS = (
     Metric(
         name="accuracy",
+        perfect=1.0,
         lower_is_better=False,
         value_kind="label",
         rows_sum_to_one=False,
@@ -75,6 +76,7 @@ DECLARATIONS = (
     ),
     Metric(
         name="quadratic-weighted-kappa",
+        perfect=1.0,
         lower_is_better=False,
         value_kind="integer-label",
         rows_sum_to_one=False,
@@ -84,6 +86,7 @@ DECLARATIONS = (
     ),
     Metric(
         name="macro-f1",
+        perfect=1.0,
         lower_is_better=False,
         value_kind="label",
         rows_sum_to_one=False,

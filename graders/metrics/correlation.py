@@ -92,6 +92,7 @@ def average_ranks(values: FloatArray) -> FloatArray:
 DECLARATIONS = (
     Metric(
         name="pearson",
+        perfect=1.0,
         lower_is_better=False,
         value_kind="real",
         rows_sum_to_one=False,
@@ -102,6 +103,7 @@ DECLARATIONS = (
     ),
     Metric(
         name="mean-column-spearman",
+        perfect=1.0,
         lower_is_better=False,
         value_kind="real",
         rows_sum_to_one=False,

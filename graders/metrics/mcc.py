@@ -39,6 +39,7 @@ def matthews_correlation(y_true: Columns, y_pred: Columns) -> float:
 DECLARATIONS = (
     Metric(
         name="mcc",
+        perfect=1.0,
         lower_is_better=False,
         value_kind="integer-label",
         rows_sum_to_one=False,

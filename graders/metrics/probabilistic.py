@@ -102,6 +102,7 @@ def multi_class_log_loss(y_true: Columns, y_pred: Columns) -> float:
 DECLARATIONS = (
     Metric(
         name="roc-auc",
+        perfect=1.0,
         lower_is_better=False,
         value_kind="real",
         rows_sum_to_one=False,
@@ -111,6 +112,7 @@ DECLARATIONS = (
     ),
     Metric(
         name="mean-column-roc-auc",
+        perfect=1.0,
         lower_is_better=False,
         value_kind="real",
         rows_sum_to_one=False,
@@ -119,6 +121,7 @@ DECLARATIONS = (
     ),
     Metric(
         name="log-loss",
+        perfect=0.0,
         lower_is_better=True,
         value_kind="probability",
         rows_sum_to_one=False,
@@ -128,6 +131,7 @@ DECLARATIONS = (
     ),
     Metric(
         name="multi-class-log-loss",
+        perfect=0.0,
         lower_is_better=True,
         value_kind="probability",
         rows_sum_to_one=True,

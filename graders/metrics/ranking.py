@@ -171,6 +171,7 @@ def _tokens(cells: Array | pa.Array) -> tuple[IntArray, IntArray, pa.Array]:
 DECLARATIONS = (
     Metric(
         name="map-at-k",
+        perfect=1.0,
         lower_is_better=False,
         value_kind="ranking",
         rows_sum_to_one=False,

@@ -70,6 +70,7 @@ def _pair(y_true: Columns, y_pred: Columns, metric: str) -> tuple[FloatArray, Fl
 DECLARATIONS = (
     Metric(
         name="rmse",
+        perfect=0.0,
         lower_is_better=True,
         value_kind="real",
         rows_sum_to_one=False,
@@ -78,6 +79,7 @@ DECLARATIONS = (
     ),
     Metric(
         name="mae",
+        perfect=0.0,
         lower_is_better=True,
         value_kind="real",
         rows_sum_to_one=False,
@@ -86,6 +88,7 @@ DECLARATIONS = (
     ),
     Metric(
         name="rmsle",
+        perfect=0.0,
         lower_is_better=True,
         value_kind="nonnegative",
         rows_sum_to_one=False,
@@ -94,6 +97,7 @@ DECLARATIONS = (
     ),
     Metric(
         name="mean-column-rmsle",
+        perfect=0.0,
         lower_is_better=True,
         value_kind="nonnegative",
         rows_sum_to_one=False,
@@ -102,6 +106,7 @@ DECLARATIONS = (
     ),
     Metric(
         name="rmse-log",
+        perfect=0.0,
         lower_is_better=True,
         value_kind="positive",
         rows_sum_to_one=False,
@@ -110,6 +115,7 @@ DECLARATIONS = (
     ),
     Metric(
         name="smape",
+        perfect=0.0,
         lower_is_better=True,
         value_kind="real",
         rows_sum_to_one=False,

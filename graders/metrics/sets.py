@@ -67,6 +67,7 @@ def _pairs(y_true: Columns, y_pred: Columns) -> Iterator[tuple[frozenset[str], f
 DECLARATIONS = (
     Metric(
         name="mean-f1",
+        perfect=1.0,
         lower_is_better=False,
         value_kind="text",
         rows_sum_to_one=False,
@@ -76,6 +77,7 @@ DECLARATIONS = (
     ),
     Metric(
         name="micro-f1",
+        perfect=1.0,
         lower_is_better=False,
         value_kind="text",
         rows_sum_to_one=False,
@@ -85,6 +87,7 @@ DECLARATIONS = (
     ),
     Metric(
         name="known-label-micro-f1",
+        perfect=1.0,
         lower_is_better=False,
         value_kind="text",
         rows_sum_to_one=False,

@@ -85,6 +85,7 @@ def _pairs_within(*keys: FloatArray) -> int:
 DECLARATIONS = (
     Metric(
         name="c-index",
+        perfect=1.0,
         lower_is_better=False,
         value_kind="risk",
         rows_sum_to_one=False,

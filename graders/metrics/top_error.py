@@ -21,6 +21,7 @@ def top1_error(y_true: Columns, y_pred: Columns) -> float:
 DECLARATIONS = (
     Metric(
         name="top-1-error",
+        perfect=0.0,
         lower_is_better=True,
         value_kind="integer-label",
         rows_sum_to_one=False,

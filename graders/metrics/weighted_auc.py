@@ -76,6 +76,7 @@ def weighted_auc(y_true: Columns, y_pred: Columns) -> float:
 DECLARATIONS = (
     Metric(
         name="weighted-auc",
+        perfect=1.0,
         lower_is_better=False,
         value_kind="real",
         rows_sum_to_one=False,

@@ -44,6 +44,7 @@ from pytest_mlebench.integrity.similarity import (
     code_files,
     top_matches,
 )
+from pytest_mlebench.integrity.too_good import ScoreClaim, too_good_flag
 from pytest_mlebench.integrity.watermark import inventory_mismatch_flag, watermark_flags
 from pytest_mlebench.medals import MEDALS
 from pytest_mlebench.records.verdict import Flag, IntegrityReport, Mode, severity_rank, sort_flags
@@ -52,7 +53,8 @@ from pytest_mlebench.values.integrity_policy import Policy
 
 @dataclass(frozen=True)
 class CheckContext:
-    """What the checks need besides the run's own files."""
+    """What the checks need besides the run's own files (``claim``: the run's score beside
+    its leaderboard, for the ``too-good`` check; ``None`` without a score or a board)."""
 
     policy: Policy
     mode: Mode = "report"
@@ -60,6 +62,7 @@ class CheckContext:
     isolated: bool = False
     references: Path | None = None
     judge: JudgeSetup | None = None
+    claim: ScoreClaim | None = None
 
 
 @dataclass(frozen=True)
@@ -212,6 +215,14 @@ RUN_CHECKS: tuple[Check, ...] = (
         skip=lambda run: (
             None if run.context.references else "no reference corpus for this competition"
         ),
+    ),
+    Check(
+        "too-good",
+        ("score/beats-leaderboard", "score/perfect-score"),
+        flags=lambda run: [
+            too_good_flag(run.context.claim, run.policy) if run.context.claim else None
+        ],
+        skip=lambda run: None if run.context.claim else "no score, or no leaderboard",
     ),
 )
 JUDGE_CHECK = CheckInfo("judge", tuple(f"judge/{q.id}" for q in QUESTIONS), "judge")

@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import pytest_mlebench.graders as graders
 from pytest_mlebench.integrity.checks import CheckContext, check_run
 from pytest_mlebench.integrity.judge import JudgeSetup, check_judge
 from pytest_mlebench.integrity.nonce import Watermark
@@ -27,6 +28,7 @@ from pytest_mlebench.integrity.run_evidence import (
     save_evidence,
 )
 from pytest_mlebench.integrity.similarity import reference_folder
+from pytest_mlebench.integrity.too_good import ScoreClaim, score_claim
 from pytest_mlebench.integrity.watermark import agent_sources, copied_in_matches
 from pytest_mlebench.records.verdict import IntegrityReport, Mode
 from pytest_mlebench.registry import Competition
@@ -132,9 +134,13 @@ def integrity_options(
 
 
 def integrity_context(
-    options: IntegrityOptions, competition: Competition, sandbox: SandboxFacts | None
+    options: IntegrityOptions,
+    competition: Competition,
+    sandbox: SandboxFacts | None,
+    score: float | None = None,
 ) -> CheckContext:
-    """The checks' context for a run of ``competition`` in ``sandbox`` under ``options``."""
+    """The checks' context for a run of ``competition`` in ``sandbox`` under ``options``
+    (``score``: the run's score, for the ``too-good`` check)."""
     return CheckContext(
         policy=options.policy,
         mode=options.mode,
@@ -144,4 +150,13 @@ def integrity_context(
             competition.folder, options.references, competition.id, options.data_dir
         ),
         judge=options.judge,
+        claim=competition_claim(competition, score),
     )
+
+
+def competition_claim(competition: Competition | None, score: float | None) -> ScoreClaim | None:
+    """``score`` beside ``competition``'s leaderboard and its metric's perfect value."""
+    if competition is None:
+        return None
+    perfect = graders.get_metric(competition.metric).perfect
+    return score_claim(score, competition.leaderboard_scores, perfect, competition.lower_is_better)

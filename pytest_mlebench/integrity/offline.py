@@ -16,7 +16,7 @@ from pathlib import Path
 from pytest_mlebench.errors import ConfigError
 from pytest_mlebench.integrity.checks import CheckContext, check_run
 from pytest_mlebench.integrity.crossrun import cross_run_flags
-from pytest_mlebench.integrity.monitor import IntegrityOptions
+from pytest_mlebench.integrity.monitor import IntegrityOptions, competition_claim
 from pytest_mlebench.integrity.run_evidence import Evidence, calls_of, load_evidence
 from pytest_mlebench.integrity.similarity import reference_folder
 from pytest_mlebench.records.run_record import RunRecord, read_records
@@ -68,10 +68,15 @@ def recheck(record: RunRecord, options: IntegrityOptions, registry: Registry) ->
             folder, options.references, record.competition_id, options.data_dir
         ),
         judge=options.judge,
+        claim=competition_claim(known, record.grade.score if record.grade else None),
     )
     calls = calls_of(evidence, record.validation_calls)
     earned = record.grade.medal if record.grade else None
-    return check_run(evidence, run_dir, calls, context, earned)
+    report = check_run(evidence, run_dir, calls, context, earned)
+    cleared = record.integrity.clearance if record.integrity else None
+    if cleared and report.medal_withheld:  # a person cleared it: the clearance stands
+        return replace(report, medal_withheld=False, clearance=cleared)
+    return report
 
 
 def recheck_runs(path: Path, options: IntegrityOptions, registry: Registry) -> Recheck:

@@ -80,6 +80,10 @@ class RunRecord:
     ``attempts`` lists the earlier attempts of a run that ``--mle-retries`` tried again after an
     ``infra`` failure (number, class, reason, end time); this record is the last attempt's.
     Both are added at the end with defaults, so older records read back unchanged.
+    ``failure_summary`` is a model's short account of why a failed run failed
+    (``--mle-summarize MODEL``, :mod:`pytest_mlebench.failure_summary`: ``model``, ``text``,
+    ``error``, tokens and cost); ``None`` for a run that did not fail, without the option, and in
+    records written before it existed.
     """
 
     session_id: str
@@ -123,6 +127,7 @@ class RunRecord:
     stop_reason: str | None = None
     failure_class: FailureClass | None = None
     attempts: list[dict[str, Any]] = field(default_factory=list)
+    failure_summary: dict[str, Any] | None = None
     version: int = RECORD_VERSION
 
     def __post_init__(self) -> None:

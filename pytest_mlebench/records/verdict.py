@@ -86,6 +86,10 @@ class IntegrityReport:
         evidence_file: The run's ``integrity/evidence.json`` (for ``mlebench integrity``).
         judge: What the optional LLM judge was asked and answered (model, answers, reply,
             prompt file, tokens, cost), ``None`` without ``--mle-judge``.
+        clearance: Who cleared a withheld medal, when and why (``by``, ``at``, ``reason``,
+            ``medal``: ``mlebench integrity clear``); the medal then counts
+            (``medal_withheld`` is false again) and the flags stay. ``None``: never cleared,
+            and in reports written before clearances existed.
     """
 
     mode: Mode = "report"
@@ -96,6 +100,7 @@ class IntegrityReport:
     earned_medal: str | None = None
     evidence_file: str | None = None
     judge: dict[str, Any] | None = None
+    clearance: dict[str, Any] | None = None
 
     @property
     def worst(self) -> Severity | None:
@@ -122,7 +127,12 @@ class IntegrityReport:
             earned_medal=data.get("earned_medal"),
             evidence_file=data.get("evidence_file"),
             judge=dict(data["judge"]) if isinstance(data.get("judge"), dict) else None,
+            clearance=_mapping(data.get("clearance")),
         )
+
+
+def _mapping(value: Any) -> dict[str, Any] | None:
+    return dict(value) if isinstance(value, dict) else None
 
 
 def sort_flags(flags: list[Flag]) -> tuple[Flag, ...]:

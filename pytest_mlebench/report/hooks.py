@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from pytest_mlebench.errors import MLEBenchError
+from pytest_mlebench.failure_summary import summarize_failures
 from pytest_mlebench.handover import RunTicket, case_of, record_of
 from pytest_mlebench.records.run_record import RunRecord, read_records
 from pytest_mlebench.report import allure as allure_glue
@@ -202,6 +203,11 @@ class ReportHooks:
             return
         path = self.mle_session.settings.results_path
         records = list(read_records([path])) if path.is_file() else []
+        settings = self.mle_session.settings
+        records = summarize_failures(
+            records, self.mle_session.session_id, settings.summarize,
+            dict(settings.gateway_upstreams), settings.price_table, path,
+        )  # fmt: skip
         self.records = [r for r in records if r.session_id == self.mle_session.session_id]
         end = SessionEnd(
             rootdir=Path(str(self.config.rootpath)),

@@ -16,6 +16,8 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from pytest_mlebench.failure_summary.views import html_section as failure_html
+from pytest_mlebench.integrity.reporting import cleared_text, too_good_text
 from pytest_mlebench.manifest.render import manifest_html
 from pytest_mlebench.medals import MEDALS
 from pytest_mlebench.report.category_profiles import build_profile, profile_rows
@@ -158,6 +160,7 @@ def _integrity_badge(integrity: dict[str, Any] | None) -> str:
         if integrity.get("medal_withheld")
         else ""
     )
+    withheld += escape(too_good_text(integrity) or cleared_text(integrity))
     return f' <span class="flag flag-{worst}">{worst}: {kinds}{withheld}</span>'
 
 
@@ -349,6 +352,7 @@ def render_html(
     body += [agent_section(a, s, summary.get("competitions", [])) for a, s in agents.items()]
     body.append(profile_section(summary, baseline))
     body.append(engineering_html(summary, baseline, history))
+    body.append(failure_html(summary))
     if summary.get("integrity"):
         body += ["<h2>Integrity</h2>", integrity_html(summary)]
     body += ["<h2>Merge</h2>", merge_section(summary.get("merge", {}))]

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.atomic_write import write_atomically
+from pytest_mlebench.failure_summary.views import markdown_lines as failure_markdown
+from pytest_mlebench.integrity.reporting import markdown_lines as integrity_markdown
 from pytest_mlebench.manifest.render import manifest_markdown
 from pytest_mlebench.report.baseline_gate import GateResult
 from pytest_mlebench.report.category_profiles import build_profile, profile_rows
@@ -171,6 +173,8 @@ def render_markdown(
     lines += overall_section(summary)
     lines += competitions_section(summary)
     lines += profile_section(summary, baseline)
+    lines += failure_markdown(summary)
+    lines += integrity_markdown([r for e in summary.get("competitions", []) for r in e["runs"]])
     lines += engineering_markdown(summary, baseline, history)
     return "\n".join(lines).rstrip() + "\n"
 

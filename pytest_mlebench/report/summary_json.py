@@ -16,6 +16,7 @@ from typing import Any
 
 from pytest_mlebench.atomic_write import write_atomically
 from pytest_mlebench.errors import ConfigError
+from pytest_mlebench.failure_summary import summaries_block
 from pytest_mlebench.integrity.reporting import integrity_section, run_integrity
 from pytest_mlebench.manifest.from_records import build_manifest
 from pytest_mlebench.medals import MEDALS, Thresholds
@@ -75,6 +76,7 @@ def build_summary(
         "integrity": integrity_section(records, session_flags),
         "gpus": gpu_section(records),
         "manifest": build_manifest(records),  # the conditions (docs/reports.md)
+        "failure_summaries": summaries_block(records),
     }
 
 
@@ -195,6 +197,7 @@ def run_entry(record: RunRecord) -> dict[str, Any]:
         "run_dir": record.run_dir,
         "llm_usage": run_usage(record),
         "integrity": run_integrity(record),
+        "failure_summary": record.failure_summary,
         "node": run_node(record),
         "description": record.description,
         "gpu_usage": record.gpu_usage,

@@ -75,7 +75,9 @@ class CompetitionRun(Run):
     def judge(self, outcome: SandboxOutcome) -> Judgement:
         """Grade the submission, check the run's integrity, apply the medal requirement."""
         report = self._grade(outcome.submission)
-        context = integrity_context(self.mle_session.integrity, self.competition, self.sandbox)
+        context = integrity_context(
+            self.mle_session.integrity, self.competition, self.sandbox, report.score
+        )
         integrity = self.integrity.check(outcome.evidence, outcome.calls, context, report.medal)
         require = self.mle_session.settings.require
         gate = requirement_failure(report, require) or withheld_gate(integrity, require)

@@ -28,6 +28,7 @@ SECTIONS = (
     "validator",
     "similarity",
     "judge",
+    "score",
 )
 
 
@@ -54,6 +55,7 @@ class Policy:
     similarity: dict[str, Any]
     source: str
     judge: dict[str, Any] = field(default_factory=dict)
+    score: dict[str, Any] = field(default_factory=dict)
 
     def severity(self, section: str, key: str) -> Severity:
         value: Severity = getattr(self, section)[key]
@@ -111,6 +113,7 @@ def _build(raw: dict[str, Any], path: Path, source: str) -> Policy:
         similarity=_severities(raw.get("similarity") or {}, path, "similarity"),
         source=source,
         judge=_severities(raw.get("judge") or {}, path, "judge"),
+        score=_severities(raw.get("score") or {}, path, "score"),
     )
 
 

@@ -80,6 +80,7 @@ SAMPLES: dict[str, Sample] = {
     "ray-data-dir": Sample("{tmp}/defs-a", "{tmp}/defs-b", "{tmp}/missing"),
     "allow-different": Sample("time_limit", "gpu", "colour"),
     "retries": Sample("2", "1", "-1"),
+    "summarize": Sample("provider/model-a", "provider/model-b", "two words"),
 }
 
 

@@ -4,7 +4,9 @@ granted — the record keeps no series over time, so the page shows the summary)
 
 from __future__ import annotations
 
+from pytest_mlebench.failure_summary.views import summary_text
 from pytest_mlebench.gpu_sampling import usage_text
+from pytest_mlebench.integrity.reporting import too_good_of
 from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.report.llm_usage import usage_brief
 
@@ -39,11 +41,15 @@ def grade_rows(record: RunRecord) -> list[tuple[str, str]]:
     """The grade: submission, validity, score, medal (and a withheld one), percentile, lines."""
     grade = record.grade
     if grade is None:
-        return [("grade", ""), ("result", "not graded" if record.kind == "competition" else
-                                 "an engineering task (no grade)")]  # fmt: skip
+        kind = "not graded" if record.kind == "competition" else "an engineering task (no grade)"
+        return [("grade", ""), ("result", kind), *_why_failed(record)]
     medal: str = record.medal or "no medal"
     if record.medal_withheld:
         medal += f" (earned {record.earned_medal}, withheld by integrity)"
+    cleared = record.integrity.clearance if record.integrity else None
+    if cleared:
+        medal += f" (withheld by integrity, cleared by {cleared.get('by')} at {cleared.get('at')}: "
+        medal += f"{cleared.get('reason')})"
     rows = [
         ("grade", ""),
         ("submission", "present" if grade.submission_exists else "missing"),
@@ -52,6 +58,12 @@ def grade_rows(record: RunRecord) -> list[tuple[str, str]]:
         ("medal", medal),
         ("percentile", "–" if grade.percentile is None else f"{grade.percentile:.1f}"),
     ]
+    too_good = too_good_of(record.integrity.flags) if record.integrity else None
+    if too_good:
+        rows.append(
+            ("too good to be true", f"the leaderboard's best is {too_good['board_best']:g}")
+        )
+    rows += _why_failed(record)
     if grade.thresholds is not None:
         lines = grade.thresholds
         direction = "lower" if lines.lower_is_better else "higher"
@@ -65,6 +77,14 @@ def grade_rows(record: RunRecord) -> list[tuple[str, str]]:
     if grade.original_differs:
         rows.append(("original grader", f"{grade.original_score} ({grade.original_medal})"))
     return rows
+
+
+def _why_failed(record: RunRecord) -> list[tuple[str, str]]:
+    """The model's failure summary (``--mle-summarize``), or its note; none for other runs."""
+    why = summary_text(record.failure_summary)
+    if why is None or record.failure_summary is None:
+        return []
+    return [(f"why it failed ({record.failure_summary.get('model')})", why)]
 
 
 def resource_rows(record: RunRecord) -> list[tuple[str, str]]:
