@@ -2,15 +2,14 @@
 
 Each entry is the one declaration of a setting: its name (``--mle-<name>``, ini ``mle_<name>``,
 CLI ``--<name>``), the :class:`~pytest_mlebench.settings.Settings` field it fills, its help text,
-environment variable, parser, default and choices. :mod:`pytest_mlebench.settings` generates the
-pytest options, the ``mlebench`` options and the resolved settings from it; a default is written
-here and nowhere else. The parsers come from :mod:`pytest_mlebench.setting_spec` and, for values
-the features share, from :mod:`pytest_mlebench.values`.
+environment variable, parser (:mod:`~pytest_mlebench.setting_spec`, :mod:`~pytest_mlebench.values`),
+default (here, nowhere else), choices; :mod:`pytest_mlebench.settings` makes options and settings.
 """
 
 from __future__ import annotations
 
 from pytest_mlebench import setting_spec as parsers
+from pytest_mlebench.checkpoint_settings import CHECKPOINT_SETTINGS
 from pytest_mlebench.eng_settings import ENGINEERING_SETTINGS
 from pytest_mlebench.setting_spec import RERUN_KINDS, Setting
 from pytest_mlebench.values.cost_limit import cost_limit
@@ -397,4 +396,5 @@ SETTINGS: tuple[Setting, ...] = (
         metavar="DIR",
     ),
     *ENGINEERING_SETTINGS,
+    *CHECKPOINT_SETTINGS,
 )

@@ -95,6 +95,9 @@ class Settings:
     ray: str | None
     ray_retries: int
     ray_data_dir: Path | None
+    checkpoint_every: float | None
+    checkpoint_cap: int
+    resume: Path | None
 
 
 _BY_NAME = {entry.name: entry for entry in SETTINGS}

@@ -67,6 +67,10 @@ class RunRecord:
     ``stop_reason`` is the agent's own word on why it stopped (the line it wrote to
     ``LOGS_DIR/stop_reason.txt``, ``docs/agents.md``); ``None`` when it wrote none and in
     records written before it existed.
+    ``resumed`` is set on a run that resumed one whose session died or whose node was lost
+    (``--mle-resume``, a Ray retry): the run and snapshot it resumed from, the agent time at the
+    snapshot, the time lost (done again after it) and the seconds the agent was given; ``None``
+    on a first attempt and in records written before it existed.
     """
 
     session_id: str
@@ -108,6 +112,7 @@ class RunRecord:
     description: str = "standard"
     gpu_usage: dict[str, Any] | None = None
     stop_reason: str | None = None
+    resumed: dict[str, Any] | None = None
     version: int = RECORD_VERSION
 
     @property

@@ -14,7 +14,7 @@ from __future__ import annotations
 import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -22,6 +22,10 @@ import pytest
 
 from pytest_mlebench.agents import load_agent
 from pytest_mlebench.agents.stop_reason import read_stop_reason
+from pytest_mlebench.checkpoint.interval import interval_for
+from pytest_mlebench.checkpoint.marker import StartedRun, mark_interrupted
+from pytest_mlebench.checkpoint.resume import ResumePoint, resume_point
+from pytest_mlebench.checkpoint.snapshotter import CheckpointPlan
 from pytest_mlebench.errors import AgentError
 from pytest_mlebench.gateway import Gateway
 from pytest_mlebench.gateway.service import gateway_service
@@ -89,11 +93,32 @@ class Run(ABC):
         self.node: dict[str, Any] | None = None  # the Ray node that ran it (--mle-ray)
         self.gateway: Gateway | None = None
         self.gpu_usage: dict[str, Any] | None = None  # what the GPU sampler saw
+        self.resumed: dict[str, Any] | None = None  # the executor's own resume (a Ray retry)
         self.on_record = on_record
+        plan = mle_session.resume
+        # the run of a dead session this one resumes (--mle-resume); None: a first attempt
+        self.resume: ResumePoint | None = (
+            plan.point_for(subject.id, case.seed) if plan is not None else None
+        )
+
+    @property
+    def full_time_limit(self) -> int:
+        """The agent's whole seconds, before a resumed attempt took its share."""
+        return run_time_limit(self.mle_session.settings.time_limit, self.subject)
 
     @property
     def time_limit(self) -> int:
-        return run_time_limit(self.mle_session.settings.time_limit, self.subject)
+        """The seconds this attempt's agent gets: the whole, or what a resume left."""
+        if self.resume is not None:
+            return self.resume.remaining
+        return self.full_time_limit
+
+    def resume_from(self, run_dir: Path | None = None) -> ResumePoint:
+        """Resume from the last snapshot of the run in ``run_dir`` (default: this run's own
+        folder; from scratch where it took none): the next :meth:`execute` restores it and
+        gives the agent the time left. What a retry of this run calls before it starts again."""
+        self.resume = resume_point(run_dir or self.run_dir, self.full_time_limit)
+        return self.resume
 
     def resources(self) -> ResourceGrant:
         """Each limit as the user set it, else as the subject asks (GPUs: the executor's)."""
@@ -108,12 +133,16 @@ class Run(ABC):
     def execute(self) -> RunRecord:
         """Run the agent and judge it; the record is written before this returns or raises."""
         self.run_dir.mkdir(parents=True, exist_ok=True)
+        self.started_marker().write(self.run_dir)
         self.before_sandbox()
         try:
             outcome = self._sandbox_phase()
             judgement = self.judge(outcome)
         except Exception as exc:
             self.hand_over(self._record("error", f"{type(exc).__name__}: {exc}"))
+            raise
+        except KeyboardInterrupt:  # no record: the marker says so, --mle-resume finds it
+            mark_interrupted(self.run_dir)
             raise
         record = self._record(judgement.outcome, judgement.reason, outcome, judgement)
         self.hand_over(record)
@@ -143,6 +172,30 @@ class Run(ABC):
 
     # -- the skeleton's steps -------------------------------------------------------------
 
+    def started_marker(self) -> StartedRun:
+        """The run's ``started.json``: what ``--mle-resume`` needs to find and resume it."""
+        return StartedRun(
+            run_id=self.run_id,
+            session_id=self.mle_session.session_id,
+            test_id=self.test_id,
+            kind=self.kind,
+            subject=self.subject.id,
+            seed=self.case.seed,
+            agent=self.agent.name,
+            time_limit=self.full_time_limit,
+            started_at=self.started_at,
+            resumed_from=self.resume.entry() if self.resume is not None else None,
+        )
+
+    def checkpoint_plan(self) -> CheckpointPlan | None:
+        """How this run is snapshotted (``--mle-checkpoint-every``, ``--mle-checkpoint-cap``);
+        ``None`` when it is off or the run is not longer than the interval."""
+        settings = self.mle_session.settings
+        interval = interval_for(settings.checkpoint_every, self.time_limit)
+        if interval is None:
+            return None
+        return CheckpointPlan(interval, settings.checkpoint_cap)
+
     def sandbox_spec(self) -> SandboxSpec:
         """The run's sandbox as this machine sees it (the executor adds GPUs and the
         validator); a kind adds its own with :func:`dataclasses.replace`."""
@@ -169,8 +222,9 @@ class Run(ABC):
         }
 
     def sandbox_job(self, spec: SandboxSpec) -> SandboxJob:
-        """The job the executor carries out; a kind adds its own with ``replace``."""
-        return SandboxJob(
+        """The job the executor carries out (resumed from :attr:`resume` when set); a kind
+        adds its own with ``replace``."""
+        job = SandboxJob(
             spec=spec,
             agent=self.agent,
             instructions=Instructions(
@@ -178,7 +232,9 @@ class Run(ABC):
             ),
             run_dir=self.run_dir,
             on_sandbox=self._sandbox_made,
+            checkpoint=self.checkpoint_plan(),
         )
+        return job.resuming(self.resume) if self.resume is not None else job
 
     def _sandbox_made(self, sandbox: SandboxFacts) -> None:
         self.sandbox = sandbox
@@ -198,6 +254,7 @@ class Run(ABC):
         finally:
             self.phase_ended()
         self.sandbox, self.node, self.gateway = outcome.sandbox, outcome.node, outcome.gateway
+        self.resumed = outcome.resumed
         if outcome.evidence is not None:
             self.gpu_usage = outcome.evidence.gpu_usage
         return outcome
@@ -221,7 +278,7 @@ class Run(ABC):
         outcome: SandboxOutcome | None = None,
         judgement: Judgement | None = None,
     ) -> RunRecord:
-        return subject_record(
+        record = subject_record(
             self.mle_session,
             self.subject,
             self.case,
@@ -244,6 +301,8 @@ class Run(ABC):
             gpu_usage=self.gpu_usage,
             stop_reason=self.stop_reason(),
         )
+        resumed = self.resumed or (self.resume.entry() if self.resume is not None else None)
+        return replace(record, resumed=resumed) if resumed is not None else record
 
     def hand_over(self, record: RunRecord) -> None:
         """Keep ``record`` (the run's ``record.json``, a line of the results file) and tell the

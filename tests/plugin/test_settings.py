@@ -78,6 +78,9 @@ SAMPLES: dict[str, Sample] = {
     "ray": Sample("auto", "10.0.0.5:6379", "nowhere"),
     "ray-retries": Sample("0", "5", "-1"),
     "ray-data-dir": Sample("{tmp}/defs-a", "{tmp}/defs-b", "{tmp}/missing"),
+    "checkpoint-every": Sample("10s", "2h", "soon"),
+    "checkpoint-cap": Sample("500m", "4g", "lots"),
+    "resume": Sample("{tmp}/defs-a", "{tmp}/a.json", "{tmp}/missing"),
 }
 
 
