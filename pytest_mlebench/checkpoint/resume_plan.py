@@ -44,7 +44,7 @@ class ResumePlan:
 
 def run_folders(path: Path) -> list[Path]:
     """The run folders ``path`` names (see the module docstring)."""
-    if path.is_file():
+    if not path.is_dir():  # a results file or a summary: the runs beside it
         path = path.parent / "runs"
     elif (path / "started.json").is_file():
         return [path]

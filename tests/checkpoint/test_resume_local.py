@@ -54,3 +54,26 @@ def test_a_killed_session_resumes_from_its_last_snapshot(tmp_path: Path, signum:
     assert int(told["steps"]) == steps_at_snapshot > 0
     assert int(told["time_limit"]) == resumed["remaining_seconds"]
     assert told["told"] == "yes" and int(told["used"]) == round(info["time_used"])
+
+
+def test_bad_checkpoint_options_are_usage_errors_that_name_the_fix(tmp_path: Path) -> None:
+    import subprocess
+
+    from tests.checkpoint.session_driver import session_command
+
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "defs").mkdir()
+    for option, expected in [
+        ("--mle-checkpoint-every=soon", "expected a duration like 30m, 10s or 2h"),
+        (f"--mle-resume={tmp_path / 'missing'}", "no such file or folder"),
+        (f"--mle-resume={tmp_path / 'empty'}", "no runs found there"),
+    ]:
+        done = subprocess.run(
+            session_command(tmp_path, "local", option),
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 4, done.stdout + done.stderr
+        assert expected in done.stderr and "Traceback" not in done.stderr
