@@ -41,11 +41,14 @@ class CheckpointPlan:
         interval: Seconds between snapshots.
         cap_bytes: The most one snapshot copies out of the sandbox.
         time_used_before: The agent's seconds used by the attempts this run resumes from.
+        numbered_after: The last snapshot number the run took before this attempt (a Ray
+            retry on another node goes on from the controller's last).
     """
 
     interval: float
     cap_bytes: int = DEFAULT_CAP_BYTES
     time_used_before: float = 0.0
+    numbered_after: int = 0
 
 
 class Snapshotter:
@@ -106,7 +109,8 @@ class Snapshotter:
 
     def snapshot_now(self) -> Snapshot | None:
         """Take one snapshot now; ``None`` (and an entry in the log) when it failed."""
-        number = (self._previous.info.number if self._previous else 0) + 1
+        number = max(self._previous.info.number if self._previous else 0, self.plan.numbered_after)
+        number += 1
         try:
             snapshot = take_snapshot(
                 self.sandbox,
