@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from pytest_mlebench.checkpoint.interval import (
+from pytest_mlebench.setting_spec import Setting, always
+from pytest_mlebench.values.checkpoint_every import (
     DEFAULT_EVERY,
     parse_cap,
     parse_every,
     resume_source,
 )
-from pytest_mlebench.setting_spec import Setting, always
 
 CHECKPOINT_SETTINGS: tuple[Setting, ...] = (
     Setting(

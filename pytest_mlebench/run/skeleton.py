@@ -22,7 +22,6 @@ import pytest
 
 from pytest_mlebench.agents import load_agent
 from pytest_mlebench.agents.stop_reason import read_stop_reason
-from pytest_mlebench.checkpoint.interval import interval_for
 from pytest_mlebench.checkpoint.marker import StartedRun, mark_interrupted
 from pytest_mlebench.checkpoint.resume import ResumePoint, resume_point
 from pytest_mlebench.checkpoint.snapshotter import CheckpointPlan
@@ -48,6 +47,7 @@ from pytest_mlebench.sandbox_phase import (
 )
 from pytest_mlebench.session import MLEBenchSession
 from pytest_mlebench.timestamps import utc_timestamp
+from pytest_mlebench.values.checkpoint_every import interval_for
 from pytest_mlebench.values.time_limit import run_time_limit
 
 

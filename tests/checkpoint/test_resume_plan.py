@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from pytest_mlebench.checkpoint.interval import interval_for, parse_cap, parse_every
 from pytest_mlebench.checkpoint.marker import StartedRun, mark_interrupted
 from pytest_mlebench.checkpoint.resume import ResumePoint, resume_point
 from pytest_mlebench.checkpoint.resume_plan import plan_resume, run_folders
 from pytest_mlebench.errors import SettingError
+from pytest_mlebench.values.checkpoint_every import interval_for, parse_cap, parse_every
 
 
 def started(runs: Path, run_id: str, **fields: object) -> Path:

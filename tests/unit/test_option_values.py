@@ -12,7 +12,13 @@ import pytest_mlebench
 from pytest_mlebench.values.time_limit import run_time_limit
 
 PACKAGE = Path(pytest_mlebench.__file__).parent
-SETTINGS_MODULES = ("settings.py", "setting_spec.py", "setting_table.py", "eng_settings.py")
+SETTINGS_MODULES = (
+    "settings.py",
+    "setting_spec.py",
+    "setting_table.py",
+    "eng_settings.py",
+    "checkpoint_settings.py",
+)
 # The foundation and the data layer: what the settings may build on (never a feature).
 SETTINGS_MAY_IMPORT = ("pytest_mlebench.errors", "pytest_mlebench.data", "pytest_mlebench.values")
 FEATURES = ("gateway", "agents", "integrity")

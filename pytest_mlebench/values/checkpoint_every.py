@@ -1,4 +1,5 @@
-"""How often a live run is snapshotted: ``--mle-checkpoint-every`` as seconds, or off.
+"""How often a live run is snapshotted (``--mle-checkpoint-every``), how much one may copy
+(``--mle-checkpoint-cap``), and the path ``--mle-resume`` names, as the settings read them.
 
 A duration is digits with an optional unit (``s``, ``m``, ``h``; bare digits are seconds):
 ``30m``, ``10s``, ``2h``, ``90``. ``0`` and ``off`` turn snapshots off. A run whose time limit is
