@@ -92,17 +92,6 @@ class Snapshotter:
         """The agent's seconds so far, earlier attempts included."""
         return self.plan.time_used_before + time.monotonic() - self._started
 
-    def summary(self) -> dict[str, Any]:
-        """What the run's evidence keeps: how many snapshots, the last, the failures."""
-        taken = [entry for entry in self.entries if "error" not in entry]
-        return {
-            "interval_seconds": self.plan.interval,
-            "cap_bytes": self.plan.cap_bytes,
-            "taken": len(taken),
-            "failed": len(self.entries) - len(taken),
-            "last": taken[-1] if taken else None,
-        }
-
     def _loop(self) -> None:
         while not self._stop.wait(self.plan.interval):
             self.snapshot_now()

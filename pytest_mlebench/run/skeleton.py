@@ -133,8 +133,8 @@ class Run(ABC):
     def execute(self) -> RunRecord:
         """Run the agent and judge it; the record is written before this returns or raises."""
         self.run_dir.mkdir(parents=True, exist_ok=True)
-        self.started_marker().write(self.run_dir)
         self.before_sandbox()
+        self.started_marker().write(self.run_dir)  # after a skip: a skipped run never resumes
         try:
             outcome = self._sandbox_phase()
             judgement = self.judge(outcome)
