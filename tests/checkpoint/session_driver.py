@@ -22,7 +22,7 @@ AGENT = Path(__file__).with_name("resumer")
 TIME_LIMIT = 120
 
 
-def session_command(root: Path, backend: str, *args: str) -> list[str]:
+def session_command(root: Path, backend: str, *args: str, every: str = "1s") -> list[str]:
     return bench_command(
         root,
         "--mle-sandbox",
@@ -37,17 +37,17 @@ def session_command(root: Path, backend: str, *args: str) -> list[str]:
         "--mle-time-limit",
         str(TIME_LIMIT),
         "--mle-checkpoint-every",
-        "1s",
+        every,
         "-m",
         "resumable",
         *args,
     )
 
 
-def start_session(root: Path, backend: str) -> subprocess.Popen[bytes]:
+def start_session(root: Path, backend: str, every: str = "1s") -> subprocess.Popen[bytes]:
     write_competition(root / "defs", "toy-resume", splits={"resumable": ["toy-resume"]})
     return subprocess.Popen(
-        session_command(root, backend),
+        session_command(root, backend, every=every),
         cwd=root,
         start_new_session=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
@@ -63,8 +63,11 @@ def run_folder(root: Path) -> Path:
 
 
 def wait_for_snapshot(root: Path, session: subprocess.Popen[bytes], count: int) -> None:
+    """Wait for the run's snapshot ``count`` (``0``: for its agent to have started)."""
     give_up = time.monotonic() + 240
-    while not list((root / "reports" / "runs").glob(f"*/checkpoints/{count:04d}/snapshot.json")):
+    runs = root / "reports" / "runs"
+    pattern = f"*/checkpoints/{count:04d}/snapshot.json" if count else "*/agent.log"
+    while not list(runs.glob(pattern)):
         if session.poll() is not None or time.monotonic() > give_up:
             output = session.stdout.read().decode(errors="replace") if session.stdout else ""
             raise AssertionError(f"no snapshot {count} was taken:\n{output[-3000:]}")

@@ -56,6 +56,24 @@ def test_a_killed_session_resumes_from_its_last_snapshot(tmp_path: Path, signum:
     assert told["told"] == "yes" and int(told["used"]) == round(info["time_used"])
 
 
+def test_a_run_without_snapshots_starts_over_with_the_full_time_and_says_so(
+    tmp_path: Path,
+) -> None:
+    session = start_session(tmp_path, "local", every="off")
+    wait_for_snapshot(tmp_path, session, 0)
+    stop_session(session, signal.SIGKILL)
+
+    done, records = resume_session(tmp_path, "local")
+
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert "0 from a snapshot, 1 from scratch" in done.stdout
+    [record] = records
+    assert record["resumed"]["from_scratch"] is True and record["resumed"]["snapshot"] is None
+    assert record["resumed"]["remaining_seconds"] == record["time_limit"] == TIME_LIMIT
+    told = (Path(record["run_dir"]) / "logs" / "resumed.txt").read_text()
+    assert "resumed=0" in told and f"time_limit={TIME_LIMIT}" in told and "told=no" in told
+
+
 def test_bad_checkpoint_options_are_usage_errors_that_name_the_fix(tmp_path: Path) -> None:
     import subprocess
 

@@ -180,3 +180,18 @@ def test_the_snapshotter_takes_snapshots_while_the_agent_runs(
     assert published[:2] == [1, 2]
     first = snapshots_of(tmp_path)[0]
     assert first.info.time_used >= 100.0  # the time of the attempts it resumed from counts
+
+
+def test_an_engineering_runs_workspace_is_snapshotted_and_restored(
+    sandbox_factory: SandboxFactory, tmp_path: Path
+) -> None:
+    first = sandbox_factory(workspace=True)
+    work = first.paths.work
+    plant(first, "open(__import__('sys').argv[1] + '/fix.py', 'w').write('fixed\\n')", work)
+    snapshot = take_snapshot(first, tmp_path, 1, 1.0)
+    assert (snapshot.folder / "workspace" / "fix.py").read_text() == "fixed\n"
+
+    fresh = sandbox_factory(workspace=True)
+    assert "workspace" in restore_snapshot(fresh, snapshot.folder)
+    read = fresh.exec(["cat", f"{fresh.paths.work}/fix.py"], timeout=60)
+    assert read.exit_code == 0 and "fixed" in read.output_tail
