@@ -3,8 +3,9 @@
 :class:`Snapshotter` is a context manager around the agent's run: it starts a daemon thread that
 wakes every ``interval`` seconds and takes a snapshot (:func:`~.snapshot.take_snapshot`), hands
 each to ``publish`` (a Ray node sends it to the controller), and on exit stops the thread and
-waits for a snapshot in progress to end. A snapshot that fails is recorded in
-``checkpoints/log.json`` and the run goes on: snapshots never break a run.
+waits for a snapshot in progress to end (a few seconds only when the agent's run raised, Ctrl-C
+say: a snapshot cut off there stays ``.partial``, never taken for a whole one). A snapshot that
+fails is recorded in ``checkpoints/log.json`` and the run goes on: snapshots never break a run.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ log = logging.getLogger(__name__)
 
 Publish = Callable[[Snapshot], None]
 STOP_WAIT_SECONDS = 600.0  # a snapshot in progress when the agent ends: its copy is bounded
+INTERRUPT_WAIT_SECONDS = 5.0  # Ctrl-C does not wait for it: the last whole snapshot stays
 
 
 @dataclass(frozen=True)
@@ -86,7 +88,7 @@ class Snapshotter:
         traceback: TracebackType | None,
     ) -> None:
         self._stop.set()
-        self._thread.join(STOP_WAIT_SECONDS)
+        self._thread.join(STOP_WAIT_SECONDS if kind is None else INTERRUPT_WAIT_SECONDS)
 
     def time_used(self) -> float:
         """The agent's seconds so far, earlier attempts included."""
