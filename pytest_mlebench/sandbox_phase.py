@@ -15,11 +15,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pytest_mlebench.agents.protocol import Agent, AgentTask
+from pytest_mlebench.checkpoint.resume import ResumePoint, restore_snapshot
+from pytest_mlebench.checkpoint.snapshotter import CheckpointPlan, Publish, Snapshotter
 from pytest_mlebench.gpu_sampling import gpu_watch
 from pytest_mlebench.graders import SubmissionSpec
 from pytest_mlebench.graders.validation import SIZE_FLOOR_BYTES, max_submission_bytes
@@ -59,11 +62,13 @@ class Instructions:
         watermark: The run's watermark, appended to the text (and, by the job, to the env).
         body: An engineering task's ``instruction.md`` (taken as it is, with a line naming the
             workspace); ``None``: the competition instructions.
+        resume_note: The line that tells a resumed agent so (``None``: a first attempt).
     """
 
     time_limit: int
     watermark: Watermark
     body: str | None = None
+    resume_note: str | None = None
 
     def render(self, paths: ContractPaths) -> str:
         """The text for a sandbox with ``paths``, watermark included."""
@@ -72,7 +77,7 @@ class Instructions:
                 f"\n\nYour workspace is {paths.work} ($WORK_DIR); you have {self.time_limit} "
                 "seconds.\n"
             )
-            return self.body.rstrip("\n") + where + self.watermark.note()
+            return self.body.rstrip("\n") + where + (self.resume_note or "") + self.watermark.note()
         text = INSTRUCTIONS.read_text("utf-8").format(
             data=paths.data,
             submission_file=paths.submission_file,
@@ -81,7 +86,7 @@ class Instructions:
             logs=paths.logs,
             time_limit=self.time_limit,
         )
-        return text + self.watermark.note()
+        return text + (self.resume_note or "") + self.watermark.note()
 
 
 @dataclass(frozen=True)
@@ -118,6 +123,9 @@ class SandboxJob:
             to ``run_dir/workspace`` (``None``: a competition run, with the validator).
         task_dir: The engineering task's folder, for the task's own agents.
         image: The image to run instead of the session's (an engineering task's profile).
+        checkpoint: How the live run is snapshotted (``None``: it is not).
+        resume: The snapshot restored before the agent starts (``None``: a first attempt);
+            set with :meth:`resuming`.
     """
 
     spec: SandboxSpec
@@ -130,6 +138,8 @@ class SandboxJob:
     workspace: Path | None = None
     task_dir: Path | None = None
     image: str | None = None
+    checkpoint: CheckpointPlan | None = None
+    resume: ResumePoint | None = None
 
     def __post_init__(self) -> None:
         env = {**self.spec.env, **self.watermark.env}
@@ -140,6 +150,24 @@ class SandboxJob:
     def watermark(self) -> Watermark:
         """The run's watermark, as the instructions and the sandbox's environment carry it."""
         return self.instructions.watermark
+
+    def resuming(self, point: ResumePoint) -> SandboxJob:
+        """This job resumed from ``point``: the agent gets the remaining seconds, is told it
+        resumes (environment and instructions), and the snapshot is restored before it starts;
+        its own snapshots count the time used before."""
+        seconds = point.remaining
+        spec = replace(
+            self.spec,
+            limits=replace(self.spec.limits, time_limit=seconds),
+            env={**self.spec.env, **point.env()},
+        )
+        instructions = replace(self.instructions, time_limit=seconds, resume_note=point.note())
+        checkpoint = self.checkpoint
+        if checkpoint is not None:
+            checkpoint = replace(checkpoint, time_used_before=point.time_used)
+        return replace(
+            self, spec=spec, instructions=instructions, checkpoint=checkpoint, resume=point
+        )
 
 
 @dataclass(frozen=True)
@@ -155,6 +183,8 @@ class SandboxOutcome:
         evidence: The integrity evidence the watch collected (``None``: none came back).
         gateway: The run's LLM gateway after the run, its ledger complete (``None``: no gateway).
         node: Where the run ran, for an executor with many machines (the record's ``node``).
+        resumed: The record's ``resumed`` when the executor itself resumed the run from a
+            snapshot (a Ray retry after a lost node); ``None``: it did not.
     """
 
     exec_result: ExecResult
@@ -165,6 +195,7 @@ class SandboxOutcome:
     evidence: Evidence | None = None
     gateway: Gateway | None = None
     node: dict[str, Any] | None = None
+    resumed: dict[str, Any] | None = None
 
 
 class Executor(Protocol):
@@ -216,11 +247,14 @@ def drive_agent(
     workspace: bool = False,
     budget: CopyBudget | None = None,
     max_submission: int = SIZE_FLOOR_BYTES,
+    snapshots: Snapshotter | None = None,
 ) -> ExecResult:
-    """In a started sandbox: run the agent, kill what it left running, then copy its
-    submission, logs and code (and, with a ``workspace``, ``WORK_DIR`` first) to ``run_dir``
-    within ``budget`` (:func:`copy_results_out`)."""
-    result = agent.run(sandbox, task)
+    """In a started sandbox: run the agent (``snapshots`` taken beside it, stopped when it
+    ends), kill what it left running, then copy its submission, logs and code (and, with a
+    ``workspace``, ``WORK_DIR`` first) to ``run_dir`` within ``budget``
+    (:func:`copy_results_out`)."""
+    with snapshots if snapshots is not None else nullcontext():
+        result = agent.run(sandbox, task)
     sandbox.kill_agent_processes()  # nothing of the agent's runs on through the copy-out
     copy_results_out(
         sandbox,
@@ -233,12 +267,19 @@ def drive_agent(
 
 
 def run_in_sandbox(
-    sandbox: Sandbox, job: SandboxJob, instructions: str, run_dir: Path
+    sandbox: Sandbox,
+    job: SandboxJob,
+    instructions: str,
+    run_dir: Path,
+    *,
+    publish: Publish | None = None,
 ) -> tuple[ExecResult, list[dict[str, Any]], Evidence]:
     """The phase in a sandbox made for ``job`` (not started): the instructions written to
-    ``run_dir`` and copied in once, the agent driven under the integrity watch (for the job's
-    watermark), the sandbox stopped. Returns the agent's result, the validator's calls and the
-    integrity evidence (saved in ``run_dir`` as well)."""
+    ``run_dir`` and copied in once, a resumed job's snapshot restored, the agent driven under
+    the integrity watch (for the job's watermark) and snapshotted every interval of the job's
+    ``checkpoint`` (each snapshot handed to ``publish`` too), the sandbox stopped. Returns the
+    agent's result, the validator's calls and the integrity evidence (saved in ``run_dir`` as
+    well)."""
     path = run_dir / "instructions.md"
     path.write_text(instructions, "utf-8")
     watch = SandboxWatch(job.watermark, run_dir)
@@ -254,7 +295,17 @@ def run_in_sandbox(
         if job.workspace is not None:
             sandbox.copy_in(job.workspace, sandbox.paths.work)
             write_start_time(sandbox, run_dir)
+        if job.resume is not None and job.resume.snapshot is not None:
+            restore_snapshot(sandbox, job.resume.snapshot)
         budget = CopyBudget()
+        max_submission = submission_cap(job.check.answers if job.check else None)
+        snapshots = (
+            Snapshotter(
+                sandbox, run_dir, job.checkpoint, max_submission=max_submission, publish=publish
+            )
+            if job.checkpoint is not None
+            else None
+        )
         with watch.around(sandbox), gpu_watch(sandbox.spec.limits.resources.gpus) as gpus:
             result = drive_agent(
                 job.agent,
@@ -263,7 +314,8 @@ def run_in_sandbox(
                 run_dir,
                 workspace=job.workspace is not None,
                 budget=budget,
-                max_submission=submission_cap(job.check.answers if job.check else None),
+                max_submission=max_submission,
+                snapshots=snapshots,
             )
             watch.add(copy_out=budget.summary())
         if gpus is not None:  # travels with the evidence; the record keeps it as gpu_usage

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from pytest_mlebench.agents import Agent, load_agent
+from pytest_mlebench.checkpoint.resume_plan import ResumePlan
 from pytest_mlebench.eng.task_registry import EngRegistry
 from pytest_mlebench.errors import AgentError, SettingError
 from pytest_mlebench.integrity.monitor import IntegrityOptions, integrity_options
@@ -41,6 +42,7 @@ class MLEBenchSession:
         selection: Benchmark tests before and after ``-m`` / ``-k`` (on the controller under
             xdist: as its workers reported them); ``None`` until collection ends.
         tasks: The engineering tasks of this session (``docs/engineering.md``).
+        resume: The dead session's runs this one resumes (``--mle-resume``); ``None``: none.
     """
 
     settings: Settings
@@ -52,6 +54,7 @@ class MLEBenchSession:
     worker: str = "master"
     selection: SelectionCount | None = None
     tasks: EngRegistry = field(default_factory=EngRegistry)
+    resume: ResumePlan | None = None
 
     @property
     def is_controller(self) -> bool:

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from pytest_mlebench.benchmark import run_param
+from pytest_mlebench.checkpoint.resume_hooks import install_resume
 from pytest_mlebench.eng.task_registry import load_eng_registry
 from pytest_mlebench.errors import MLEBenchError
 from pytest_mlebench.fixtures import CASE_PARAMETERS
@@ -89,6 +90,7 @@ def configure_session(config: pytest.Config, session_id: str, *, late: bool) -> 
             mle_session.plan = SandboxPlan.from_json(workerinput["mle_plan"])
     config.stash[SESSION_KEY] = mle_session
     report_hooks.install(config, mle_session, partial(tickets_by_nodeid, mle_session))
+    install_resume(config, mle_session)
     if late and (workerinput is None or "mle_plan" not in workerinput):
         _plan(mle_session)
 

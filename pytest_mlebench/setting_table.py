@@ -2,13 +2,14 @@
 
 Each entry declares a setting once: name (``--mle-<name>``, ini ``mle_<name>``, CLI ``--<name>``),
 ``Settings`` field, help, environment variable, parser, default (written here only) and choices;
-:mod:`.settings` makes every option and the resolved settings from it. Parsers: ``setting_spec``,
-``values``; parts: ``eng_settings``, ``rerun_settings``, ``comparison_settings``, ``report_…``.
+:mod:`.settings` makes every option and the resolved settings from it. Parsers: ``setting_spec``
+and ``values``; the ``*_settings`` modules hold the settings of one feature each.
 """
 
 from __future__ import annotations
 
 from pytest_mlebench import setting_spec as parsers
+from pytest_mlebench.checkpoint_settings import CHECKPOINT_SETTINGS
 from pytest_mlebench.comparison_settings import COMPARISON_SETTINGS
 from pytest_mlebench.eng_settings import ENGINEERING_SETTINGS
 from pytest_mlebench.report_settings import REPORT_SETTINGS
@@ -383,4 +384,5 @@ SETTINGS: tuple[Setting, ...] = (
     *ENGINEERING_SETTINGS,
     *COMPARISON_SETTINGS,
     *REPORT_SETTINGS,
+    *CHECKPOINT_SETTINGS,
 )

@@ -98,6 +98,9 @@ class Settings:
     allow_different: frozenset[str]
     retries: int
     summarize: str | None
+    checkpoint_every: float | None
+    checkpoint_cap: int
+    resume: Path | None
 
 
 _BY_NAME = {entry.name: entry for entry in SETTINGS}

@@ -1,9 +1,11 @@
 """The controller's desk: an actor on the controller's node that nodes call back.
 
-Two jobs, both needing things that stay on the controller: validating a submission against the
+Three jobs, all needing things that stay on the controller: validating a submission against the
 answers (which never leave this machine; the node sends the file, the desk answers valid/invalid
-and a reason, never a score) and keeping the ledger of attempts (each attempt checks in before it
-starts, so an attempt whose node died is still on record). The actor is pinned to the node this
+and a reason, never a score), keeping the ledger of attempts (each attempt checks in before it
+starts, so an attempt whose node died is still on record), and keeping each snapshot a node takes
+of a live run in the controller's run folder (so a retry on another node, or ``--mle-resume``
+after the controller died, resumes from it). The actor is pinned to the node this
 process runs on, one per controller process.
 """
 
@@ -13,6 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from pytest_mlebench.checkpoint.transfer import store_snapshot
 from pytest_mlebench.graders import ScoreResult, SubmissionSpec, validate_submission
 
 _desks: dict[str, Any] = {}
@@ -36,6 +39,10 @@ class ControllerDesk:
 
     def attempts_of(self, run_id: str) -> list[dict[str, Any]]:
         return list(self.attempts.get(run_id, []))
+
+    def keep_snapshot(self, run_dir: str, archive: bytes, max_bytes: int) -> int:
+        """Store a node's snapshot ``archive`` in the controller's ``run_dir``; its number."""
+        return store_snapshot(Path(run_dir), archive, max_bytes).info.number
 
 
 def controller_desk(ray: Any) -> Any:

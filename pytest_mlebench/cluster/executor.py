@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import logging
 import tarfile
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -43,10 +44,12 @@ CANCEL_GRACE_SECONDS = 15.0
 
 @dataclass(frozen=True)
 class ClusterRun:
-    """A finished remote run: the node's result and every attempt (where, and how it ended)."""
+    """A finished remote run: the node's result, every attempt (where, and how it ended) and
+    the job of the last attempt (a retry's resumes from the run's last snapshot)."""
 
     result: NodeResult
     attempts: list[dict[str, Any]]
+    job: NodeJob | None = None
 
     def node_entry(self) -> dict[str, Any]:
         """The record's ``node``: where the run finished, its attempts, how the data came."""
@@ -85,9 +88,11 @@ def run_on_cluster(
     gpus: int,
     retries: int,
     shared_dir: Path | None,
+    on_retry: Callable[[NodeJob], NodeJob] | None = None,
 ) -> ClusterRun:
     """Run ``job`` on a node of the cluster at ``address``; raise :class:`SandboxError` if no
-    node can, or when its nodes died ``retries + 1`` times."""
+    node can, or when its nodes died ``retries + 1`` times. Before each retry ``on_retry`` makes
+    the next attempt's job (from the run's last snapshot)."""
     ray = join_cluster(address)
     options = task_options(job, gpus)
     wanted = {"CPU": options["num_cpus"], "GPU": gpus, DOCKER_RESOURCE: 1}
@@ -114,8 +119,10 @@ def run_on_cluster(
                     f"the run's Ray node was lost {len(failures)} time(s), the last: "
                     f"{failures[-1]}; allow more attempts with --mle-ray-retries"
                 ) from None
+            if on_retry is not None:
+                job = replace(on_retry(job), public=public, desk=desk)
     attempts = _attempts(ray, desk, job.spec.run_id, failures)
-    return ClusterRun(result=result, attempts=attempts)
+    return ClusterRun(result=result, attempts=attempts, job=job)
 
 
 def _wait(ray: Any, ref: Any, run_id: str) -> NodeResult:

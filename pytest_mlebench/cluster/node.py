@@ -6,6 +6,8 @@ node, starts the same :class:`~pytest_mlebench.sandbox.docker.DockerSandbox` a l
 its ``validate_submission.sh`` answered by the desk, so the answers never come here; the run's
 LLM gateway, if any, served here beside it — runs the agent under the integrity watch, and
 returns the run folder packed with the agent's result (and the stopped gateway with its ledger).
+Each snapshot of the live run goes to the desk as it is taken (:func:`snapshot_publisher`), and a
+job that resumes brings its snapshot as an archive, unpacked here before the sandbox starts.
 A cancelled task gets ``KeyboardInterrupt``, and the sandbox's context removes its container.
 """
 
@@ -20,6 +22,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from pytest_mlebench.checkpoint.snapshot import CHECKPOINTS, Snapshot
+from pytest_mlebench.checkpoint.snapshotter import Publish
+from pytest_mlebench.checkpoint.transfer import pack_snapshot, unpack_snapshot
 from pytest_mlebench.cluster.publish import PublicData, node_cache_root, node_public_folder
 from pytest_mlebench.errors import SandboxError
 from pytest_mlebench.gateway.service import attached_gateway
@@ -51,7 +56,10 @@ class NodeJob:
         instructions: The instructions, rendered on the controller with the run's nonce.
         wheelhouse: ``--mle-wheelhouse``, a path the nodes can read.
         public: Where the node finds the public data (set by :func:`~.executor.run_on_cluster`).
-        desk: The controller's desk, which validates and keeps the ledger of attempts.
+        desk: The controller's desk, which validates, keeps the ledger of attempts and the
+            run's snapshots.
+        snapshot: The snapshot a resumed job restores, packed (its ``job.resume`` names the
+            controller's folder, which this node cannot read); ``None``: nothing to restore.
     """
 
     job: SandboxJob
@@ -59,6 +67,7 @@ class NodeJob:
     wheelhouse: str | None = None
     public: PublicData | None = None
     desk: Any = None
+    snapshot: bytes | None = None
 
     @property
     def spec(self) -> SandboxSpec:
@@ -105,8 +114,9 @@ def run_job(job: NodeJob) -> NodeResult:
         run_dir = Path(folder) / "run"
         run_dir.mkdir()
         gateway = _node_gateway(job, run_dir)
+        here = with_snapshot_here(job, Path(folder) / "resume")
         image = node_image(job.job.agent, job.wheelhouse)
-        exec_result, calls, egress = _run_sandbox(job, image, public, gpus, run_dir)
+        exec_result, calls, egress = _run_sandbox(here, image, public, gpus, run_dir)
         return NodeResult(
             node=node,
             exec_result=exec_result,
@@ -142,8 +152,34 @@ def _run_sandbox(
         hidden_paths=hidden_host_paths(node_cache_root()),
     )
     sandbox = create_sandbox("docker", spec, image=image, privileged=job.job.agent.privileged)
-    result, calls, _ = run_in_sandbox(sandbox, job.job, job.instructions, run_dir)
+    publish = snapshot_publisher(job)
+    result, calls, _ = run_in_sandbox(sandbox, job.job, job.instructions, run_dir, publish=publish)
     return result, calls, sandbox.egress_summary()
+
+
+def with_snapshot_here(job: NodeJob, folder: Path) -> NodeJob:
+    """``job`` with its packed snapshot unpacked into ``folder``, its resume pointing there."""
+    resume, plan = job.job.resume, job.job.checkpoint
+    if job.snapshot is None or resume is None:
+        return job
+    cap = plan.cap_bytes if plan is not None else len(job.snapshot) * 64
+    snapshot = unpack_snapshot(job.snapshot, folder, cap)
+    return replace(job, job=replace(job.job, resume=replace(resume, snapshot=snapshot.folder)))
+
+
+def snapshot_publisher(job: NodeJob) -> Publish | None:
+    """Sends each snapshot of the live run to the desk, which keeps it in the controller's
+    run folder (``None``: the job takes no snapshots)."""
+    plan = job.job.checkpoint
+    if plan is None or job.desk is None:
+        return None
+    import ray
+
+    def publish(snapshot: Snapshot) -> None:
+        archive = pack_snapshot(snapshot.folder)
+        ray.get(job.desk.keep_snapshot.remote(str(job.job.run_dir), archive, plan.cap_bytes))
+
+    return publish
 
 
 def desk_validator(desk: Any, check: SubmissionCheck) -> SubmissionValidator:
@@ -182,11 +218,16 @@ def node_image(agent: Any = None, wheelhouse: str | None = None) -> str:
 
 
 def pack_run(run_dir: Path) -> bytes:
-    """The run folder as a gzipped tar (logs compress well)."""
+    """The run folder as a gzipped tar (logs compress well), without its snapshots: each went
+    to the desk as it was taken."""
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz") as tar:
-        tar.add(run_dir, arcname=".")
+        tar.add(run_dir, arcname=".", filter=_without_snapshots)
     return buffer.getvalue()
+
+
+def _without_snapshots(member: tarfile.TarInfo) -> tarfile.TarInfo | None:
+    return None if member.name.startswith(f"./{CHECKPOINTS}") else member
 
 
 def remove_run_containers(label: str) -> int:

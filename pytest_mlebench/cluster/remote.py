@@ -14,6 +14,10 @@ stay exact because the gateway is per run: it travels to the node in the job's s
 secrets its providers name), enforces the run's budget there, and comes back stopped with its
 ledger, its transcript in the run folder; the record is made from that ledger here. An agent
 folder's own image is built on the node (:func:`~.node.node_image`), tagged as it would be here.
+
+A run whose node dies is tried again on another node from its last snapshot (the node sent each
+one to the desk, which keeps it in this run folder): :meth:`RayExecutor.retry_job` gives the
+agent the time it had left and tells it that it resumes, as ``--mle-resume`` does.
 """
 
 from __future__ import annotations
@@ -22,6 +26,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from pytest_mlebench.checkpoint.resume import point_from
+from pytest_mlebench.checkpoint.snapshot import latest_snapshot
+from pytest_mlebench.checkpoint.transfer import pack_snapshot
 from pytest_mlebench.cluster.executor import reap_session, run_on_cluster, unpack_run
 from pytest_mlebench.cluster.node import NodeJob
 from pytest_mlebench.errors import SandboxError
@@ -74,8 +81,27 @@ class RayExecutor:
 
         text = job.instructions.render(PATHS)
         (job.run_dir / "instructions.md").write_text(text, "utf-8")
+        resume = job.resume
+        packed = pack_snapshot(resume.snapshot) if resume and resume.snapshot else None
         # The callback stays here: it belongs to this process's run.
-        return NodeJob(replace(job, on_sandbox=None), text, wheelhouse=self.wheelhouse)
+        return NodeJob(
+            replace(job, on_sandbox=None), text, wheelhouse=self.wheelhouse, snapshot=packed
+        )
+
+    def retry_job(self, node_job: NodeJob) -> NodeJob:
+        """The job of a retry after a lost node: resumed from the run's last snapshot kept
+        here; as it was when there is none (from the same resume, or from scratch)."""
+        job = node_job.job
+        snapshot = latest_snapshot(job.run_dir)
+        if snapshot is None:
+            return node_job
+        full = job.resume.time_limit if job.resume is not None else job.spec.limits.time_limit
+        point = point_from(snapshot, job.spec.run_id, full, snapshot.info.taken_at_epoch)
+        resumed = job.resuming(point)
+        if resumed.checkpoint is not None:
+            plan = replace(resumed.checkpoint, numbered_after=snapshot.info.number)
+            resumed = replace(resumed, checkpoint=plan)
+        return self.node_job(resumed)
 
     def start(self, needs: SessionNeeds) -> SessionImages:
         """Nothing to prepare here: each node builds the run's image on its own engine
@@ -98,8 +124,10 @@ class RayExecutor:
             gpus=job.gpus,
             retries=self.retries,
             shared_dir=self.data_dir,
+            on_retry=self.retry_job,
         )
         result = done.result
+        last = done.job.job.resume if done.job is not None else None
         unpack_run(result, job.run_dir)
         if result.gateway is not None:  # the node's ledger: calls, tokens, cost, budget
             gateway = result.gateway
@@ -113,6 +141,7 @@ class RayExecutor:
             evidence=load_evidence(job.run_dir) or None,
             gateway=gateway,
             node=done.node_entry(),
+            resumed=last.entry() if last is not None and last != job.resume else None,
         )
 
     def finish(self, session_id: str) -> int:

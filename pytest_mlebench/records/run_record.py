@@ -84,6 +84,10 @@ class RunRecord:
     (``--mle-summarize MODEL``, :mod:`pytest_mlebench.failure_summary`: ``model``, ``text``,
     ``error``, tokens and cost); ``None`` for a run that did not fail, without the option, and in
     records written before it existed.
+    ``resumed`` is set on a run that resumed one whose session died or whose node was lost
+    (``--mle-resume``, a Ray retry): the run and snapshot it resumed from, the agent time at the
+    snapshot, the time lost (done again after it) and the seconds the agent was given; ``None``
+    on a first attempt and in records written before it existed.
     """
 
     session_id: str
@@ -128,6 +132,7 @@ class RunRecord:
     failure_class: FailureClass | None = None
     attempts: list[dict[str, Any]] = field(default_factory=list)
     failure_summary: dict[str, Any] | None = None
+    resumed: dict[str, Any] | None = None
     version: int = RECORD_VERSION
 
     def __post_init__(self) -> None:

@@ -24,6 +24,9 @@ import pytest
 
 from pytest_mlebench.agents import load_agent
 from pytest_mlebench.agents.stop_reason import read_stop_reason
+from pytest_mlebench.checkpoint.marker import StartedRun, mark_interrupted
+from pytest_mlebench.checkpoint.resume import ResumePoint, resume_point
+from pytest_mlebench.checkpoint.snapshotter import CheckpointPlan
 from pytest_mlebench.errors import AgentError
 from pytest_mlebench.gateway import Gateway
 from pytest_mlebench.gateway.service import gateway_service
@@ -47,6 +50,7 @@ from pytest_mlebench.sandbox_phase import (
 )
 from pytest_mlebench.session import MLEBenchSession
 from pytest_mlebench.timestamps import utc_timestamp
+from pytest_mlebench.values.checkpoint_every import interval_for
 from pytest_mlebench.values.time_limit import run_time_limit
 
 
@@ -93,11 +97,32 @@ class Run(ABC):
         self.gateway: Gateway | None = None
         self.gpu_usage: dict[str, Any] | None = None  # what the GPU sampler saw
         self.attempts: list[dict[str, Any]] = []  # earlier attempts the harness broke
+        self.resumed: dict[str, Any] | None = None  # the executor's own resume (a Ray retry)
         self.on_record = on_record
+        plan = mle_session.resume
+        # the run of a dead session this one resumes (--mle-resume); None: a first attempt
+        self.resume: ResumePoint | None = (
+            plan.point_for(subject.id, case.seed) if plan is not None else None
+        )
+
+    @property
+    def full_time_limit(self) -> int:
+        """The agent's whole seconds, before a resumed attempt took its share."""
+        return run_time_limit(self.mle_session.settings.time_limit, self.subject)
 
     @property
     def time_limit(self) -> int:
-        return run_time_limit(self.mle_session.settings.time_limit, self.subject)
+        """The seconds this attempt's agent gets: the whole, or what a resume left."""
+        if self.resume is not None:
+            return self.resume.remaining
+        return self.full_time_limit
+
+    def resume_from(self, run_dir: Path | None = None) -> ResumePoint:
+        """Resume from the last snapshot of the run in ``run_dir`` (default: this run's own
+        folder; from scratch where it took none): the next :meth:`execute` restores it and
+        gives the agent the time left. What a retry of this run calls before it starts again."""
+        self.resume = resume_point(run_dir or self.run_dir, self.full_time_limit)
+        return self.resume
 
     def resources(self) -> ResourceGrant:
         """Each limit as the user set it, else as the subject asks (GPUs: the executor's)."""
@@ -118,6 +143,7 @@ class Run(ABC):
         """
         self.run_dir.mkdir(parents=True, exist_ok=True)
         self.before_sandbox()
+        self.started_marker().write(self.run_dir)  # after a skip: a skipped run never resumes
         while True:
             try:
                 outcome = self._sandbox_phase()
@@ -131,15 +157,21 @@ class Run(ABC):
                     continue
                 self.hand_over(self._record("error", reason, failure_class=failure))
                 raise
+            except KeyboardInterrupt:  # no record: the marker says so, --mle-resume finds it
+                mark_interrupted(self.run_dir)
+                raise
         record = self._record(judgement.outcome, judgement.reason, outcome, judgement)
         self.hand_over(record)
         return record
 
     def before_retry(self) -> None:
         """Called before each new attempt of a run whose last attempt the harness broke
-        (``--mle-retries``); the next attempt reuses the run's id and folder. Nothing to do
-        yet: the place where a retry resumes from the run's last snapshot."""
-        return None
+        (``--mle-retries``); the next attempt reuses the run's id and folder and resumes from
+        the run's last snapshot with the time left (:meth:`resume_from`); a run that took none
+        starts again as it first did (a resumed one: from the snapshot it resumed from)."""
+        point = resume_point(self.run_dir, self.full_time_limit)
+        if point.snapshot is not None or self.resume is not None:
+            self.resume = point
 
     # -- what a kind supplies -------------------------------------------------------------
 
@@ -164,6 +196,30 @@ class Run(ABC):
         return None
 
     # -- the skeleton's steps -------------------------------------------------------------
+
+    def started_marker(self) -> StartedRun:
+        """The run's ``started.json``: what ``--mle-resume`` needs to find and resume it."""
+        return StartedRun(
+            run_id=self.run_id,
+            session_id=self.mle_session.session_id,
+            test_id=self.test_id,
+            kind=self.kind,
+            subject=self.subject.id,
+            seed=self.case.seed,
+            agent=self.agent.name,
+            time_limit=self.full_time_limit,
+            started_at=self.started_at,
+            resumed_from=self.resume.entry() if self.resume is not None else None,
+        )
+
+    def checkpoint_plan(self) -> CheckpointPlan | None:
+        """How this run is snapshotted (``--mle-checkpoint-every``, ``--mle-checkpoint-cap``);
+        ``None`` when it is off or the run is not longer than the interval."""
+        settings = self.mle_session.settings
+        interval = interval_for(settings.checkpoint_every, self.time_limit)
+        if interval is None:
+            return None
+        return CheckpointPlan(interval, settings.checkpoint_cap)
 
     def sandbox_spec(self) -> SandboxSpec:
         """The run's sandbox as this machine sees it (the executor adds GPUs and the
@@ -191,8 +247,9 @@ class Run(ABC):
         }
 
     def sandbox_job(self, spec: SandboxSpec) -> SandboxJob:
-        """The job the executor carries out; a kind adds its own with ``replace``."""
-        return SandboxJob(
+        """The job the executor carries out (resumed from :attr:`resume` when set); a kind
+        adds its own with ``replace``."""
+        job = SandboxJob(
             spec=spec,
             agent=self.agent,
             instructions=Instructions(
@@ -200,7 +257,9 @@ class Run(ABC):
             ),
             run_dir=self.run_dir,
             on_sandbox=self._sandbox_made,
+            checkpoint=self.checkpoint_plan(),
         )
+        return job.resuming(self.resume) if self.resume is not None else job
 
     def _sandbox_made(self, sandbox: SandboxFacts) -> None:
         self.sandbox = sandbox
@@ -220,6 +279,7 @@ class Run(ABC):
         finally:
             self.phase_ended()
         self.sandbox, self.node, self.gateway = outcome.sandbox, outcome.node, outcome.gateway
+        self.resumed = outcome.resumed
         if outcome.evidence is not None:
             self.gpu_usage = outcome.evidence.gpu_usage
         return outcome
@@ -267,7 +327,10 @@ class Run(ABC):
             gpu_usage=self.gpu_usage,
             stop_reason=self.stop_reason(),
         )
-        return replace(record, failure_class=failure_class, attempts=list(self.attempts))
+        resumed = self.resumed or (self.resume.entry() if self.resume is not None else None)
+        return replace(
+            record, failure_class=failure_class, attempts=list(self.attempts), resumed=resumed
+        )
 
     def hand_over(self, record: RunRecord) -> None:
         """Keep ``record`` (the run's ``record.json``, a line of the results file) and tell the

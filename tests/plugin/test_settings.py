@@ -81,6 +81,9 @@ SAMPLES: dict[str, Sample] = {
     "allow-different": Sample("time_limit", "gpu", "colour"),
     "retries": Sample("2", "1", "-1"),
     "summarize": Sample("provider/model-a", "provider/model-b", "two words"),
+    "checkpoint-every": Sample("10s", "2h", "soon"),
+    "checkpoint-cap": Sample("500m", "4g", "lots"),
+    "resume": Sample("{tmp}/defs-a", "{tmp}/a.json", "{tmp}/missing"),
 }
 
 

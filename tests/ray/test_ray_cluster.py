@@ -2,7 +2,8 @@
 
 Every test runs the plugin in a pytest subprocess as a user would, with ``--mle-ray`` pointing at
 the cluster: results equal the local Docker backend's, a run whose node is killed is retried on
-the other node, Ctrl-C leaves no container and no Ray task, and bad input is a clear error.
+the other node (from its last snapshot when it took one), Ctrl-C leaves no container and no Ray
+task, and bad input is a clear error.
 """
 
 from __future__ import annotations
@@ -159,6 +160,55 @@ def test_a_killed_node_is_retried_on_the_other_node(
     from pytest_mlebench.sandbox.docker import COMPETITION_LABEL
 
     assert containers_with(COMPETITION_LABEL, competition) == []  # the dead node's too
+
+
+def test_a_killed_node_resumes_from_its_last_snapshot_on_the_other_node(
+    ray_cluster: LocalCluster, data_dir: Path, tmp_path: Path
+) -> None:
+    """The node sends each snapshot to the controller while the run is live; the retry on the
+    other node restores the last one, with the time the run had left."""
+    from tests.checkpoint.session_driver import AGENT
+
+    competition = f"resumed-{uuid.uuid4().hex[:8]}"
+    write_competition(tmp_path / "defs", competition, splits={"resumed": [competition]})
+    command = benchmark_command(
+        tmp_path,
+        data_dir,
+        *("-m", "resumed", f"--mle-agent={AGENT}", "--mle-time-limit", "300"),
+        *("--mle-checkpoint-every", "1s", "--mle-competitions-dir", str(tmp_path / "defs")),
+        *("--mle-ray", ray_cluster.address),
+    )
+    run = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        victim = wait_for_node_with(ray_cluster, competition, run)
+        give_up = time.monotonic() + 120
+        while not list(tmp_path.glob("runs/*/checkpoints/0002/snapshot.json")):
+            assert run.poll() is None and time.monotonic() < give_up, "no snapshot reached here"
+            time.sleep(0.2)
+        ray_cluster.kill_node(victim)
+        output, _ = run.communicate(timeout=300)
+    finally:
+        if run.poll() is None:
+            run.kill()
+        restart_dead_workers(ray_cluster)
+    text = output.decode(errors="replace")
+    assert run.returncode == 0, text[-3000:]
+    [record] = read_records(tmp_path)
+    attempts = record["node"]["attempts"]  # type: ignore[index]
+    assert len(attempts) == 2 and attempts[0]["node_id"] != attempts[1]["node_id"]
+    resumed: Any = record["resumed"]
+    snapshot = Path(resumed["snapshot"])
+    assert resumed["run_id"] == record["run_id"] and snapshot.parent.parent == Path(
+        str(record["run_dir"])
+    )
+    assert resumed["snapshot_number"] >= 2 and resumed["remaining_seconds"] < 300
+    told = dict(
+        line.split("=", 1)
+        for line in (Path(str(record["run_dir"])) / "logs" / "resumed.txt").read_text().splitlines()
+    )
+    assert int(told["steps"]) == len((snapshot / "code" / "steps.txt").read_text().splitlines())
+    assert int(told["time_limit"]) == resumed["remaining_seconds"] and told["told"] == "yes"
+    assert record["grade"]["valid_submission"] is True  # type: ignore[index]
 
 
 def wait_for_node_with(

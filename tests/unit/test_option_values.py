@@ -19,6 +19,7 @@ SETTINGS_MODULES = (
     "eng_settings.py",
     "comparison_settings.py",
     "rerun_settings.py",
+    "checkpoint_settings.py",
 )
 # The foundation and the data layer: what the settings may build on (never a feature).
 SETTINGS_MAY_IMPORT = ("pytest_mlebench.errors", "pytest_mlebench.data", "pytest_mlebench.values")

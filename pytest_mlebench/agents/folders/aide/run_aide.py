@@ -24,7 +24,10 @@ default cap would cut its code answers; ``0``: leave it to the server). The loop
 * why the search stopped, one line in ``LOGS_DIR/stop_reason.txt`` (the record's
   ``stop_reason``): steps done, time limit or budget, and how many programs worked; during a
   step the line says which step is running, so a run the harness stops mid-call (its time limit)
-  still says where it was.
+  still says where it was;
+* a run the harness resumes (``MLEBENCH_RESUMED=1``: its ``LOGS_DIR`` and ``AGENT_DIR`` restored
+  from a snapshot) loads the journal the interrupted attempt saved last and goes on from its
+  steps, with the time the harness gives it (``TIME_LIMIT_SECS`` is the time left).
 
 It uses the standard library and aideml only; it runs with the sandbox's ``python3``.
 """
@@ -46,6 +49,7 @@ BUDGET_CODE = "budget_exhausted"
 INVALID_CALL = "bridged_call_invalid"
 REVIEW_ATTEMPTS = 2
 STOP_REASON_FILE = "stop_reason.txt"
+RESUMED_ENV = "MLEBENCH_RESUMED"
 
 
 class BudgetExhausted(Exception):
@@ -195,16 +199,37 @@ def write_stop_reason(line: str) -> None:
     path.write_text(" ".join(line.split())[:300] + "\n", encoding="utf-8")
 
 
+def earlier_journal(log_root: Path) -> Path | None:
+    """The journal an interrupted attempt saved last under ``log_root`` (one folder per
+    attempt), when the harness resumes this run; ``None`` otherwise."""
+    if os.environ.get(RESUMED_ENV) != "1":
+        return None
+    found = sorted(log_root.glob("*/journal.json"), key=lambda path: path.stat().st_mtime)
+    return found[-1] if found else None
+
+
+def start_journal(cfg: Any) -> Any:
+    """The journal the search starts from: the interrupted attempt's, else a new one."""
+    from aide.journal import Journal
+    from aide.utils.serialize import load_json
+
+    saved = earlier_journal(Path(cfg.log_dir).parent)
+    if saved is None:
+        return Journal()
+    journal = load_json(saved, Journal)
+    print(f"aide: resumed from {len(journal)} step(s) of {saved}")
+    return journal
+
+
 def search(cfg: Any, deadline: float, unreadable: list[int]) -> str:
     """AIDE's draft/debug/improve loop until the steps, the time or the budget run out."""
     from aide.agent import Agent
     from aide.interpreter import Interpreter
-    from aide.journal import Journal
     from aide.utils.config import load_task_desc, prep_agent_workspace, save_run
     from omegaconf import OmegaConf
 
     prep_agent_workspace(cfg)
-    journal = Journal()
+    journal = start_journal(cfg)
     agent = Agent(task_desc=load_task_desc(cfg), cfg=cfg, journal=journal)
     interpreter = Interpreter(cfg.workspace_dir, **OmegaConf.to_container(cfg.exec))
     ending = "steps done"

@@ -23,7 +23,11 @@ that loop unchanged and gives it:
   what it means and how many model calls and commands ran (while a call is out, the line says
   so: a run the harness stops mid-call still says where it was);
 * long command outputs cut in the middle (:data:`OUTPUT_CHARS` kept), so a history of many steps
-  stays within a local model's context.
+  stays within a local model's context;
+* a run the harness resumes (``MLEBENCH_RESUMED=1``: ``LOGS_DIR`` and ``CODE_DIR`` restored from
+  a snapshot) goes on from the trajectory the interrupted attempt saved: its messages are the
+  start of the new conversation, followed by a note of the time left, and its model calls count
+  toward ``--step-limit`` (:func:`resuming_agent`).
 
 It uses the standard library, mini-swe-agent and openai only; it runs with the sandbox's
 ``python3``.
@@ -45,6 +49,7 @@ BUDGET_CODE = "budget_exhausted"
 PROMPTS = Path(__file__).with_name("prompts.yaml")
 LOG = logging.getLogger("mini-swe")
 STOP_REASON_FILE = "stop_reason.txt"
+RESUMED_ENV = "MLEBENCH_RESUMED"
 OUTPUT_CHARS = 8000
 EXIT_MEANINGS = {
     "Submitted": "the agent finished (it printed COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT)",
@@ -234,6 +239,47 @@ def bounded_environment(cwd: Path, command_timeout: int, deadline: float) -> Any
     return BoundedEnvironment(cwd=str(cwd), timeout=command_timeout, env=env)
 
 
+def earlier_messages(trajectory: Path) -> list[dict[str, Any]]:
+    """The messages of the trajectory an interrupted attempt saved, when the harness resumes
+    this run (none otherwise, or when the attempt had ended: its last message an exit)."""
+    if os.environ.get(RESUMED_ENV) != "1" or not trajectory.is_file():
+        return []
+    import json
+
+    try:
+        messages = json.loads(trajectory.read_text(encoding="utf-8")).get("messages") or []
+    except (OSError, ValueError, AttributeError):
+        return []
+    if not isinstance(messages, list) or (messages and messages[-1].get("role") == "exit"):
+        return []
+    return [message for message in messages if isinstance(message, dict)]
+
+
+def resuming_agent(agent_class: Any, earlier: list[dict[str, Any]]) -> Any:
+    """``agent_class`` whose ``run`` starts from ``earlier`` messages instead of a new task:
+    ``DefaultAgent.run`` adds the system and task messages once before its loop, and this
+    subclass puts the earlier conversation (which begins with them) there instead, plus a
+    note of the time left; the earlier model calls count toward the step limit."""
+
+    class ResumingAgent(agent_class):  # type: ignore[misc, valid-type]
+        started = False
+
+        def add_messages(self, *messages: dict[str, Any]) -> list[dict[str, Any]]:
+            if self.started or not earlier:
+                return list(super().add_messages(*messages))
+            self.started = True
+            self.n_calls = sum(1 for message in earlier if message.get("role") == "assistant")
+            note = (
+                "The harness resumed this run after an interruption: the files are as they "
+                f"were at its last snapshot; you have {os.environ.get('TIME_LIMIT_SECS')} "
+                "seconds left. Continue the task."
+            )
+            resumed = self.model.format_message(role="user", content=note)
+            return list(super().add_messages(*earlier, resumed))
+
+    return ResumingAgent
+
+
 def prepare_environment(logs: Path) -> None:
     """Quiet mini-swe-agent's banner and keep its global config in the logs, not in ``$HOME``."""
     os.environ.setdefault("MSWEA_SILENT_STARTUP", "1")
@@ -273,7 +319,10 @@ def main(argv: list[str]) -> int:
         return NOT_INSTALLED
     prompts = yaml.safe_load(PROMPTS.read_text(encoding="utf-8"))
     cwd = work_dir()
-    agent = DefaultAgent(
+    earlier = earlier_messages(logs / "trajectory.json")
+    if earlier:
+        print(f"mini-swe: resumed from {len(earlier)} message(s) of the earlier trajectory")
+    agent = resuming_agent(DefaultAgent, earlier)(
         gateway_model(options.model, options.max_tokens),
         bounded_environment(cwd, options.command_timeout, deadline),
         system_template=prompts["system_template"],
