@@ -81,7 +81,7 @@ class Comparability:
             sides = " and ".join(self.missing)
             lines.append(
                 f"manifest: WARNING: {sides} has no manifest (written before manifests "
-                "existed): the time limit, resources, GPUs, models and network of the two "
+                "existed): the time limit, resources, GPUs and network of the two "
                 "sessions were not checked"
             )
         return lines

@@ -1,12 +1,12 @@
 """The keys of a session manifest and which of them make two sessions' results incomparable.
 
 A manifest (:mod:`pytest_mlebench.manifest`) states the conditions a session's numbers were made
-under. Some conditions change what an agent can reach — more time, more memory, a GPU, another
-model, the web, another grading harness — so a comparison across them measures the conditions
+under. Some conditions change what an agent can reach — more time, more memory, a GPU, the web,
+another grading harness — so a comparison across them measures the conditions
 as much as the agent: those keys are *compared*, and ``mlebench report --compare`` and the gate
 refuse sessions that differ on one unless ``--allow-different KEY`` names it. The others are
 *noted*: the agent itself is what a comparison measures (its digest changes with every edit a
-CI gate judges), so is the description variant (standard against obfuscated is the documented
+CI gate judges; its models are part of it: comparing two models is what a leaderboard does), so is the description variant (standard against obfuscated is the documented
 contamination control, :mod:`pytest_mlebench.report.variant_comparison`), and the competition
 set and seeds are matched run by run (competitions and seeds on one side only are named by the
 gate as missing or new). Conditions a competition sets for itself (time limit, resources, GPUs,
@@ -45,13 +45,13 @@ MANIFEST_KEYS: tuple[ManifestKey, ...] = (
     ManifestKey("gpu", True, "GPUs per sandbox and their type"),
     ManifestKey("sandbox", True, "the sandbox backend (local or docker)"),
     ManifestKey("network", True, "the sandbox's network policy and allow-list"),
-    ManifestKey("models", True, "the LLM models the gateway saw and the agent's providers"),
     ManifestKey("harness", True, "the harness's major version (grading and the sandbox contract)"),
     ManifestKey(
         "known_issues", True, "each competition's known issues (leak, public data), fixed or not"
     ),
     ManifestKey("score_feedback", True, "whether any score reached the agent during its run"),
     ManifestKey("agent", False, "the agent's name and content digest (what a comparison measures)"),
+    ManifestKey("models", False, "the LLM models the gateway saw and the agent's providers"),
     ManifestKey("description", False, "the description variant (comparing two is a measurement)"),
     ManifestKey("images", False, "the sandbox images (their tags carry a content hash)"),
     ManifestKey("competitions", False, "the competitions that ran and the hash of their ids"),

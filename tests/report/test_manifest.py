@@ -149,13 +149,13 @@ def test_an_older_summary_without_a_manifest_is_compared_with_a_warning() -> Non
     warning = [line for line in gate_lines(result) if "WARNING" in line]
     assert warning == [
         "  note: manifest: WARNING: the baseline has no manifest (written before manifests "
-        "existed): the time limit, resources, GPUs, models and network of the two sessions "
+        "existed): the time limit, resources, GPUs and network of the two sessions "
         "were not checked"
     ]
 
 
 def test_allow_different_takes_compared_keys_and_names_the_valid_ones_otherwise() -> None:
-    assert allowed_differences(["time_limit,gpu", "models"]) == {"time_limit", "gpu", "models"}
+    assert allowed_differences(["time_limit,gpu", "network"]) == {"time_limit", "gpu", "network"}
     assert allowed_differences([]) == frozenset()
     with pytest.raises(ValueError) as caught:
         allowed_differences(["timelimit"])

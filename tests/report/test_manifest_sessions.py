@@ -142,7 +142,7 @@ def test_report_compare_of_an_older_summary_warns_and_compares(
     assert code == 0, printed
     assert (
         "  note: manifest: WARNING: the baseline has no manifest (written before manifests "
-        "existed): the time limit, resources, GPUs, models and network of the two sessions were "
+        "existed): the time limit, resources, GPUs and network of the two sessions were "
         "not checked"
     ) in printed
     assert "gate passed" in printed
