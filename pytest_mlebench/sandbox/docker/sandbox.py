@@ -19,6 +19,7 @@ import logging
 import shutil
 import tarfile
 import tempfile
+import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -103,6 +104,11 @@ class DockerSandbox(Sandbox):
         self._socket_dir: Path | None = None
         self.egress: EgressProxy | None = None
         self.lease = Lease(grace=spec.limits.expiry_grace)
+        # Whether the agent user has no process left: true once an agent exec returned (its
+        # killer, or a restart, ended them all) and until the next one starts.
+        self._agent_gone = False
+        self._agent_execs = 0
+        self._exec_lock = threading.Lock()
 
     @property
     def paths(self) -> ContractPaths:
@@ -238,7 +244,7 @@ class DockerSandbox(Sandbox):
         log_path: Path | None = None,
     ) -> ExecResult:
         container = self._running_container()
-        with engine_errors(f"running {command[0]!r} in the Docker sandbox"):
+        with self._agent_exec(), engine_errors(f"running {command[0]!r} in the Docker sandbox"):
             renew_lease(container, self.lease, timeout or 0.0)
             result = run_exec(
                 container,
@@ -252,6 +258,22 @@ class DockerSandbox(Sandbox):
         if result.restarted:
             self.lease.forget()  # the container was restarted: its keeper began a fresh lease
         return result
+
+    @contextmanager
+    def _agent_exec(self) -> Iterator[None]:
+        """Mark an agent exec running; when the last running one returns (its killer found no
+        agent process left, or the container was restarted), the agent user has none left."""
+        with self._exec_lock:
+            self._agent_execs += 1
+            self._agent_gone = False
+        ended = False
+        try:
+            yield
+            ended = True
+        finally:
+            with self._exec_lock:
+                self._agent_execs -= 1
+                self._agent_gone = ended and self._agent_execs == 0
 
     def exec_harness(
         self, command: Sequence[str], *, timeout: float | None = None, log_path: Path | None = None
@@ -270,6 +292,7 @@ class DockerSandbox(Sandbox):
                 timeout=timeout,
                 log_path=log_path,
                 account=False,
+                agent=False,
             )
         if result.restarted:
             self.lease.forget()
@@ -298,8 +321,10 @@ class DockerSandbox(Sandbox):
 
     def kill_agent_processes(self) -> None:
         """SIGKILL every process of the agent user in the container (its init stays), at any
-        pids count (:mod:`.killer`); restart the container when some still survive."""
-        if self.container is None:
+        pids count (:mod:`.killer`); restart the container when some still survive. Nothing
+        to do when the last agent exec's own killer left none and no exec started since: only
+        an agent exec starts the agent user's processes."""
+        if self.container is None or self._agent_gone:
             return
         if not kill_agent_processes(self.container):
             log.warning(
@@ -315,14 +340,24 @@ class DockerSandbox(Sandbox):
             self._put(source, destination, owner=AGENT_UID)
 
     def _put(self, source: Path, destination: str, *, owner: int) -> None:
-        """Copy ``source`` to ``destination`` through a tar stream, owned by uid/gid ``owner``."""
+        """Copy ``source`` to ``destination`` through a tar stream, owned by uid/gid ``owner``.
+        The destination's folder is made (as ``owner``) only when the engine says it is
+        missing: the contract's folders exist already, and each exec costs a round trip."""
         parent, _, name = destination.rstrip("/").rpartition("/")
-        self._make_folder(parent or "/", owner)
+        folder = parent or "/"
         with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as archive:
             _write_tar(archive, source, name, owner)
-            archive.seek(0)
-            if not self.container.put_archive(parent or "/", archive):
+            try:
+                written = self._put_archive(folder, archive)
+            except import_docker().errors.NotFound:
+                self._make_folder(folder, owner)
+                written = self._put_archive(folder, archive)
+            if not written:
                 raise SandboxError(f"could not copy {source} to {destination} in the sandbox")
+
+    def _put_archive(self, folder: str, archive: IO[bytes]) -> bool:
+        archive.seek(0)
+        return bool(self.container.put_archive(folder, archive))
 
     def _make_folder(self, folder: str, owner: int) -> None:
         user = AGENT_USER if owner == AGENT_UID else "root"
