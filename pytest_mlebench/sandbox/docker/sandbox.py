@@ -19,7 +19,6 @@ import logging
 import shutil
 import tarfile
 import tempfile
-import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -45,15 +44,15 @@ from pytest_mlebench.sandbox.docker.engine import docker_client, engine_is_remot
 from pytest_mlebench.sandbox.docker.execution import run_exec
 from pytest_mlebench.sandbox.docker.expiry import Lease, keeper_command, lease_seconds, renew_lease
 from pytest_mlebench.sandbox.docker.image import image_tag
-from pytest_mlebench.sandbox.docker.killer import AGENT_UID, AGENT_USER, kill_agent_processes
+from pytest_mlebench.sandbox.docker.killer import (
+    AGENT_UID,
+    AGENT_USER,
+    AgentExecs,
+    kill_agent_processes,
+)
 from pytest_mlebench.sandbox.docker.recipe import image_exists
 from pytest_mlebench.sandbox.docker.storage import layer_limit_options, refused_layer_limit
-from pytest_mlebench.sandbox.interface import (
-    ContractPaths,
-    ExecResult,
-    Sandbox,
-    SandboxSpec,
-)
+from pytest_mlebench.sandbox.interface import ContractPaths, ExecResult, Sandbox, SandboxSpec
 from pytest_mlebench.sandbox.leftovers import make_socket_dir
 from pytest_mlebench.sandbox.services import ServiceSite
 
@@ -104,11 +103,7 @@ class DockerSandbox(Sandbox):
         self._socket_dir: Path | None = None
         self.egress: EgressProxy | None = None
         self.lease = Lease(grace=spec.limits.expiry_grace)
-        # Whether the agent user has no process left: true once an agent exec returned (its
-        # killer, or a restart, ended them all) and until the next one starts.
-        self._agent_gone = False
-        self._agent_execs = 0
-        self._exec_lock = threading.Lock()
+        self.agent_execs = AgentExecs()
 
     @property
     def paths(self) -> ContractPaths:
@@ -244,7 +239,8 @@ class DockerSandbox(Sandbox):
         log_path: Path | None = None,
     ) -> ExecResult:
         container = self._running_container()
-        with self._agent_exec(), engine_errors(f"running {command[0]!r} in the Docker sandbox"):
+        action = f"running {command[0]!r} in the Docker sandbox"
+        with self.agent_execs.running(), engine_errors(action):
             renew_lease(container, self.lease, timeout or 0.0)
             result = run_exec(
                 container,
@@ -258,22 +254,6 @@ class DockerSandbox(Sandbox):
         if result.restarted:
             self.lease.forget()  # the container was restarted: its keeper began a fresh lease
         return result
-
-    @contextmanager
-    def _agent_exec(self) -> Iterator[None]:
-        """Mark an agent exec running; when the last running one returns (its killer found no
-        agent process left, or the container was restarted), the agent user has none left."""
-        with self._exec_lock:
-            self._agent_execs += 1
-            self._agent_gone = False
-        ended = False
-        try:
-            yield
-            ended = True
-        finally:
-            with self._exec_lock:
-                self._agent_execs -= 1
-                self._agent_gone = ended and self._agent_execs == 0
 
     def exec_harness(
         self, command: Sequence[str], *, timeout: float | None = None, log_path: Path | None = None
@@ -324,7 +304,7 @@ class DockerSandbox(Sandbox):
         pids count (:mod:`.killer`); restart the container when some still survive. Nothing
         to do when the last agent exec's own killer left none and no exec started since: only
         an agent exec starts the agent user's processes."""
-        if self.container is None or self._agent_gone:
+        if self.container is None or self.agent_execs.none_left:
             return
         if not kill_agent_processes(self.container):
             log.warning(
@@ -340,24 +320,23 @@ class DockerSandbox(Sandbox):
             self._put(source, destination, owner=AGENT_UID)
 
     def _put(self, source: Path, destination: str, *, owner: int) -> None:
-        """Copy ``source`` to ``destination`` through a tar stream, owned by uid/gid ``owner``.
-        The destination's folder is made (as ``owner``) only when the engine says it is
-        missing: the contract's folders exist already, and each exec costs a round trip."""
+        """Copy ``source`` to ``destination`` through a tar stream, owned by uid/gid ``owner``;
+        its folder is made (as ``owner``) only when the engine says it is missing."""
         parent, _, name = destination.rstrip("/").rpartition("/")
         folder = parent or "/"
         with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as archive:
             _write_tar(archive, source, name, owner)
-            try:
-                written = self._put_archive(folder, archive)
-            except import_docker().errors.NotFound:
-                self._make_folder(folder, owner)
-                written = self._put_archive(folder, archive)
+            for attempt in (1, 2):
+                archive.seek(0)
+                try:
+                    written = self.container.put_archive(folder, archive)
+                    break
+                except import_docker().errors.NotFound:
+                    if attempt == 2:
+                        raise
+                    self._make_folder(folder, owner)
             if not written:
                 raise SandboxError(f"could not copy {source} to {destination} in the sandbox")
-
-    def _put_archive(self, folder: str, archive: IO[bytes]) -> bool:
-        archive.seek(0)
-        return bool(self.container.put_archive(folder, archive))
 
     def _make_folder(self, folder: str, owner: int) -> None:
         user = AGENT_USER if owner == AGENT_UID else "root"
