@@ -75,8 +75,12 @@ def index_image(sandbox: Sandbox) -> bool:
         return False
     if has_index(overlay):
         return True
-    args = {"index": True, "roots": roots, "exclude": exclude, "budget": BUDGET_SECONDS}
-    answer = run_script(sandbox, args, MAX_INDEX_BYTES)
+    # Within half the run's time limit: the sandbox's first lease covers that already, so this
+    # exec never makes the container outlive the agent's deadline plus the grace.
+    timeout = min(BUDGET_SECONDS + 30.0, sandbox.spec.limits.time_limit / 2)
+    budget = max(0.5, min(float(BUDGET_SECONDS), timeout - 2.0))  # it ends itself, incomplete
+    args = {"index": True, "roots": roots, "exclude": exclude, "budget": budget}
+    answer = run_script(sandbox, args, MAX_INDEX_BYTES, timeout=timeout)
     return remember_index(overlay, answer)
 
 
@@ -101,16 +105,18 @@ def take_inventory(
     return run_script(sandbox, args, MAX_ANSWER_BYTES)
 
 
-def run_script(sandbox: Sandbox, args: dict[str, Any], max_bytes: int) -> dict[str, Any]:
-    """:data:`SCRIPT` with ``args`` as the harness; its JSON answer (read back from at most the
-    last ``max_bytes`` of its output), or ``{"error": …}``."""
+def run_script(
+    sandbox: Sandbox, args: dict[str, Any], max_bytes: int, timeout: float = BUDGET_SECONDS + 30
+) -> dict[str, Any]:
+    """:data:`SCRIPT` with ``args`` as the harness, killed past ``timeout`` seconds; its JSON
+    answer (read back from at most the last ``max_bytes`` of its output), or ``{"error": …}``."""
     # Passed with -c, never as a file the agent could replace; -I -S: no user site, no site,
     # no PYTHON* variables, so nothing the agent left on the interpreter's paths runs in it;
     # -B: no bytecode written (the file-system diff stays the agent's).
     command = [sandbox.python, "-I", "-S", "-B", "-c", SCRIPT.read_text("utf-8"), json.dumps(args)]
     with tempfile.TemporaryDirectory(prefix="mlebench-inventory-") as tmp:
         log = Path(tmp) / "inventory.log"
-        result = sandbox.exec_harness(command, timeout=BUDGET_SECONDS + 30, log_path=log)
+        result = sandbox.exec_harness(command, timeout=timeout, log_path=log)
         try:
             text = read_tail(log, max_bytes).decode("utf-8", errors="replace")
         except OSError:

@@ -66,6 +66,19 @@ def test_a_copy_in_a_folder_moved_away_is_still_found(
     assert IMAGE_FILE not in copies_of(inventory)
 
 
+@pytest.mark.usefixtures("fresh_indexes")
+def test_listing_the_image_never_lengthens_the_sandbox_lease(
+    docker_sandbox_factory: SandboxFactory,
+) -> None:
+    """The list is taken before the agent, within the first lease (the agent's deadline plus
+    the grace): were its exec to renew the lease for longer, a container whose harness died
+    would outlive that deadline."""
+    sandbox = docker_sandbox_factory(time_limit=6, expiry_grace=3.0)
+    lease = sandbox.lease.ends  # type: ignore[attr-defined]
+    index_image(sandbox)
+    assert sandbox.lease.ends == lease  # type: ignore[attr-defined]
+
+
 def test_the_killer_runs_again_only_when_an_agent_process_may_be_left(
     docker_sandbox_factory: SandboxFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
