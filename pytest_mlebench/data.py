@@ -162,7 +162,7 @@ def _compare(
             return f"{rel} does not match its checksum", None
         if not verify and times.get(rel) == status.st_mtime_ns:
             continue
-        if sha256_file(path) != entry["sha256"]:
+        if sha256_file(Path(path)) != entry["sha256"]:
             return f"{rel} does not match its checksum", None
         hashed = True
     return None, manifest if hashed else None
@@ -197,15 +197,15 @@ def competition_fingerprint(competition: Competition) -> str:
 
 def _files_under(base: Path) -> dict[str, Path]:
     """Prepared files by path relative to ``base``, without the manifest itself."""
-    return {rel: path for rel, (path, _) in sorted(_stat_files_under(base).items())}
+    return {rel: Path(path) for rel, (path, _) in sorted(_stat_files_under(base).items())}
 
 
-def _stat_files_under(base: Path) -> dict[str, tuple[Path, os.stat_result]]:
+def _stat_files_under(base: Path) -> dict[str, tuple[str, os.stat_result]]:
     """Prepared files (regular files, or links to one; linked folders are not entered) by path
     relative to ``base``, with their ``stat``, without the manifest itself. One ``stat`` per
     file from the folder listing: a check before every session of a competition with 70,000
     images must not cost seconds."""
-    found: dict[str, tuple[Path, os.stat_result]] = {}
+    found: dict[str, tuple[str, os.stat_result]] = {}
     prefix = len(str(base)) + 1
     pending = [str(base)]
     while pending:
@@ -220,7 +220,7 @@ def _stat_files_under(base: Path) -> dict[str, tuple[Path, os.stat_result]]:
                     continue
                 if stat.S_ISREG(status.st_mode) and entry.name != "manifest.json":
                     rel = entry.path[prefix:].replace(os.sep, "/")
-                    found[rel] = (Path(entry.path), status)
+                    found[rel] = (entry.path, status)  # a Path per file costs more than its stat
     return found
 
 
