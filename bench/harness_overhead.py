@@ -228,7 +228,11 @@ def measure(root: Path, data: Path, seeds: int, select: list[str]) -> dict[str, 
     print("| harness's excess | " + " | ".join(f"{value:+.2f}" for value in excess) + " |")
     pairs = zip(harness, bare, strict=True)
     whole = [h["finished"] - h["setup"] - (b["finished"] - b["setup"]) for h, b in pairs]
-    print(f"whole excess per run: first {whole[0]:+.2f}, largest {max(whole):+.2f}")
+    worst = max(range(len(whole)), key=whole.__getitem__)
+    print(
+        f"whole excess per run: first {whole[0]:+.2f}, largest {whole[worst]:+.2f} "
+        f"({harness[worst]['competition']}, run {worst + 1})"
+    )
     summary = {
         "start excess (median run)": excess[0],
         "finish-to-record excess (median run)": excess[1],
