@@ -147,9 +147,9 @@ def run_exec(
     memory and OOM kill (two probe execs); the harness's own commands leave it off, since they
     are not the agent's work.
     ``agent``: the command is the agent's, so whatever it left of the agent user's is killed
-    when it ends. A harness command (``False``, run as another user after the agent's processes
-    were killed) starts none of the agent user's, so an exec that ended by itself is done; one
-    past its deadline is killed as any other.
+    when it ends. A harness command (``False``: root, when no agent command runs) starts none
+    of the agent user's, so an exec that ended by itself is done; one past its deadline is
+    killed as any other.
     """
     api = container.client.api
     before = sample_cgroup(container) if account else CgroupSample()
