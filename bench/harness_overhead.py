@@ -24,9 +24,14 @@ instead (the embedded suite is 14): the table then adds the session's totals —
 wall time, the bare runs' summed time, and the harness's summed excess per run. ``--data-dir``
 reuses data already prepared there (otherwise it is prepared in a temporary folder first).
 
+``--sessions N`` repeats the whole measurement N times (a fresh session and fresh bare runs
+each) and ends with the minimum and median of each session's figures; the first run of a
+session is shown apart (it lists the image's files for the inventory, :mod:`~pytest_mlebench.
+integrity.inventory_index`, which later runs of the same image reuse).
+
     .venv/bin/python bench/harness_overhead.py     # --seeds 10
     .venv/bin/python bench/harness_overhead.py --competitions all-embedded \
-        --data-dir ~/.cache/mlebench
+        --data-dir ~/.cache/mlebench --sessions 3
 """
 
 from __future__ import annotations
@@ -161,16 +166,17 @@ def main() -> None:
         help="a comma list, or all-embedded (the embedded suite, one run each)",
     )
     parser.add_argument("--data-dir", type=Path, default=None, help="data prepared already")
+    parser.add_argument(
+        "--sessions", type=int, default=1, help="repeat the whole measurement (min and median)"
+    )
     args = parser.parse_args()
     suite = args.competitions == "all-embedded"
     names = [] if suite else args.competitions.split(",")
     seeds = args.seeds or (10 if names == ["digits"] else 1)
     select = ["-m", "embedded"] if suite else ["-k", " or ".join(names)]
-    load = [os.getloadavg()[0]]
     with tempfile.TemporaryDirectory(prefix="mlebench-overhead-") as folder:
         root = Path(folder)
-        data, project = args.data_dir or root / "data", root / "project"
-        project.mkdir()
+        data = args.data_dir or root / "data"
         if args.data_dir is None:
             which = ["--split", "embedded"] if suite else [x for n in names for x in ("-c", n)]
             subprocess.run(
@@ -178,17 +184,31 @@ def main() -> None:
                 check=True,
                 capture_output=True,
             )
-        (project / "conftest.py").write_text(CONFTEST)
-        (project / "test_bench.py").write_text(
-            "from pytest_mlebench.benchmark import test_competition\n"
-            "__all__ = ['test_competition']\n"
-        )
-        harness, wall = run_session(project, data, seeds, select)
-        image = image_of(project)
-        bare = [
-            bare_run(image, data / run["competition"] / "prepared" / "public", root / f"bare-{i}")
-            for i, run in enumerate(harness)
+        summaries = [
+            measure(root / f"session-{n}", data, seeds, select) for n in range(args.sessions)
         ]
+    if len(summaries) > 1:
+        print(f"over {len(summaries)} sessions (min / median):")
+        for key in summaries[0]:
+            values = [summary[key] for summary in summaries]
+            print(f"- {key}: {min(values):+.2f} / {statistics.median(values):+.2f}")
+
+
+def measure(root: Path, data: Path, seeds: int, select: list[str]) -> dict[str, float]:
+    """One session and its bare runs; prints the table, returns the harness's excess figures."""
+    project = root / "project"
+    project.mkdir(parents=True)
+    load = [os.getloadavg()[0]]
+    (project / "conftest.py").write_text(CONFTEST)
+    (project / "test_bench.py").write_text(
+        "from pytest_mlebench.benchmark import test_competition\n__all__ = ['test_competition']\n"
+    )
+    harness, wall = run_session(project, data, seeds, select)
+    image = image_of(project)
+    bare = [
+        bare_run(image, data / run["competition"] / "prepared" / "public", root / f"bare-{i}")
+        for i, run in enumerate(harness)
+    ]
     load.append(os.getloadavg()[0])
     print(
         f"image {image}; {len(harness)} runs each way; load average {load[0]:.1f} → {load[1]:.1f}"
@@ -206,6 +226,19 @@ def main() -> None:
         print(f"| {way} | " + " | ".join(f"{value:.2f}" for value in figures) + " |")
     excess = [a - b for a, b in zip(*rows.values(), strict=True)]
     print("| harness's excess | " + " | ".join(f"{value:+.2f}" for value in excess) + " |")
+    pairs = zip(harness, bare, strict=True)
+    whole = [h["finished"] - h["setup"] - (b["finished"] - b["setup"]) for h, b in pairs]
+    worst = max(range(len(whole)), key=whole.__getitem__)
+    print(
+        f"whole excess per run: first {whole[0]:+.2f}, largest {whole[worst]:+.2f} "
+        f"({harness[worst]['competition']}, run {worst + 1})"
+    )
+    summary = {
+        "start excess (median run)": excess[0],
+        "finish-to-record excess (median run)": excess[1],
+        "whole excess (median run)": excess[3],
+        "whole excess (first run)": whole[0],
+    }
     if len({run["competition"] for run in harness}) > 1:
         bare_total = sum(run["finished"] - run["setup"] for run in bare)
         runs_total = sum(run["finished"] - run["setup"] for run in harness)
@@ -215,6 +248,9 @@ def main() -> None:
             f"the harness's excess {runs_total - bare_total:+.1f} s in the runs, "
             f"{wall - bare_total:+.1f} s in all (collection, session start and finish included)"
         )
+        summary["session excess in the runs"] = runs_total - bare_total
+        summary["session excess in all"] = wall - bare_total
+    return summary
 
 
 if __name__ == "__main__":

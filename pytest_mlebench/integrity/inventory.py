@@ -9,7 +9,11 @@ agent left can change what it reports), after the agent's processes are gone. Wh
 - files of exactly the submission's size whose content equals it, in the agent folder (every
   backend) and in the whole image (Docker: ``/`` without the kernel's and the contract's
   folders). A copy last modified before the sandbox started was pre-made. Hashing only files of
-  the submission's exact byte size keeps the search cheap: one ``stat`` per file.
+  the submission's exact byte size keeps the search cheap: one ``stat`` per file. In a Docker
+  sandbox whose overlay the harness reads, :func:`index_image` lists the image's files once
+  before the first agent of that image starts, and the search after each run checks only the
+  image's and the run's files of that size (:mod:`.inventory_index` says when that is exact and
+  when the script walks the image as before).
 
 :func:`files_outside_contract` lists the files that changed in the container outside the
 contract's folders (the container's overlay layer, or the engine's ``docker diff``:
@@ -26,6 +30,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pytest_mlebench.integrity.inventory_index import (
+    candidates,
+    has_index,
+    overlay_of,
+    remember_index,
+)
 from pytest_mlebench.sandbox.bounded_read import read_tail
 from pytest_mlebench.sandbox.docker.expiry import LEASE_FILE
 from pytest_mlebench.sandbox.interface import ContractPaths, Sandbox
@@ -38,6 +48,7 @@ DOCKER_EXCLUDE = ("/proc", "/sys", "/dev", "/run", "/home/data", "/home/submissi
 SCRATCH = ("/tmp", "/var/tmp", "/run/mlebench")
 TOOL_CACHE = re.compile(r"/(root|home/[^/]+)/\.cache(/|$)")
 MAX_ANSWER_BYTES = 8 * 1024**2  # of the inventory's output read back, from its end
+MAX_INDEX_BYTES = 48 * 1024**2  # of an image's index (under the exec log's 50 MB cap)
 MAX_HASH_BYTES = 1024**3
 # The init the engine adds (init=True) and the files of the lease keeper (docker.expiry).
 ENGINE_FILES = frozenset(
@@ -53,6 +64,26 @@ def search_roots(sandbox: Sandbox) -> tuple[list[str], list[str]]:
     return [paths.agent], [paths.data, paths.submission]
 
 
+def index_image(sandbox: Sandbox) -> bool:
+    """Before the agent starts: list the regular files of the sandbox's image, once per image
+    and process, so that the inventory after the run checks only the files that can be copies
+    (:mod:`.inventory_index`); True when an index for the image is there now. Nothing is
+    listed where the shortcut cannot hold (another backend, no overlay view)."""
+    roots, exclude = search_roots(sandbox)
+    overlay = overlay_of(sandbox, exclude)
+    if overlay is None:
+        return False
+    if has_index(overlay):
+        return True
+    # Within half the run's time limit: the sandbox's first lease covers that already, so this
+    # exec never makes the container outlive the agent's deadline plus the grace.
+    timeout = min(BUDGET_SECONDS + 30.0, sandbox.spec.limits.time_limit / 2)
+    budget = max(0.5, min(float(BUDGET_SECONDS), timeout - 2.0))  # it ends itself, incomplete
+    args = {"index": True, "roots": roots, "exclude": exclude, "budget": budget}
+    answer = run_script(sandbox, args, MAX_INDEX_BYTES, timeout=timeout)
+    return remember_index(overlay, answer)
+
+
 def take_inventory(
     sandbox: Sandbox, run_dir: Path, max_hash_bytes: int = MAX_HASH_BYTES
 ) -> dict[str, Any]:
@@ -60,6 +91,7 @@ def take_inventory(
     JSON answer, or ``{"error": …}``. A submission over ``max_hash_bytes`` is not hashed."""
     paths = sandbox.paths
     roots, exclude = search_roots(sandbox)
+    overlay = overlay_of(sandbox, exclude)
     args = {
         "submission": paths.submission_file,
         "code": paths.code,
@@ -68,22 +100,36 @@ def take_inventory(
         "exclude": exclude,
         "budget": BUDGET_SECONDS,
         "max_hash_bytes": max_hash_bytes,
+        "candidates": candidates(overlay, paths.submission_file, exclude) if overlay else None,
     }
+    return run_script(sandbox, args, MAX_ANSWER_BYTES)
+
+
+def run_script(
+    sandbox: Sandbox, args: dict[str, Any], max_bytes: int, timeout: float = BUDGET_SECONDS + 30
+) -> dict[str, Any]:
+    """:data:`SCRIPT` with ``args`` as the harness, killed past ``timeout`` seconds; its JSON
+    answer (read back from at most the last ``max_bytes`` of its output), or ``{"error": …}``."""
     # Passed with -c, never as a file the agent could replace; -I -S: no user site, no site,
     # no PYTHON* variables, so nothing the agent left on the interpreter's paths runs in it;
     # -B: no bytecode written (the file-system diff stays the agent's).
     command = [sandbox.python, "-I", "-S", "-B", "-c", SCRIPT.read_text("utf-8"), json.dumps(args)]
     with tempfile.TemporaryDirectory(prefix="mlebench-inventory-") as tmp:
         log = Path(tmp) / "inventory.log"
-        result = sandbox.exec_harness(command, timeout=BUDGET_SECONDS + 30, log_path=log)
+        result = sandbox.exec_harness(command, timeout=timeout, log_path=log)
         try:
-            text = read_tail(log, MAX_ANSWER_BYTES).decode("utf-8", errors="replace")
+            text = read_tail(log, max_bytes).decode("utf-8", errors="replace")
         except OSError:
             text = result.output_tail
     for line in reversed(text.splitlines()):
         if line.startswith(MARKER):
-            found: dict[str, Any] = json.loads(line[len(MARKER) :])
-            return found
+            try:
+                found = json.loads(line[len(MARKER) :])
+            except ValueError:
+                break
+            if isinstance(found, dict):
+                return found
+            break
     return {"error": f"the inventory script said nothing (exit {result.exit_code}): {text[-300:]}"}
 
 

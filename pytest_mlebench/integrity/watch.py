@@ -21,7 +21,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from pytest_mlebench.integrity.inventory import files_outside_contract, take_inventory
+from pytest_mlebench.integrity.inventory import (
+    files_outside_contract,
+    index_image,
+    take_inventory,
+)
 from pytest_mlebench.integrity.nonce import Watermark
 from pytest_mlebench.integrity.processes import ProcessAudit, Sampler, docker_sampler, local_sampler
 from pytest_mlebench.integrity.run_evidence import Evidence, save_evidence
@@ -51,6 +55,10 @@ class SandboxWatch:
     @contextmanager
     def around(self, sandbox: Sandbox) -> Iterator[None]:
         """Audit ``sandbox`` while the body runs; take the inventory after it (never raises)."""
+        try:  # before the agent: the image's files, so the inventory after it walks no image
+            index_image(sandbox)
+        except Exception:  # no index: the inventory walks the image, as complete
+            pass
         started = time.time()
         self.add(
             sandbox_started=started, sandbox_started_at=utc_timestamp(), backend=sandbox.backend

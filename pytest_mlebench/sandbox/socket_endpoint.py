@@ -65,11 +65,24 @@ class SocketEndpoint:
 
     def stop(self) -> None:
         self._stopping.set()
+        self._wake()
         if self._thread is not None:
             self._thread.join(timeout=5)
         if self._listener is not None:
             self._listener.close()
         self.socket_path.unlink(missing_ok=True)
+
+    def _wake(self) -> None:
+        """Connect once, so the serving thread's ``accept`` returns now and sees the stop (not
+        at its next timeout); when that fails, the timeout still ends it."""
+        if self._thread is None or not self._thread.is_alive():
+            return
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as knock:
+            knock.settimeout(0.2)
+            try:
+                knock.connect(str(self.socket_path))
+            except OSError:
+                pass
 
     def handle(self, header: dict[str, Any], reader: BinaryIO, conn: socket.socket) -> Any:
         """The answer to one request whose header is ``header``; the body follows in ``reader``
@@ -99,6 +112,9 @@ class SocketEndpoint:
             except TimeoutError:
                 continue
             except OSError:
+                return
+            if self._stopping.is_set():  # the stop's own knock, or a request it came too late for
+                conn.close()
                 return
             try:
                 self._answer(conn)

@@ -233,3 +233,49 @@ def test_a_process_that_survives_every_signal_is_reported() -> None:
 
     container = FakeForkingContainer(survive_signals=10**6)
     assert not killer.kill_agent_processes(container, settle=0.3)
+
+
+class FakeExecEngine:
+    """A named fake of the engine's exec API for one command that ends at once with exit 0;
+    it records every ``exec_run`` (the killer and the cgroup probe run that way)."""
+
+    def __init__(self) -> None:
+        self.id = "fake"
+        self.name = "fake"
+        self.client = self
+        self.api = self
+        self.runs: list[list[str]] = []
+
+    def exec_create(self, container: str, cmd: list[str], **options: Any) -> dict[str, str]:
+        return {"Id": "exec"}
+
+    def exec_start(self, exec_id: str, stream: bool) -> Any:
+        class Stream(list[bytes]):
+            def close(self) -> None:
+                pass
+
+        return Stream([b"done\n"])
+
+    def exec_inspect(self, exec_id: str) -> dict[str, Any]:
+        return {"Running": False, "ExitCode": 0}
+
+    def exec_run(self, cmd: list[str], user: str) -> tuple[int, bytes]:
+        self.runs.append(cmd)
+        return 0, b""
+
+    def top(self, ps_args: str) -> dict[str, Any]:
+        return {"Titles": ["UID", "PID", "STAT"], "Processes": []}
+
+
+@pytest.mark.parametrize("agent", [True, False])
+def test_only_an_agent_exec_runs_the_killer_after_it_ends(agent: bool) -> None:
+    from pytest_mlebench.sandbox.docker.execution import run_exec
+    from pytest_mlebench.sandbox.docker.killer import KILL_SCRIPT
+
+    engine = FakeExecEngine()
+    result = run_exec(
+        engine, ["true"], user="root", env={}, workdir="/", timeout=10, log_path=None,
+        account=False, agent=agent,
+    )  # fmt: skip
+    assert result.exit_code == 0 and not result.restarted
+    assert (["sh", "-c", KILL_SCRIPT] in engine.runs) is agent

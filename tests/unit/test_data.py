@@ -61,12 +61,19 @@ def test_forced_prepare_gives_identical_checksums(toy: Competition, tmp_path: Pa
     assert json.loads(paths.manifest.read_text())["files"] == files
 
 
+def add_file(path: Path) -> None:
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"\x89PNG")
+
+
 @pytest.mark.parametrize(
     ("damage", "problem"),
     [
         (lambda p: (p.public / "train.csv").write_text("id,x,label\n"), "does not match"),
         (lambda p: (p.public / "train.csv").unlink(), "added or removed"),
         (lambda p: (p.public / "extra.csv").write_text("x\n"), "added or removed"),
+        (lambda p: add_file(p.public / "images" / "deep" / "x.png"), "added or removed"),
+        (lambda p: (p.public / "link.csv").symlink_to(p.answers), "added or removed"),
         (lambda p: p.manifest.unlink(), "not prepared"),
         (lambda p: p.manifest.write_text("{not json"), "unreadable"),
     ],
@@ -141,3 +148,16 @@ def test_missing_system_data_path_is_a_skip_with_the_hint(tmp_path: Path) -> Non
     comp = load_competition(folder / "config.yaml")
     with pytest.raises(DataNotPrepared, match="no-such-debian-dataset.*apt-get install"):
         prepare_competition(comp, tmp_path / "data")
+
+
+def test_a_linked_folder_is_not_entered_and_its_manifest_names_are_kept_out(
+    toy: Competition, tmp_path: Path
+) -> None:
+    """As a ``Path.rglob`` listing: a link to a folder is not a prepared file (its files are
+    not the data's), and no file named ``manifest.json`` is counted, at any depth."""
+    paths = prepare_competition(toy, tmp_path / "data")
+    elsewhere = tmp_path / "elsewhere"
+    add_file(elsewhere / "inside.png")
+    (paths.public / "linked").symlink_to(elsewhere)
+    (paths.private / "manifest.json").write_text("{}")
+    assert check_prepared(toy, paths) is None

@@ -212,3 +212,24 @@ def test_a_context_is_unpacked_within_its_bounds(tmp_path: Path) -> None:
         unpack_context(archive, tmp_path / "many", max_members=3)
     with pytest.raises(ContextTooLarge):
         unpack_context(archive, tmp_path / "big", max_bytes=250)
+
+
+def test_stop_ends_the_serving_thread_without_waiting_out_its_accept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stop knocks once on its own socket, so the thread's ``accept`` returns at once and
+    the stop's join sees it end; with an accept timeout longer than that join (5 s), a stop
+    without the knock returns with the thread still waiting."""
+    real_settimeout = socket.socket.settimeout
+
+    def slow_accept(self: socket.socket, value: float | None) -> None:
+        real_settimeout(self, 30.0 if value == 0.2 else value)
+
+    monkeypatch.setattr(socket.socket, "settimeout", slow_accept)
+    endpoint = SocketEndpoint(tmp_path / "endpoint.sock", min_interval=0.0)
+    endpoint.start()
+    thread = endpoint._thread
+    assert thread is not None
+    endpoint.stop()
+    assert not thread.is_alive()
+    assert not (tmp_path / "endpoint.sock").exists()

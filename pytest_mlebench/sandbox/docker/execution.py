@@ -138,6 +138,7 @@ def run_exec(
     timeout: float | None,
     log_path: Path | None,
     account: bool = True,
+    agent: bool = True,
 ) -> ExecResult:
     """Run ``command`` as ``user``; when it ends, or at ``timeout`` seconds, kill every process
     of the agent user (and, past the deadline, the command itself whoever runs it).
@@ -145,6 +146,10 @@ def run_exec(
     ``account``: sample the container's cgroup before and after for the result's CPU time, peak
     memory and OOM kill (two probe execs); the harness's own commands leave it off, since they
     are not the agent's work.
+    ``agent``: the command is the agent's, so whatever it left of the agent user's is killed
+    when it ends. A harness command (``False``: root, when no agent command runs) starts none
+    of the agent user's, so an exec that ended by itself is done; one past its deadline is
+    killed as any other.
     """
     api = container.client.api
     before = sample_cgroup(container) if account else CgroupSample()
@@ -158,7 +163,10 @@ def run_exec(
     reader.start()
     try:
         timed_out = _wait(api, exec_id, reader, started, timeout)
-        exit_code, restarted = _finish(container, api, exec_id)
+        if agent or timed_out:
+            exit_code, restarted = _finish(container, api, exec_id)
+        else:  # a harness command that ended: nothing of the agent's is left to kill
+            exit_code, restarted = _exit_code(api, exec_id), False
         reader.join(timeout=SETTLE_SECONDS)
     finally:
         stream.close()

@@ -22,7 +22,10 @@ them on its own schedule.
 from __future__ import annotations
 
 import logging
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from pytest_mlebench.sandbox.docker.engine import import_docker
@@ -100,3 +103,35 @@ def agent_processes(container: Any) -> int | None:
         and (stat is None or not str(row[stat]).startswith("Z"))
         for row in top.get("Processes") or []
     )
+
+
+class AgentExecs:
+    """Whether the agent user can still have a process in a container. Only an agent exec
+    starts one, and each ends with the killer (or a restart when processes survive it), so
+    once the last running agent exec has returned, none is left until the next one starts; an
+    exec that raised may have left its processes."""
+
+    def __init__(self) -> None:
+        self._running = 0
+        self._none_left = False
+        self._lock = threading.Lock()
+
+    @property
+    def none_left(self) -> bool:
+        with self._lock:
+            return self._none_left
+
+    @contextmanager
+    def running(self) -> Iterator[None]:
+        """Around one agent exec."""
+        with self._lock:
+            self._running += 1
+            self._none_left = False
+        returned = False
+        try:
+            yield
+            returned = True
+        finally:
+            with self._lock:
+                self._running -= 1
+                self._none_left = returned and self._running == 0

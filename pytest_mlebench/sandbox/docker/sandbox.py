@@ -44,15 +44,15 @@ from pytest_mlebench.sandbox.docker.engine import docker_client, engine_is_remot
 from pytest_mlebench.sandbox.docker.execution import run_exec
 from pytest_mlebench.sandbox.docker.expiry import Lease, keeper_command, lease_seconds, renew_lease
 from pytest_mlebench.sandbox.docker.image import image_tag
-from pytest_mlebench.sandbox.docker.killer import AGENT_UID, AGENT_USER, kill_agent_processes
+from pytest_mlebench.sandbox.docker.killer import (
+    AGENT_UID,
+    AGENT_USER,
+    AgentExecs,
+    kill_agent_processes,
+)
 from pytest_mlebench.sandbox.docker.recipe import image_exists
 from pytest_mlebench.sandbox.docker.storage import layer_limit_options, refused_layer_limit
-from pytest_mlebench.sandbox.interface import (
-    ContractPaths,
-    ExecResult,
-    Sandbox,
-    SandboxSpec,
-)
+from pytest_mlebench.sandbox.interface import ContractPaths, ExecResult, Sandbox, SandboxSpec
 from pytest_mlebench.sandbox.leftovers import make_socket_dir
 from pytest_mlebench.sandbox.services import ServiceSite
 
@@ -103,6 +103,7 @@ class DockerSandbox(Sandbox):
         self._socket_dir: Path | None = None
         self.egress: EgressProxy | None = None
         self.lease = Lease(grace=spec.limits.expiry_grace)
+        self.agent_execs = AgentExecs()
 
     @property
     def paths(self) -> ContractPaths:
@@ -238,7 +239,8 @@ class DockerSandbox(Sandbox):
         log_path: Path | None = None,
     ) -> ExecResult:
         container = self._running_container()
-        with engine_errors(f"running {command[0]!r} in the Docker sandbox"):
+        action = f"running {command[0]!r} in the Docker sandbox"
+        with self.agent_execs.running(), engine_errors(action):
             renew_lease(container, self.lease, timeout or 0.0)
             result = run_exec(
                 container,
@@ -270,6 +272,7 @@ class DockerSandbox(Sandbox):
                 timeout=timeout,
                 log_path=log_path,
                 account=False,
+                agent=False,
             )
         if result.restarted:
             self.lease.forget()
@@ -298,8 +301,10 @@ class DockerSandbox(Sandbox):
 
     def kill_agent_processes(self) -> None:
         """SIGKILL every process of the agent user in the container (its init stays), at any
-        pids count (:mod:`.killer`); restart the container when some still survive."""
-        if self.container is None:
+        pids count (:mod:`.killer`); restart the container when some still survive. Nothing
+        to do when the last agent exec's own killer left none and no exec started since: only
+        an agent exec starts the agent user's processes."""
+        if self.container is None or self.agent_execs.none_left:
             return
         if not kill_agent_processes(self.container):
             log.warning(
@@ -315,13 +320,22 @@ class DockerSandbox(Sandbox):
             self._put(source, destination, owner=AGENT_UID)
 
     def _put(self, source: Path, destination: str, *, owner: int) -> None:
-        """Copy ``source`` to ``destination`` through a tar stream, owned by uid/gid ``owner``."""
+        """Copy ``source`` to ``destination`` through a tar stream, owned by uid/gid ``owner``;
+        its folder is made (as ``owner``) only when the engine says it is missing."""
         parent, _, name = destination.rstrip("/").rpartition("/")
-        self._make_folder(parent or "/", owner)
+        folder = parent or "/"
         with tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES) as archive:
             _write_tar(archive, source, name, owner)
-            archive.seek(0)
-            if not self.container.put_archive(parent or "/", archive):
+            for attempt in (1, 2):
+                archive.seek(0)
+                try:
+                    written = self.container.put_archive(folder, archive)
+                    break
+                except import_docker().errors.NotFound:
+                    if attempt == 2:
+                        raise
+                    self._make_folder(folder, owner)
+            if not written:
                 raise SandboxError(f"could not copy {source} to {destination} in the sandbox")
 
     def _make_folder(self, folder: str, owner: int) -> None:
