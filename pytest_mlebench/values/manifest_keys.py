@@ -2,16 +2,16 @@
 
 A manifest (:mod:`pytest_mlebench.manifest`) states the conditions a session's numbers were made
 under. Some conditions change what an agent can reach — more time, more memory, a GPU, the web,
-another grading harness — so a comparison across them measures the conditions
-as much as the agent: those keys are *compared*, and ``mlebench report --compare`` and the gate
-refuse sessions that differ on one unless ``--allow-different KEY`` names it. The others are
-*noted*: the agent itself is what a comparison measures (its digest changes with every edit a
-CI gate judges; its models are part of it: comparing two models is what a leaderboard does), so is the description variant (standard against obfuscated is the documented
-contamination control, :mod:`pytest_mlebench.report.variant_comparison`), and the competition
-set and seeds are matched run by run (competitions and seeds on one side only are named by the
-gate as missing or new). Conditions a competition sets for itself (time limit, resources, GPUs,
-known issues) are compared over the competitions both sessions ran. Session ids, dates and host
-names are not in the manifest at all.
+another grading harness — so a comparison across them measures the conditions as much as the agent:
+those keys are *compared*, and ``mlebench report --compare`` and the gate refuse sessions that
+differ on one unless ``--allow-different KEY`` names it. The others are *noted*: the agent itself is
+what a comparison measures (its digest changes with every edit a CI gate judges; its models are part
+of it: comparing two models is what a leaderboard does), so is the description variant (standard
+against obfuscated is the documented contamination control,
+:mod:`pytest_mlebench.report.variant_comparison`), and the competition set and seeds are matched run
+by run (competitions and seeds on one side only are named by the gate as missing or new). Conditions
+a competition sets for itself (time limit, resources, GPUs, known issues) are compared over the
+competitions both sessions ran. Session ids, dates and host names are not in the manifest at all.
 
 This table is the one place the keys are declared: the manifest builder, the comparison, the
 ``--mle-allow-different`` parser and ``docs/reports.md`` follow it.
