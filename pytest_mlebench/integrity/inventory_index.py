@@ -6,9 +6,11 @@ overlay mount, whose folder cache starts cold) is most of a short run's finish. 
 files are its image's plus what the run changed, and with overlay2 on this machine the harness
 sees both apart:
 
-- the image's regular files, listed once per image and process (:func:`remember_index`, from the
-  script's ``index`` walk in the first sandbox of that image, before its agent starts), keyed by
-  the image's id;
+- the image's regular files, listed once per image (:func:`remember_index`, from the script's
+  ``index`` walk in the first sandbox of that image, before its agent starts), keyed by the
+  image's id (a hash of its content) and the folders the search leaves out; kept in memory and
+  on the host in :func:`index_dir`, so that a later session, or another xdist worker, does not
+  list the same image again (a file that does not read back as a well-formed list is ignored);
 - the run's changes, the container's upper directory (:func:`upper_entries`, the same folder
   :mod:`pytest_mlebench.sandbox.docker.changes` reads): every file the run wrote or changed, and
   a whiteout for each image entry it deleted or moved away.
@@ -37,6 +39,8 @@ Everything read from the upper directory is the agent's: walked without followin
 from __future__ import annotations
 
 import errno
+import hashlib
+import json
 import os
 import stat
 import threading
@@ -45,6 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pytest_mlebench.atomic_write import write_atomically
 from pytest_mlebench.sandbox.docker.changes import WHITEOUT_PREFIX, overlay_layers
 
 MAX_UPPER_ENTRIES = 200_000
@@ -54,6 +59,7 @@ MAX_CANDIDATE_CHARS = 96 * 1024  # the script's argument: Linux takes 128 KiB pe
 # Files the engine bind-mounts into every container (not in the image, not in the upper layer).
 ENGINE_FILES = ("/etc/hostname", "/etc/hosts", "/etc/resolv.conf")
 OVERLAY_MARKS = ("overlay.redirect", "overlay.metacopy")
+INDEX_DIR_ENV = "MLEBENCH_IMAGE_INDEX_DIR"
 
 _indexes: dict[str, dict[str, int]] = {}
 _lock = threading.Lock()
@@ -61,10 +67,19 @@ _lock = threading.Lock()
 
 @dataclass(frozen=True)
 class Overlay:
-    """A container whose changes the harness reads from its upper directory."""
+    """A container whose changes the harness reads from its upper directory.
+
+    ``scope`` names the folders the search leaves out: an index taken with others is not used.
+    """
 
     image: str
     upper: Path
+    scope: str = ""
+
+    @property
+    def key(self) -> str:
+        """The index's key: the image's id and the search's scope."""
+        return f"{self.image} {self.scope}"
 
 
 def overlay_of(sandbox: Any, exclude: Sequence[str]) -> Overlay | None:
@@ -81,39 +96,93 @@ def overlay_of(sandbox: Any, exclude: Sequence[str]) -> Overlay | None:
     mounts = [str(m.get("Destination", "")) for m in attrs.get("Mounts") or []]
     if not all(_under(m, exclude) for m in mounts):
         return None
-    return Overlay(image, layers[0])
+    return Overlay(image, layers[0], ",".join(sorted(exclude)))
+
+
+def index_dir() -> Path:
+    """Where image indexes are kept on the host: ``$MLEBENCH_IMAGE_INDEX_DIR``, else
+    ``$XDG_CACHE_HOME/mlebench/image-index`` (``~/.cache/…``). Never mounted in a sandbox."""
+    explicit = os.environ.get(INDEX_DIR_ENV)
+    if explicit:
+        return Path(explicit)
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(cache) / "mlebench" / "image-index"
 
 
 def has_index(overlay: Overlay) -> bool:
-    with _lock:
-        return overlay.image in _indexes
+    """Whether an index of the overlay's image is known (in memory, or read back from disk)."""
+    return _index_of(overlay) is not None
 
 
 def remember_index(overlay: Overlay, answer: dict[str, Any]) -> bool:
-    """Keep the script's ``index`` answer for the overlay's image; False when it is not a
-    complete, well-formed list of at most :data:`MAX_INDEX_FILES` files (nothing kept)."""
-    files = answer.get("files")
-    if answer.get("complete") is not True or not isinstance(files, list):
+    """Keep the script's ``index`` answer for the overlay's image, in memory and on disk (a
+    write that fails only costs a later session the listing); False when it is not a complete,
+    well-formed list of at most :data:`MAX_INDEX_FILES` files (nothing kept)."""
+    index = _parsed(answer)
+    if index is None:
         return False
-    if len(files) > MAX_INDEX_FILES:
-        return False
-    index: dict[str, int] = {}
-    for item in files:
-        if not (isinstance(item, list) and len(item) == 2):
-            return False
-        path, size = item
-        if not isinstance(path, str) or not isinstance(size, int) or isinstance(size, bool):
-            return False
-        index[path] = size
     with _lock:
-        _indexes[overlay.image] = index
+        _indexes[overlay.key] = index
+    try:
+        document = {**answer, "image": overlay.image, "scope": overlay.scope}
+        path = _index_file(overlay)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(path, json.dumps(document, separators=(",", ":")))
+    except (OSError, TypeError, ValueError):
+        pass
     return True
 
 
-def forget_indexes() -> None:
-    """Drop every image's index (tests, or a process that rebuilt an image under one id)."""
+def forget_indexes(*, on_disk: bool = False) -> None:
+    """Drop every image's index from memory (tests), and with ``on_disk`` the files too."""
     with _lock:
         _indexes.clear()
+    if on_disk:
+        for path in index_dir().glob("*.json"):
+            path.unlink(missing_ok=True)
+
+
+def _index_of(overlay: Overlay) -> dict[str, int] | None:
+    with _lock:
+        index = _indexes.get(overlay.key)
+    if index is not None:
+        return index
+    try:
+        document = json.loads(_index_file(overlay).read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(document, dict) or document.get("image") != overlay.image:
+        return None
+    if document.get("scope") != overlay.scope:
+        return None
+    index = _parsed(document)
+    if index is not None:
+        with _lock:
+            _indexes[overlay.key] = index
+    return index
+
+
+def _index_file(overlay: Overlay) -> Path:
+    name = hashlib.sha256(overlay.key.encode("utf-8")).hexdigest()[:32]
+    return index_dir() / f"{name}.json"
+
+
+def _parsed(answer: dict[str, Any]) -> dict[str, int] | None:
+    """The index of an ``index`` answer; ``None`` unless complete and well-formed."""
+    files = answer.get("files")
+    if answer.get("complete") is not True or not isinstance(files, list):
+        return None
+    if len(files) > MAX_INDEX_FILES:
+        return None
+    index: dict[str, int] = {}
+    for item in files:
+        if not (isinstance(item, list) and len(item) == 2):
+            return None
+        path, size = item
+        if not isinstance(path, str) or not isinstance(size, int) or isinstance(size, bool):
+            return None
+        index[path] = size
+    return index
 
 
 @dataclass(frozen=True)
@@ -156,8 +225,7 @@ def upper_entries(upper: Path, limit: int = MAX_UPPER_ENTRIES) -> UpperEntries |
 def candidates(overlay: Overlay, submission: str, exclude: Sequence[str]) -> dict[str, Any] | None:
     """``{"size": …, "paths": […]}``: every path that can hold a copy of ``submission`` in the
     container, outside ``exclude``; ``None`` where the script must walk (module docstring)."""
-    with _lock:
-        index = _indexes.get(overlay.image)
+    index = _index_of(overlay)
     upper = upper_entries(overlay.upper) if index is not None else None
     if index is None or upper is None:
         return None

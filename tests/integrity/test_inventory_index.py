@@ -38,7 +38,7 @@ def overlay(tmp_path: Path) -> Iterator[Overlay]:
     made = Overlay("sha256:image", upper)
     assert remember_index(made, {"complete": True, "files": IMAGE_FILES})
     yield made
-    forget_indexes()
+    forget_indexes(on_disk=True)
 
 
 def write(upper: Path, path: str, content: bytes) -> Path:
@@ -128,3 +128,25 @@ def test_an_incomplete_or_malformed_index_is_not_kept(answer: dict[str, object])
     image = Overlay("sha256:bad", Path("/nonexistent"))
     assert not remember_index(image, answer)
     assert not inventory_index.has_index(image)
+
+
+def test_an_index_is_read_back_from_disk_by_a_process_that_did_not_take_it(
+    overlay: Overlay,
+) -> None:
+    forget_indexes()  # memory only: as a later session, or another worker, starts
+    assert inventory_index.has_index(overlay)
+    found = candidates(overlay, SUBMISSION, EXCLUDE)
+    assert found is not None and "/etc/answers.csv" in found["paths"]
+
+
+def test_an_index_of_another_scope_or_a_damaged_file_is_not_used(overlay: Overlay) -> None:
+    forget_indexes()
+    other = Overlay(overlay.image, overlay.upper, scope="/elsewhere")
+    assert not inventory_index.has_index(other)  # taken leaving other folders out
+    [path] = [
+        path
+        for path in inventory_index.index_dir().glob("*.json")
+        if '"image":"sha256:image","scope":""' in path.read_text()
+    ]
+    path.write_text('{"image": "sha256:image", "scope": "", "complete": true, "files": [["/x"]]}')
+    assert not inventory_index.has_index(overlay)

@@ -28,9 +28,9 @@ IMAGE_FILE = "/usr/share/doc/bash/RBASH"
 
 @pytest.fixture
 def fresh_indexes() -> Iterator[None]:
-    forget_indexes()
+    forget_indexes(on_disk=True)
     yield
-    forget_indexes()
+    forget_indexes(on_disk=True)
 
 
 def copies_of(inventory: dict[str, Any]) -> list[str]:
