@@ -15,7 +15,6 @@ A snapshot is built in ``NNNN.partial/`` and renamed when complete: a folder wit
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_mlebench.atomic_write import write_atomically
+from pytest_mlebench.digests import sha256_file
 from pytest_mlebench.sandbox.copy_budget import CopyBudget
 from pytest_mlebench.sandbox.copy_out import MAX_ARTIFACT_BYTES
 from pytest_mlebench.sandbox.interface import Sandbox
@@ -35,7 +35,6 @@ CHECKPOINTS = "checkpoints"
 SNAPSHOT_JSON = "snapshot.json"
 FILES_JSON = "files.json"
 DEFAULT_CAP_BYTES = 2 * 1024**3
-HASH_CHUNK = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -162,7 +161,7 @@ def link_unchanged(
         if not stat.S_ISREG(info.st_mode) or path in own:
             continue
         relative = path.relative_to(folder).as_posix()
-        digest = _sha256(path)
+        digest = sha256_file(path)
         hashes[relative] = [info.st_size, digest]
         unchanged = previous is not None and before.get(relative) == [info.st_size, digest]
         if unchanged and previous is not None and _link(previous.folder / relative, path):
@@ -178,14 +177,6 @@ def _hashes(folder: Path) -> dict[str, list[Any]]:
     except (OSError, ValueError):
         return {}
     return loaded if isinstance(loaded, dict) else {}
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while chunk := handle.read(HASH_CHUNK):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def _link(existing: Path, path: Path) -> bool:

@@ -66,9 +66,10 @@ def search_roots(sandbox: Sandbox) -> tuple[list[str], list[str]]:
 
 def index_image(sandbox: Sandbox) -> bool:
     """Before the agent starts: list the regular files of the sandbox's image, once per image
-    (kept on the host for later sessions), so that the inventory after the run checks only the files that can be copies
-    (:mod:`.inventory_index`); True when an index for the image is there now. Nothing is
-    listed where the shortcut cannot hold (another backend, no overlay view)."""
+    (kept on the host for later sessions), so that the inventory after the run checks only the
+    files that can be copies (:mod:`.inventory_index`); True when an index for the image is
+    there now. Nothing is listed where the shortcut cannot hold (another backend, no overlay
+    view)."""
     roots, exclude = search_roots(sandbox)
     overlay = overlay_of(sandbox, exclude)
     if overlay is None:

@@ -7,7 +7,7 @@ them without loading the record layer.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 FailureClass = Literal[
     "medal",
@@ -19,13 +19,4 @@ FailureClass = Literal[
     "agent_crash",
     "infra",
 ]
-FAILURE_CLASSES: tuple[FailureClass, ...] = (
-    "medal",
-    "valid_no_medal",
-    "invalid_submission",
-    "no_submission",
-    "timeout",
-    "oom",
-    "agent_crash",
-    "infra",
-)
+FAILURE_CLASSES: tuple[FailureClass, ...] = get_args(FailureClass)
