@@ -134,9 +134,7 @@ def main() -> None:
             (small / "run.html").write_text(render_run_page(load_run_page(small)))
             whole = browser_seconds(folder / "run.html", args.repeat)
             one = browser_seconds(small / "run.html", args.repeat)
-            print(
-                f"headless Chromium, load and screenshot: {whole:.2f} s (one step: {one:.2f} s)"
-            )
+            print(f"headless Chromium, load and screenshot: {whole:.2f} s (one step: {one:.2f} s)")
 
 
 if __name__ == "__main__":

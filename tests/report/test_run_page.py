@@ -175,9 +175,7 @@ def test_show_finds_a_run_by_id_or_prefix_and_names_the_fix(runs: Path) -> None:
     assert find_run("mini-swe", results) == runs / "mini-swe"
     assert find_run("bas", results) == runs / "baseline"
     assert find_run(str(runs / "aide"), results) == runs / "aide"
-    with pytest.raises(
-        ShowError, match=r"no run 'mini_swe' .*did you mean: mini-swe\?.*--results"
-    ):
+    with pytest.raises(ShowError, match=r"no run 'mini_swe' .*did you mean: mini-swe\?.*--results"):
         find_run("mini_swe", results)
     with pytest.raises(ShowError, match="has no runs"):
         find_run("x", runs / "elsewhere" / "results.jsonl")
