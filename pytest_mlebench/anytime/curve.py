@@ -13,7 +13,6 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from pytest_mlebench.medals import MEDALS, Medal
-from pytest_mlebench.values.marks import mark_label
 
 
 @dataclass(frozen=True)
@@ -46,16 +45,15 @@ def first_time(points: Sequence[CurvePoint], *, medal: bool) -> float | None:
     return None
 
 
-def curve_block(points: Sequence[CurvePoint], marks: Sequence[float]) -> dict[str, Any]:
+def curve_block(points: Sequence[CurvePoint], marks: Sequence[tuple[float, str]]) -> dict[str, Any]:
     """The record's ``anytime`` block: the points, the first valid and first medal times, and
-    the best medal at each mark (keyed by the mark's label, e.g. ``6h``)."""
+    the best medal at each mark (seconds and label: ``6h``, or ``50%`` of the time limit)."""
     return {
         "copies": [asdict(point) for point in points],
         "first_valid": first_time(points, medal=False),
         "first_medal": first_time(points, medal=True),
         "marks": [
-            {"mark": mark, "label": mark_label(mark), "medal": medal_at(points, mark)}
-            for mark in marks
+            {"mark": mark, "label": label, "medal": medal_at(points, mark)} for mark, label in marks
         ],
     }
 

@@ -35,7 +35,10 @@ def grade_copies(run_dir: Path, competition: Competition, answers: Path) -> list
 
 
 def anytime_block(
-    run_dir: Path, competition: Competition, answers: Path, marks: Sequence[float]
+    run_dir: Path,
+    competition: Competition,
+    answers: Path,
+    marks: Sequence[tuple[float, str]],
 ) -> dict[str, Any] | None:
     """The record's ``anytime`` block of the run in ``run_dir``; ``None`` when it kept no copy."""
     points = grade_copies(run_dir, competition, answers)

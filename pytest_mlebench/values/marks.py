@@ -34,11 +34,12 @@ def parse_marks(value: object) -> tuple[float, ...] | None:
     return tuple(sorted(marks))
 
 
-def marks_for(marks: Sequence[float] | None, time_limit: float) -> tuple[float, ...]:
-    """The marks a run of ``time_limit`` seconds is read at: the given ones, or its quarters."""
+def marks_for(marks: Sequence[float] | None, time_limit: float) -> tuple[tuple[float, str], ...]:
+    """The marks a run of ``time_limit`` seconds is read at, with their labels: the given ones
+    (``6h``), or its quarters (``25%`` … ``100%``: runs of different time limits share them)."""
     if marks is not None:
-        return tuple(marks)
-    return tuple(round(time_limit * share, 3) for share in QUARTERS)
+        return tuple((mark, mark_label(mark)) for mark in marks)
+    return tuple((round(time_limit * share, 3), f"{share:.0%}") for share in QUARTERS)
 
 
 def mark_label(seconds: float) -> str:
