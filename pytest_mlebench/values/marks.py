@@ -27,7 +27,10 @@ def parse_marks(value: object) -> tuple[float, ...] | None:
     marks = set()
     for part in spelled.split(","):
         part = part.strip()
-        seconds = parse_every(part) if part else None
+        try:
+            seconds = parse_every(part) if part else None
+        except ValueError:
+            seconds = None
         if seconds is None:
             raise ValueError(f"{part!r} is not a duration: give marks like 1h,6h,12h, or auto")
         marks.add(seconds)
