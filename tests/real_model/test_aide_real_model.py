@@ -25,6 +25,7 @@ import pytest
 
 from pytest_mlebench.local_model import LocalModelServer
 from pytest_mlebench.report.allure import TRANSCRIPT_ATTACHMENT
+from pytest_mlebench.report.run_page.assemble import load_run_page
 from tests.aide.conftest import aide_on_path, aide_site
 from tests.aide.test_aide_runs import aide_copy, builds_agent_images, only_record, run_titanic
 from tests.gateway.test_usage_reports import allure_result
@@ -158,3 +159,24 @@ def test_a_token_budget_stops_aide_at_the_first_refusal(tmp_path: Path, real_ups
     assert gateway["input_tokens"] == answered[0]["usage"]["input_tokens"] > 0
     assert "budget_exhausted" in record["reason"]
     assert "LLM budget spent" in (Path(record["run_dir"]) / "agent.log").read_text()
+
+
+def test_the_run_page_of_an_aide_run_shows_the_gateway_transcripts_turns(
+    tmp_path: Path, real_upstream: str
+) -> None:
+    """One AIDE step on the local backend; the page built from its run folder has one LLM turn
+    per transcript line, in order, with that call's status, tokens and answer id."""
+    agent = aide_copy(tmp_path, steps=1, model=MODEL, max_tokens=0)
+    done = run_titanic(tmp_path, "--mle-agent", f"{agent}:aide")
+    record = only_record(tmp_path)
+    calls = transcript_of(record)
+    assert len(calls) >= 2, done.stdout[-3000:]  # the draft and the review
+    page = load_run_page(Path(record["run_dir"]))
+    turns = [step for step in page.steps if step.kind == "llm"]
+    assert len(turns) == len(calls) == record["gateway"]["calls"]
+    for turn, call in zip(turns, calls, strict=True):
+        usage = call["usage"]
+        assert f"status {call['status']}" in turn.facts
+        assert f"{usage['input_tokens']} in / {usage['output_tokens']} out" in turn.facts
+        assert turn.answer_id == (call.get("response") or {}).get("id")
+        assert turn.title.endswith(MODEL) and turn.parts[0].label == "prompt"
