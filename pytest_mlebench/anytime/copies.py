@@ -144,11 +144,13 @@ class SubmissionWatcher:
         """``(size, mtime)`` of the submission as the sandbox sees it (the link itself, if the
         agent made one); ``None`` when there is none or it is not a regular file."""
         path = self.sandbox.paths.submission_file
-        result = self.sandbox.exec_harness(
-            ["stat", "-c", "%F|%s|%.9Y", path],
-            timeout=STAT_TIMEOUT,
-            log_path=self.folder / STAT_LOG,  # never a file in the agent's own logs/
-        )
+        log_path = self.folder / STAT_LOG  # never a file in the agent's own logs/
+        try:
+            result = self.sandbox.exec_harness(
+                ["stat", "-c", "%F|%s|%.9Y", path], timeout=STAT_TIMEOUT, log_path=log_path
+            )
+        finally:
+            log_path.unlink(missing_ok=True)  # the answer is in the result; logs append
         lines = result.output_tail.strip().splitlines()
         fields = lines[-1].split("|") if lines else []
         if result.exit_code != 0 or len(fields) != 3 or fields[0] != "regular file":
