@@ -6,7 +6,7 @@ judge on that run, all through the run's gateway to the session's server. What i
 plumbing, not a medal (the 135M model's code rarely runs): every call and token is the server's
 own count, in the record, the transcript, summary.json and Allure; the provider key stays on the
 host; a broken program ends as a recorded outcome with a reason; a token budget stops AIDE at the
-first refusal.
+first refusal, and the run page built from that run's folder has the transcript's turns.
 
 The AIDE step and the judge run in the Docker sandbox (the folder's image, built FROM the
 ``base`` profile as in ``tests/aide``; skipped where Docker is missing); the budget run uses the
