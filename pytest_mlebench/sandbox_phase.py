@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from contextlib import nullcontext
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from pytest_mlebench.agents.protocol import Agent, AgentTask
+from pytest_mlebench.anytime.copies import CopyPlan, SubmissionWatcher
 from pytest_mlebench.checkpoint.resume import ResumePoint, restore_snapshot
 from pytest_mlebench.checkpoint.snapshotter import CheckpointPlan, Publish, Snapshotter
 from pytest_mlebench.gpu_sampling import gpu_watch
@@ -126,6 +127,8 @@ class SandboxJob:
         checkpoint: How the live run is snapshotted (``None``: it is not).
         resume: The snapshot restored before the agent starts (``None``: a first attempt);
             set with :meth:`resuming`.
+        copies: How the submission is copied while the agent runs, for anytime grading
+            (``None``: it is not; :mod:`pytest_mlebench.anytime`).
     """
 
     spec: SandboxSpec
@@ -140,6 +143,7 @@ class SandboxJob:
     image: str | None = None
     checkpoint: CheckpointPlan | None = None
     resume: ResumePoint | None = None
+    copies: CopyPlan | None = None
 
     def __post_init__(self) -> None:
         env = {**self.spec.env, **self.watermark.env}
@@ -165,8 +169,16 @@ class SandboxJob:
         checkpoint = self.checkpoint
         if checkpoint is not None:
             checkpoint = replace(checkpoint, time_used_before=point.time_used)
+        copies = self.copies
+        if copies is not None:
+            copies = replace(copies, time_used_before=point.time_used)
         return replace(
-            self, spec=spec, instructions=instructions, checkpoint=checkpoint, resume=point
+            self,
+            spec=spec,
+            instructions=instructions,
+            checkpoint=checkpoint,
+            resume=point,
+            copies=copies,
         )
 
 
@@ -248,12 +260,16 @@ def drive_agent(
     budget: CopyBudget | None = None,
     max_submission: int = SIZE_FLOOR_BYTES,
     snapshots: Snapshotter | None = None,
+    copies: SubmissionWatcher | None = None,
 ) -> ExecResult:
-    """In a started sandbox: run the agent (``snapshots`` taken beside it, stopped when it
-    ends), kill what it left running, then copy its submission, logs and code (and, with a
-    ``workspace``, ``WORK_DIR`` first) to ``run_dir`` within ``budget``
-    (:func:`copy_results_out`)."""
-    with snapshots if snapshots is not None else nullcontext():
+    """In a started sandbox: run the agent (``snapshots`` taken and the submission's ``copies``
+    kept beside it, both stopped when it ends), kill what it left running, then copy its
+    submission, logs and code (and, with a ``workspace``, ``WORK_DIR`` first) to ``run_dir``
+    within ``budget`` (:func:`copy_results_out`)."""
+    with ExitStack() as beside:
+        for watcher in (snapshots, copies):
+            if watcher is not None:
+                beside.enter_context(watcher)
         result = agent.run(sandbox, task)
     sandbox.kill_agent_processes()  # nothing of the agent's runs on through the copy-out
     copy_results_out(
@@ -306,6 +322,11 @@ def run_in_sandbox(
             if job.checkpoint is not None
             else None
         )
+        copies = (
+            SubmissionWatcher(sandbox, run_dir, job.copies, max_submission=max_submission)
+            if job.copies is not None
+            else None
+        )
         with watch.around(sandbox), gpu_watch(sandbox.spec.limits.resources.gpus) as gpus:
             result = drive_agent(
                 job.agent,
@@ -316,6 +337,7 @@ def run_in_sandbox(
                 budget=budget,
                 max_submission=max_submission,
                 snapshots=snapshots,
+                copies=copies,
             )
             watch.add(copy_out=budget.summary())
         if gpus is not None:  # travels with the evidence; the record keeps it as gpu_usage

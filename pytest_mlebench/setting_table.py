@@ -9,6 +9,7 @@ and ``values``; the ``*_settings`` modules hold the settings of one feature each
 from __future__ import annotations
 
 from pytest_mlebench import setting_spec as parsers
+from pytest_mlebench.anytime_settings import ANYTIME_SETTINGS
 from pytest_mlebench.checkpoint_settings import CHECKPOINT_SETTINGS
 from pytest_mlebench.comparison_settings import COMPARISON_SETTINGS
 from pytest_mlebench.eng_settings import ENGINEERING_SETTINGS
@@ -385,4 +386,5 @@ SETTINGS: tuple[Setting, ...] = (
     *COMPARISON_SETTINGS,
     *REPORT_SETTINGS,
     *CHECKPOINT_SETTINGS,
+    *ANYTIME_SETTINGS,
 )

@@ -101,6 +101,9 @@ class Settings:
     checkpoint_every: float | None
     checkpoint_cap: int
     resume: Path | None
+    marks: tuple[float, ...] | None
+    submission_copies: int
+    submission_poll: float | None
 
 
 _BY_NAME = {entry.name: entry for entry in SETTINGS}

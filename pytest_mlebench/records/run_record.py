@@ -88,6 +88,10 @@ class RunRecord:
     (``--mle-resume``, a Ray retry): the run and snapshot it resumed from, the agent time at the
     snapshot, the time lost (done again after it) and the seconds the agent was given; ``None``
     on a first attempt and in records written before it existed.
+    ``anytime`` is a competition run's curve from its submission copies graded after it ended
+    (``copies``: agent seconds, score, valid, medal, file; ``first_valid``, ``first_medal``:
+    agent seconds; ``marks``: the best medal at each ``--mle-marks`` mark;
+    :mod:`pytest_mlebench.anytime`); ``None`` when it kept no copy and in older records.
     """
 
     session_id: str
@@ -133,6 +137,7 @@ class RunRecord:
     attempts: list[dict[str, Any]] = field(default_factory=list)
     failure_summary: dict[str, Any] | None = None
     resumed: dict[str, Any] | None = None
+    anytime: dict[str, Any] | None = None
     version: int = RECORD_VERSION
 
     def __post_init__(self) -> None:

@@ -20,6 +20,7 @@ from pytest_mlebench.failure_summary.views import html_section as failure_html
 from pytest_mlebench.integrity.reporting import cleared_text, too_good_text
 from pytest_mlebench.manifest.render import manifest_html
 from pytest_mlebench.medals import MEDALS
+from pytest_mlebench.report.anytime_views import anytime_html
 from pytest_mlebench.report.category_profiles import build_profile, profile_rows
 from pytest_mlebench.report.charts import medal_rate_chart, profile_chart, score_chart
 from pytest_mlebench.report.engineering_views import engineering_html
@@ -350,6 +351,7 @@ def render_html(
         comparison_html(comparison),
     ]
     body += [agent_section(a, s, summary.get("competitions", [])) for a, s in agents.items()]
+    body.append(anytime_html(summary))
     body.append(profile_section(summary, baseline))
     body.append(engineering_html(summary, baseline, history))
     body.append(failure_html(summary))

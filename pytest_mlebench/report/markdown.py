@@ -19,6 +19,7 @@ from pytest_mlebench.atomic_write import write_atomically
 from pytest_mlebench.failure_summary.views import markdown_lines as failure_markdown
 from pytest_mlebench.integrity.reporting import markdown_lines as integrity_markdown
 from pytest_mlebench.manifest.render import manifest_markdown
+from pytest_mlebench.report.anytime_views import anytime_markdown
 from pytest_mlebench.report.baseline_gate import GateResult
 from pytest_mlebench.report.category_profiles import build_profile, profile_rows
 from pytest_mlebench.report.engineering_views import engineering_markdown
@@ -172,6 +173,7 @@ def render_markdown(
         lines += ["## Gate: FAILED", "", gate_error, ""]
     lines += overall_section(summary)
     lines += competitions_section(summary)
+    lines += anytime_markdown(summary)
     lines += profile_section(summary, baseline)
     lines += failure_markdown(summary)
     lines += integrity_markdown([r for e in summary.get("competitions", []) for r in e["runs"]])

@@ -30,6 +30,7 @@ from pytest_mlebench.report.aggregate import (
     groups_by_split,
     ran,
 )
+from pytest_mlebench.report.anytime_rates import rates_at_marks, run_curve_entry
 from pytest_mlebench.report.engineering_stats import (
     engineering_section,
     failed_checks,
@@ -88,8 +89,10 @@ def agent_section(runs: Sequence[RunRecord]) -> dict[str, Any]:
     basis = PercentileBasis.of(records)
     rates = medal_rates(records)
     original = {"original_medal_rates": rates.to_dict()} if rates else {}
+    at_marks = rates_at_marks(records)
     return {
         **original,  # only where the original MLE-bench's grading gives another any-medal rate
+        **({"medal_rate_at_marks": at_marks} if at_marks else {}),  # runs with a curve only
         "overall": group_stats(records, basis),
         "splits": {
             name: group_stats(runs, basis) for name, runs in groups_by_split(records).items()
@@ -201,6 +204,7 @@ def run_entry(record: RunRecord) -> dict[str, Any]:
         "node": run_node(record),
         "description": record.description,
         "gpu_usage": record.gpu_usage,
+        "anytime": run_curve_entry(record),
         **task_entry(record),
     }
 

@@ -13,6 +13,7 @@ from typing import Any
 from pytest_mlebench.medals import MEDALS
 from pytest_mlebench.records.run_record import RunRecord
 from pytest_mlebench.report.aggregate import group_stats, groups_by_split, ran
+from pytest_mlebench.report.anytime_rates import rates_at_marks, rates_text
 from pytest_mlebench.report.gpu_use import gpu_line, gpu_section
 from pytest_mlebench.report.llm_usage import usage_brief, usage_totals
 from pytest_mlebench.report.original_rates import medal_rates
@@ -92,5 +93,8 @@ def medal_table(records: Sequence[RunRecord]) -> list[str]:
         rates = medal_rates(mine)
         if rates is not None:
             lines.append(f"  {prefix}overall: {rates.text()}")
+        at_marks = rates_at_marks(mine)
+        if at_marks is not None:
+            lines.append(f"  {prefix}overall {rates_text(at_marks)}")
     gpus = gpu_line(gpu_section(records))
     return lines if gpus is None else [*lines, f"  {gpus}"]

@@ -16,6 +16,8 @@ from typing import ClassVar, Literal
 
 import pytest
 
+from pytest_mlebench.anytime.copies import CopyPlan
+from pytest_mlebench.anytime.grade_copies import anytime_block
 from pytest_mlebench.data import PreparedData
 from pytest_mlebench.grading import GradeReport, grade_submission
 from pytest_mlebench.integrity.checks import withheld_gate
@@ -32,6 +34,7 @@ from pytest_mlebench.sandbox.gpus import gpus_wanted
 from pytest_mlebench.sandbox.interface import SandboxSpec
 from pytest_mlebench.sandbox_phase import SandboxJob, SandboxOutcome, SubmissionCheck
 from pytest_mlebench.session import MLEBenchSession
+from pytest_mlebench.values.marks import marks_for
 from pytest_mlebench.variants.public_view import variant_description, variant_public
 
 
@@ -70,7 +73,19 @@ class CompetitionRun(Run):
 
     def sandbox_job(self, spec: SandboxSpec) -> SandboxJob:
         check = SubmissionCheck(self.prepared.answers, self.competition.submission)
-        return replace(super().sandbox_job(spec), check=check, gpus=self.gpu_count())
+        job = replace(super().sandbox_job(spec), check=check, gpus=self.gpu_count())
+        plan = self.copy_plan()
+        if plan is not None and job.resume is not None:
+            plan = replace(plan, time_used_before=job.resume.time_used)
+        return replace(job, copies=plan)
+
+    def copy_plan(self) -> CopyPlan | None:
+        """How the submission is copied while the agent runs (``--mle-submission-poll``,
+        ``--mle-submission-copies``); ``None`` when either turns it off."""
+        settings = self.mle_session.settings
+        if settings.submission_poll is None or settings.submission_copies == 0:
+            return None
+        return CopyPlan(settings.submission_poll, settings.submission_copies)
 
     def judge(self, outcome: SandboxOutcome) -> Judgement:
         """Grade the submission, check the run's integrity, apply the medal requirement."""
@@ -89,7 +104,11 @@ class CompetitionRun(Run):
             gate,
         ]
         outcome_word: Literal["passed", "failed"] = "failed" if gate else "passed"
-        return Judgement(outcome_word, joined(notes), integrity=integrity, grade=report)
+        marks = marks_for(self.mle_session.settings.marks, self.full_time_limit)
+        curve = anytime_block(self.run_dir, self.competition, self.prepared.answers, marks)
+        return Judgement(
+            outcome_word, joined(notes), integrity=integrity, grade=report, anytime=curve
+        )
 
     def _grade(self, submission: Path) -> GradeReport:
         report = grade_submission(submission, self.competition, self.prepared.answers)

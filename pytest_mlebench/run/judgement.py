@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from pytest_mlebench.records.build import RecordBlock
 from pytest_mlebench.records.grade_report import GradeReport
@@ -20,6 +21,8 @@ class Judgement:
         integrity: The integrity report of the run.
         grade: A competition's grade.
         result: An engineering task's result (the record's ``engineering`` block).
+        anytime: A competition's curve from its graded submission copies (the record's
+            ``anytime`` block).
     """
 
     outcome: Outcome
@@ -27,6 +30,7 @@ class Judgement:
     integrity: IntegrityReport | None = None
     grade: GradeReport | None = None
     result: RecordBlock | None = None
+    anytime: dict[str, Any] | None = None
 
 
 def joined(notes: list[str | None]) -> str | None:

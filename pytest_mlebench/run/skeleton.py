@@ -329,7 +329,11 @@ class Run(ABC):
         )
         resumed = self.resumed or (self.resume.entry() if self.resume is not None else None)
         return replace(
-            record, failure_class=failure_class, attempts=list(self.attempts), resumed=resumed
+            record,
+            failure_class=failure_class,
+            attempts=list(self.attempts),
+            resumed=resumed,
+            anytime=judgement.anytime if judgement else None,
         )
 
     def hand_over(self, record: RunRecord) -> None:

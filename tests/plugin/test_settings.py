@@ -84,6 +84,9 @@ SAMPLES: dict[str, Sample] = {
     "checkpoint-every": Sample("10s", "2h", "soon"),
     "checkpoint-cap": Sample("500m", "4g", "lots"),
     "resume": Sample("{tmp}/defs-a", "{tmp}/a.json", "{tmp}/missing"),
+    "marks": Sample("1h,6h", "30m", "soon"),
+    "submission-copies": Sample("8", "100", "many"),
+    "submission-poll": Sample("5s", "1m", "often"),
 }
 
 

@@ -6,7 +6,7 @@ judge on that run, all through the run's gateway to the session's server. What i
 plumbing, not a medal (the 135M model's code rarely runs): every call and token is the server's
 own count, in the record, the transcript, summary.json and Allure; the provider key stays on the
 host; a broken program ends as a recorded outcome with a reason; a token budget stops AIDE at the
-first refusal.
+first refusal, and the run page built from that run's folder has the transcript's turns.
 
 The AIDE step and the judge run in the Docker sandbox (the folder's image, built FROM the
 ``base`` profile as in ``tests/aide``; skipped where Docker is missing); the budget run uses the
@@ -25,6 +25,7 @@ import pytest
 
 from pytest_mlebench.local_model import LocalModelServer
 from pytest_mlebench.report.allure import TRANSCRIPT_ATTACHMENT
+from pytest_mlebench.report.run_page.assemble import load_run_page
 from tests.aide.conftest import aide_on_path, aide_site
 from tests.aide.test_aide_runs import aide_copy, builds_agent_images, only_record, run_titanic
 from tests.gateway.test_usage_reports import allure_result
@@ -158,3 +159,24 @@ def test_a_token_budget_stops_aide_at_the_first_refusal(tmp_path: Path, real_ups
     assert gateway["input_tokens"] == answered[0]["usage"]["input_tokens"] > 0
     assert "budget_exhausted" in record["reason"]
     assert "LLM budget spent" in (Path(record["run_dir"]) / "agent.log").read_text()
+    assert_the_page_shows_the_transcript(record)  # the answered call and the refused one
+
+
+def assert_the_page_shows_the_transcript(record: dict[str, Any]) -> None:
+    """The run page built from the run's folder has one LLM turn per transcript line, in order,
+    each with that call's status, tokens (where the gateway counted any) and answer id."""
+    calls = transcript_of(record)
+    page = load_run_page(Path(record["run_dir"]))
+    turns = [step for step in page.steps if step.kind == "llm"]
+    assert (
+        len(turns) == len(calls) == record["gateway"]["calls"] + record["gateway"]["refused_calls"]
+    )
+    for turn, call in zip(turns, calls, strict=True):
+        assert f"status {call['status']}" in turn.facts
+        usage = call.get("usage") or {}
+        if usage.get("input_tokens") is not None:
+            tokens = f"{usage['input_tokens']} in / {usage.get('output_tokens', 0)} out"
+            assert tokens in turn.facts
+        assert turn.answer_id == (call.get("response") or {}).get("id")
+        assert turn.failed == (call["status"] >= 400)
+        assert turn.parts[0].label == "prompt"

@@ -162,7 +162,7 @@ def test_submission_copies_render_only_when_the_run_has_them(runs: Path) -> None
     assert page.submission_copies == () and "Submission copies" not in render_run_page(page)
     copies = (SubmissionCopy(100.0, 0.91, None), SubmissionCopy(160.0, 0.98, "silver"))
     html = render_run_page(replace(page, submission_copies=copies))
-    assert "<h2>Submission copies</h2>" in html and "<td>+1:00</td><td>0.98</td><td>silver" in html
+    assert "<h2>Submission copies</h2>" in html and "<td>+2:40</td><td>0.98</td><td>silver" in html
 
 
 def test_a_folder_without_a_record_is_refused_with_the_fix(tmp_path: Path) -> None:

@@ -56,6 +56,8 @@ def test_smoke_competitions_pass_in_docker(tmp_path: Path) -> None:
         assert record["grade"]["valid_submission"] is True
         assert record["validation_calls"] and record["validation_calls"][0]["valid"] is True
         assert record["resources"]["memory"]
+        # the submission was copied out of the container while the agent ran, then graded
+        assert record["anytime"]["copies"][-1]["score"] == record["grade"]["score"]
     assert containers_with(SESSION_LABEL, records[0]["session_id"]) == []
 
 

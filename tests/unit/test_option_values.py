@@ -21,6 +21,7 @@ SETTINGS_MODULES = (
     "rerun_settings.py",
     "checkpoint_settings.py",
     "report_settings.py",
+    "anytime_settings.py",
 )
 # The foundation and the data layer: what the settings may build on (never a feature).
 SETTINGS_MAY_IMPORT = ("pytest_mlebench.errors", "pytest_mlebench.data", "pytest_mlebench.values")

@@ -26,7 +26,7 @@ from pytest_mlebench.report.run_page.harness_account import (
     written_files,
 )
 from pytest_mlebench.report.run_page.llm_turns import TRANSCRIPT, llm_steps
-from pytest_mlebench.report.run_page.model import Part, RunPage, Step
+from pytest_mlebench.report.run_page.model import Part, RunPage, Step, SubmissionCopy
 from pytest_mlebench.report.run_page.reading import bounded_text
 
 RECORD = "record.json"
@@ -81,8 +81,19 @@ def load_run_page(run_dir: Path, record: RunRecord | None = None) -> RunPage:
         files=written_files(evidence),
         copy_out=copy_out if isinstance(copy_out, dict) else {},
         processes=audited_processes(evidence),
+        submission_copies=submission_copies(record),
         notes=tuple(notes),
     )
+
+
+def submission_copies(record: RunRecord) -> tuple[SubmissionCopy, ...]:
+    """The record's graded submission copies (its ``anytime`` curve), in agent time."""
+    copies = []
+    for point in (record.anytime or {}).get("copies", []):
+        at, score, medal = point.get("time_used"), point.get("score"), point.get("medal")
+        if isinstance(at, (int, float)):
+            copies.append(SubmissionCopy(float(at), score, medal))
+    return tuple(copies)
 
 
 def merge_in_time(sources: Sequence[Sequence[Step]]) -> Iterator[Step]:

@@ -132,12 +132,12 @@ def relative_time(at: float | None, start: float | None) -> str:
 
 
 def copies_html(copies: Sequence[SubmissionCopy]) -> str:
-    """The submission copies on a timeline with their scores; nothing when the run has none."""
+    """The submission copies on a timeline of agent time with their scores (``–``: invalid);
+    nothing when the run has none."""
     if not copies:
         return ""
-    first = copies[0].at
-    rows = [("time", "score", "medal")]
-    rows += [(relative_time(c.at, first), "–" if c.score is None else f"{c.score:.5g}",
+    rows = [("agent time", "score", "medal")]
+    rows += [(relative_time(c.at, 0.0), "–" if c.score is None else f"{c.score:.5g}",
               c.medal or "no medal") for c in copies]  # fmt: skip
     return "<h2>Submission copies</h2>" + _table(rows)
 

@@ -67,8 +67,10 @@ class WrittenFile:
 class SubmissionCopy:
     """A copy of ``submission.csv`` taken while the run was live, graded after it ended.
 
-    The copies come from the run's snapshots (``--mle-checkpoint-every``); records without
-    them give none and the page shows no timeline.
+    The copies are the record's ``anytime`` curve (:mod:`pytest_mlebench.anytime`: the harness
+    copies the submission each time it changes); ``at`` is the agent's seconds when it was
+    seen, ``score`` ``None`` for an invalid copy. Records without a curve give none and the
+    page shows no timeline.
     """
 
     at: float
