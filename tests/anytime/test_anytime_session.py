@@ -21,11 +21,11 @@ from tests.factories import bench_command, write_competition
 IMPROVER = Path(__file__).with_name("improver")
 
 
-def run_session(root: Path, *args: str) -> tuple[str, list[dict[str, Any]]]:
+def run_session(root: Path, *args: str, backend: str = "local") -> tuple[str, list[dict[str, Any]]]:
     command = bench_command(
         root,
         "--mle-sandbox",
-        "local",
+        backend,
         "--mle-data-dir",
         str(root / "data"),
         "--mle-results",
