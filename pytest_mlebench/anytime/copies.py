@@ -18,14 +18,12 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
-import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from pytest_mlebench.atomic_write import write_atomically
+from pytest_mlebench.sandbox.beside_agent import BesideAgent
 from pytest_mlebench.sandbox.copy_budget import CopyBudget
 from pytest_mlebench.sandbox.interface import Sandbox
 
@@ -87,13 +85,16 @@ def read_copies(run_dir: Path) -> list[SubmissionCopyEntry]:
         return []
 
 
-class SubmissionWatcher:
+class SubmissionWatcher(BesideAgent):
     """Copies the sandbox's submission into ``run_dir`` each time it changes while the body
     runs."""
+
+    thread_name = "mlebench-copies"
 
     def __init__(
         self, sandbox: Sandbox, run_dir: Path, plan: CopyPlan, *, max_submission: int
     ) -> None:
+        super().__init__(plan.poll, plan.time_used_before)
         self.sandbox = sandbox
         self.folder = run_dir / COPIES
         self.plan = plan
@@ -102,30 +103,19 @@ class SubmissionWatcher:
         self.looks = 0
         self._seen = self.entries[-1].mtime if self.entries else None
         self._number = self.entries[-1].number if self.entries else 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop, name="mlebench-copies", daemon=True)
-        self._started = 0.0
 
-    def __enter__(self) -> SubmissionWatcher:
-        self._started = time.monotonic()
+    def opening(self) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
-        self._thread.start()
-        return self
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self._stop.set()
-        self._thread.join(STAT_TIMEOUT)
-        if kind is None and not self._thread.is_alive():
+    def tick(self) -> None:
+        self.look()
+
+    def stop_wait(self, *, interrupted: bool) -> float:
+        return STAT_TIMEOUT
+
+    def closing(self, *, finished: bool) -> None:
+        if finished:
             self.look()  # the agent's last word: the state it ended in
-
-    def _loop(self) -> None:
-        while not self._stop.wait(self.plan.poll):
-            self.look()
 
     def look(self) -> SubmissionCopyEntry | None:
         """Look at the submission once; copy it when its size or mtime changed. A failure is
@@ -158,7 +148,7 @@ class SubmissionWatcher:
         return int(fields[1]), fields[2]
 
     def _copy(self, size: int, mtime: str) -> SubmissionCopyEntry | None:
-        time_used = self.plan.time_used_before + time.monotonic() - self._started
+        time_used = self.time_used()
         self._seen = f"{size} {mtime}"
         if size > self.max_submission:
             return None  # the grader refuses it unread; its bytes never reach the host

@@ -11,12 +11,9 @@ fails is recorded in ``checkpoints/log.json`` and the run goes on: snapshots nev
 from __future__ import annotations
 
 import logging
-import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from pytest_mlebench.checkpoint.snapshot import (
@@ -26,6 +23,7 @@ from pytest_mlebench.checkpoint.snapshot import (
     save_snapshot_log,
     take_snapshot,
 )
+from pytest_mlebench.sandbox.beside_agent import BesideAgent
 from pytest_mlebench.sandbox.interface import Sandbox
 
 log = logging.getLogger(__name__)
@@ -53,8 +51,10 @@ class CheckpointPlan:
     numbered_after: int = 0
 
 
-class Snapshotter:
+class Snapshotter(BesideAgent):
     """Snapshots ``sandbox`` into ``run_dir`` every ``plan.interval`` while the body runs."""
+
+    thread_name = "mlebench-snapshots"
 
     def __init__(
         self,
@@ -65,38 +65,20 @@ class Snapshotter:
         max_submission: int,
         publish: Publish | None = None,
     ) -> None:
+        super().__init__(plan.interval, plan.time_used_before)
         self.sandbox = sandbox
         self.run_dir = run_dir
         self.plan = plan
         self.max_submission = max_submission
         self.publish = publish
         self.entries: list[dict[str, Any]] = []
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop, name="mlebench-snapshots", daemon=True)
-        self._started = 0.0
         self._previous = latest_snapshot(run_dir)
 
-    def __enter__(self) -> Snapshotter:
-        self._started = time.monotonic()
-        self._thread.start()
-        return self
+    def tick(self) -> None:
+        self.snapshot_now()
 
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self._stop.set()
-        self._thread.join(STOP_WAIT_SECONDS if kind is None else INTERRUPT_WAIT_SECONDS)
-
-    def time_used(self) -> float:
-        """The agent's seconds so far, earlier attempts included."""
-        return self.plan.time_used_before + time.monotonic() - self._started
-
-    def _loop(self) -> None:
-        while not self._stop.wait(self.plan.interval):
-            self.snapshot_now()
+    def stop_wait(self, *, interrupted: bool) -> float:
+        return INTERRUPT_WAIT_SECONDS if interrupted else STOP_WAIT_SECONDS
 
     def snapshot_now(self) -> Snapshot | None:
         """Take one snapshot now; ``None`` (and an entry in the log) when it failed."""
