@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from graders.errors import GraderError
 from pytest_mlebench.errors import AgentError, SandboxError
 from pytest_mlebench.gateway.config import GatewayError
+from pytest_mlebench.graders.errors import GraderError
 from pytest_mlebench.records.failure_class import exception_class
 from pytest_mlebench.records.verdict import IntegrityReport
 from tests.report.builders import record
